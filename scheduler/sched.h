@@ -1,0 +1,67 @@
+/* LaneCL scheduler: hwloc topology and a pool of pinned workers that run the
+ * work-groups of an NDRange.  Plain C, knows nothing of CL types or LLVM. */
+#ifndef LANECL_SCHED_H
+#define LANECL_SCHED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SCHED_MAX_CORES 1024
+
+/* ---- topology (hwloc at start-up) ---- */
+typedef struct sched_cache {
+  uint64_t size;       /* bytes, 0 if unknown */
+  uint32_t line_size;
+  uint32_t associativity;
+} sched_cache;
+
+typedef struct sched_topology {
+  unsigned ncores;                 /* physical cores (or PUs if hwloc can't tell) */
+  unsigned npus;
+  unsigned nnuma;
+  int core_pu[SCHED_MAX_CORES];    /* OS index of the first PU of each core */
+  int core_numa[SCHED_MAX_CORES];  /* NUMA node logical index of each core */
+  int core_l3[SCHED_MAX_CORES];    /* L3 domain logical index of each core (-1 none) */
+  int core_l2[SCHED_MAX_CORES];
+  sched_cache l1d, l2, l3;
+  uint64_t total_memory;           /* bytes of RAM */
+} sched_topology;
+
+/* Fills *out once per process (cached); never fails (falls back to sysconf). */
+const sched_topology *sched_topology_get(void);
+
+/* ---- worker pool ---- */
+typedef struct sched_pool sched_pool;
+typedef struct sched_worker sched_worker;
+
+typedef struct sched_config {
+  unsigned ncores;           /* number of workers; 0 = all cores in cores[] (or the machine) */
+  const int *cores;          /* core indexes into sched_topology (NULL = 0..ncores-1) */
+  int pin;                   /* pin each worker to its core's PU */
+} sched_config;
+
+/* Environment overrides: LANECL_NUM_THREADS=n, LANECL_AFFINITY=0. */
+sched_pool *sched_pool_create(const sched_config *cfg);
+void sched_pool_destroy(sched_pool *pool);
+unsigned sched_pool_size(const sched_pool *pool);
+
+typedef struct sched_job {
+  uint64_t num_groups[3];                  /* groups in x, y, z (>= 1 each) */
+  /* Runs one work-group; called concurrently from workers. */
+  void (*run_group)(void *data, const uint64_t group_id[3], sched_worker *w);
+  void *data;
+} sched_job;
+
+/* Runs every group of job and returns when all are done.  Groups are handed out
+ * in ranges through atomics; idle workers steal.  A job of one group runs on
+ * one worker (or the caller).  Thread-safe: jobs from several callers are
+ * served in turn. */
+void sched_run(sched_pool *pool, const sched_job *job);
+
+/* Per-worker arenas, valid until the next call with the same index on the same
+ * worker; grown on demand, 64-byte aligned.  NULL on out-of-memory. */
+enum { SCHED_ARENA_LOCAL = 0, SCHED_ARENA_FRAME = 1, SCHED_ARENA_COLL = 2, SCHED_ARENA_SCRATCH = 3, SCHED_NARENAS = 4 };
+void *sched_worker_arena(sched_worker *w, int which, size_t size);
+unsigned sched_worker_index(const sched_worker *w);
+
+#endif

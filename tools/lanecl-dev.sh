@@ -1,0 +1,53 @@
+#!/bin/sh
+# LaneCL developer entry point, used by the README's two commands and by CI.
+#   tools/lanecl-dev.sh demo   set up, build, run clinfo and the sample program
+#   tools/lanecl-dev.sh test   set up, build, run the whole ctest suite
+# Environment: BUILD_DIR (default build), JOBS (default nproc).
+set -eu
+cd "$(dirname "$0")/.."
+BUILD_DIR=${BUILD_DIR:-build}
+JOBS=${JOBS:-$(nproc)}
+
+# Debian bookworm packages LaneCL needs; only the missing ones are installed.
+PKGS="cmake make gcc binutils pkg-config llvm-19-dev clang-19 libhwloc-dev ocl-icd-opencl-dev
+ocl-icd-libopencl1 opencl-c-headers clinfo pocl-opencl-icd valgrind python3"
+
+setup() {
+  missing=""
+  for p in $PKGS; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+  done
+  if [ -n "$missing" ]; then
+    echo "== installing:$missing"
+    SUDO=""
+    [ "$(id -u)" = 0 ] || SUDO=sudo
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing
+  fi
+}
+
+build() {
+  cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo ${CMAKE_ARGS:-}
+  cmake --build "$BUILD_DIR" -j "$JOBS"
+}
+
+case "${1:-}" in
+demo)
+  setup
+  build
+  echo "== clinfo through the system ICD loader (OCL_ICD_VENDORS=$BUILD_DIR/lanecl.icd)"
+  OCL_ICD_VENDORS="$PWD/$BUILD_DIR/lanecl.icd" clinfo
+  echo "== sample program"
+  OCL_ICD_VENDORS="$PWD/$BUILD_DIR/lanecl.icd" "$BUILD_DIR/bin/lanecl-sample"
+  ;;
+test)
+  setup
+  build
+  cd "$BUILD_DIR"
+  ctest --output-on-failure -j "$JOBS" ${CTEST_ARGS:-}
+  ;;
+*)
+  echo "usage: $0 demo|test" >&2
+  exit 2
+  ;;
+esac
