@@ -183,10 +183,10 @@ static void fill(void *buf, size_t n, ty_t t, op_t op)
   for (size_t i = 0; i < n; i++) {
     uint64_t r = rnd();
     switch (t) {
-    case T_INT: ((int32_t *)buf)[i] = op == OP_MUL ? (int32_t)(r % 5) - 2 : (op >= OP_LAND ? (int32_t)(r % 3 == 0 ? 0 : (int32_t)(r >> 8)) : (int32_t)r); break;
-    case T_UINT: ((uint32_t *)buf)[i] = op == OP_MUL ? (uint32_t)(r % 4) : (uint32_t)r; break;
-    case T_LONG: ((int64_t *)buf)[i] = op == OP_MUL ? (int64_t)(r % 5) - 2 : (int64_t)r; break;
-    case T_ULONG: ((uint64_t *)buf)[i] = op == OP_MUL ? r % 4 : r; break;
+    case T_INT: ((int32_t *)buf)[i] = op == OP_MUL ? (r % 8 == 0 ? 3 : r % 8 == 1 ? -1 : 1) : (op >= OP_LAND ? (int32_t)(r % 3 == 0 ? 0 : (int32_t)(r >> 8)) : (int32_t)r); break;
+    case T_UINT: ((uint32_t *)buf)[i] = op == OP_MUL ? (r % 8 == 0 ? 3u : r % 8 == 1 ? 0xFFFFFFFFu : 1u) : (uint32_t)r; break;
+    case T_LONG: ((int64_t *)buf)[i] = op == OP_MUL ? (r % 8 == 0 ? 3 : r % 8 == 1 ? -1 : 1) : (int64_t)r; break;
+    case T_ULONG: ((uint64_t *)buf)[i] = op == OP_MUL ? (r % 8 == 0 ? 3 : r % 8 == 1 ? ~0ull : 1) : r; break;
     case T_FLOAT: ((float *)buf)[i] = op == OP_MUL ? (r % 8 == 0 ? 0.5f : r % 8 == 1 ? 2.0f : 1.0f) : (float)((int64_t)(r % 2001) - 1000) / 64.0f; break;
     default: ((double *)buf)[i] = op == OP_MUL ? (r % 8 == 0 ? 0.5 : r % 8 == 1 ? 2.0 : 1.0) : (double)((int64_t)(r % 2001) - 1000) / 64.0; break;
     }
