@@ -1,0 +1,233 @@
+/* Work-group collective combine helpers (see compiler/cc_internal.h).
+ *
+ * The generated work-group function gathers each work-item's operand into a
+ * packed buffer in linear local id order, calls one of these, and hands the
+ * results back to the work-items:
+ *
+ *   void __lanecl_wg_scan_inclusive_<op>_<ty>(void *buf, ulong n)   in place
+ *   void __lanecl_wg_scan_exclusive_<op>_<ty>(void *buf, ulong n)   in place
+ *   void __lanecl_wg_reduce_<op>_<ty>(void *buf, ulong n)           result in buf[0]
+ *   void __lanecl_wg_all(int *buf, ulong n), __lanecl_wg_any(...)  1 or 0 in buf[0]
+ *
+ * The names are plain C names (no overloadable), the pointers generic.
+ *
+ * A scan runs over chunks of W lanes (one 512-bit register: 16 x 32-bit,
+ * 8 x 64-bit): an in-register inclusive scan in log2(W) steps of "shift the
+ * vector up by k lanes, fill the low lanes, combine", then the running carry
+ * (a broadcast of everything before the chunk) is combined in.  The carry is
+ * advanced by combining it with the chunk's own last lane, so the loop-carried
+ * chain is one vector operation per chunk.  The n % W tail is a short scalar
+ * loop that continues the carry.
+ *
+ * Fill values.  For ops with an exact identity (add, mul, xor, logical_xor)
+ * the shifted-in lanes and the first carry are the identity.  For idempotent
+ * ops (min, max, and, or, logical_and, logical_or) the shifted-in lanes are
+ * the lanes' own values and the first carry is a broadcast of buf[0]: both
+ * are no-ops for op(x, x) == x, and they keep fmin/fmax semantics exact: a
+ * NaN operand is ignored when the other is a number, and an all-NaN input
+ * yields NaN (an identity of +INF would turn it into +INF).  Float add pads
+ * with -0.0, the exact additive identity (0.0 + -0.0 would be +0.0).  The
+ * exclusive scan's first element is the spec's identity value.
+ *
+ * Integer add and mul wrap: they run on the unsigned type.  Logical ops
+ * first map each operand to 1 (nonzero) or 0, and produce 0 or 1.
+ * Floating-point results may differ from a sequential left fold by
+ * rounding: the spec leaves the order of the operations undefined.
+ */
+
+#include "lanecl_builtins.h"
+
+/* ---- in-register lane shifts: lanes [0, k) come from f, lane i >= k from v[i-k] ---- */
+#define SHL16_1(v, f) __builtin_shufflevector(v, f, 16, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
+#define SHL16_2(v, f) __builtin_shufflevector(v, f, 16, 17, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)
+#define SHL16_4(v, f) __builtin_shufflevector(v, f, 16, 17, 18, 19, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)
+#define SHL16_8(v, f) __builtin_shufflevector(v, f, 16, 17, 18, 19, 20, 21, 22, 23, 0, 1, 2, 3, 4, 5, 6, 7)
+#define LAST16(v) __builtin_shufflevector(v, v, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15)
+
+#define SHL8_1(v, f) __builtin_shufflevector(v, f, 8, 0, 1, 2, 3, 4, 5, 6)
+#define SHL8_2(v, f) __builtin_shufflevector(v, f, 8, 9, 0, 1, 2, 3, 4, 5)
+#define SHL8_4(v, f) __builtin_shufflevector(v, f, 8, 9, 10, 11, 0, 1, 2, 3)
+#define LAST8(v) __builtin_shufflevector(v, v, 7, 7, 7, 7, 7, 7, 7, 7)
+
+/* Inclusive scan of one register; OPV(a, b) combines vectors, f is the fill. */
+#define LSCAN16(OPV, v, f)         \
+  do {                             \
+    v = OPV(v, SHL16_1(v, f));     \
+    v = OPV(v, SHL16_2(v, f));     \
+    v = OPV(v, SHL16_4(v, f));     \
+    v = OPV(v, SHL16_8(v, f));     \
+  } while (0)
+#define LSCAN8(OPV, v, f)          \
+  do {                             \
+    v = OPV(v, SHL8_1(v, f));      \
+    v = OPV(v, SHL8_2(v, f));      \
+    v = OPV(v, SHL8_4(v, f));      \
+  } while (0)
+
+/* Horizontal fold of one register into lane 0 (as a scalar). */
+#define HFOLD16(OPV, v)                                                                 \
+  ({                                                                                    \
+    __typeof__(__builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7)) h8_ = OPV(         \
+        __builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7),                          \
+        __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15));                   \
+    HFOLD8(OPV, h8_);                                                                   \
+  })
+#define HFOLD8(OPV, v)                                                                  \
+  ({                                                                                    \
+    __typeof__(__builtin_shufflevector(v, v, 0, 1, 2, 3)) h4_ =                         \
+        OPV(__builtin_shufflevector(v, v, 0, 1, 2, 3), __builtin_shufflevector(v, v, 4, 5, 6, 7)); \
+    __typeof__(__builtin_shufflevector(v, v, 0, 1)) h2_ =                               \
+        OPV(__builtin_shufflevector(h4_, h4_, 0, 1), __builtin_shufflevector(h4_, h4_, 2, 3)); \
+    OPV(h2_[0], h2_[1]);                                                                \
+  })
+
+/* ---- the combine operations (work on scalars and vectors alike) ---- */
+#define OP_add(a, b) ((a) + (b))
+#define OP_mul(a, b) ((a) * (b))
+/* (through locals: the elementwise builtins want operands of one type, address
+ * space qualifier included, and shuffles of a __private value carry it) */
+#define OP_min(a, b) ({ __typeof__(a) a_ = (a), b_ = (b); __builtin_elementwise_min(a_, b_); })
+#define OP_max(a, b) ({ __typeof__(a) a_ = (a), b_ = (b); __builtin_elementwise_max(a_, b_); })
+#define OP_and(a, b) ((a) & (b))
+#define OP_or(a, b) ((a) | (b))
+#define OP_xor(a, b) ((a) ^ (b))
+#define OP_logical_and(a, b) ((a) & (b)) /* on 0/1 operands */
+#define OP_logical_or(a, b) ((a) | (b))
+#define OP_logical_xor(a, b) ((a) ^ (b))
+
+/* Operand normalization: logical ops see 1 for nonzero, 0 for zero. */
+#define NORMV_plain(VT, v) (v)
+#define NORMS_plain(ET, x) (x)
+#define NORMV_logical(VT, v) (__builtin_convertvector((v) != (VT)0, VT) & (VT)1)
+#define NORMS_logical(ET, x) ((ET)((x) != (ET)0))
+
+/* One family of three helpers for (op, ty).
+ *   NAME    op_ty suffix             ET  element type (the arithmetic type)
+ *   VT      W-lane vector of ET      W   16 or 8 (SHL/LAST/LSCAN/HFOLD by width)
+ *   OP      OP_<op>                  NORM  plain or logical
+ *   IDEMP   1: op(x, x) == x (fill with own lanes / buf[0]); 0: fill with PAD
+ *   PAD     exact identity used for fills (non-idempotent ops)
+ *   IDOUT   the spec's identity, the exclusive scan's first element */
+#define DEF_COLL(NAME, ET, VT, W, OP, NORM, IDEMP, PAD, IDOUT)                        \
+  typedef ET VT##_u_##NAME __attribute__((ext_vector_type(W), aligned(sizeof(ET))));   \
+                                                                                      \
+  static inline VT lscan_##NAME(VT v)                                                 \
+  {                                                                                   \
+    VT f = IDEMP ? v : (VT)(PAD);                                                     \
+    if (IDEMP) {                                                                      \
+      LSCAN##W(OP, v, v);                                                             \
+    } else {                                                                          \
+      LSCAN##W(OP, v, f);                                                             \
+    }                                                                                 \
+    return v;                                                                         \
+  }                                                                                   \
+                                                                                      \
+  static inline void scan_##NAME(ET *p, ulong n, bool exclusive)                      \
+  {                                                                                   \
+    if (n == 0)                                                                       \
+      return;                                                                         \
+    VT carry = IDEMP ? (VT)(NORMS_##NORM(ET, p[0])) : (VT)(PAD);                      \
+    ulong i = 0;                                                                      \
+    for (; i + W <= n; i += W) {                                                      \
+      VT v = NORMV_##NORM(VT, *(VT##_u_##NAME *)(p + i));                             \
+      v = lscan_##NAME(v);                                                            \
+      VT r = OP(v, carry);                                                            \
+      if (exclusive)                                                                  \
+        *(VT##_u_##NAME *)(p + i) = SHL##W##_1(r, carry);                             \
+      else                                                                            \
+        *(VT##_u_##NAME *)(p + i) = r;                                                \
+      carry = OP(carry, LAST##W(v));                                                  \
+    }                                                                                 \
+    ET c = carry[0];                                                                  \
+    for (; i < n; i++) {                                                              \
+      ET x = NORMS_##NORM(ET, p[i]);                                                  \
+      ET r = OP(c, x);                                                                \
+      p[i] = exclusive ? c : r;                                                       \
+      c = r;                                                                          \
+    }                                                                                 \
+    if (exclusive)                                                                    \
+      p[0] = (ET)(IDOUT);                                                             \
+  }                                                                                   \
+                                                                                      \
+  static inline void reduce_##NAME(ET *p, ulong n)                                    \
+  {                                                                                   \
+    if (n == 0)                                                                       \
+      return;                                                                         \
+    VT init = IDEMP ? (VT)(NORMS_##NORM(ET, p[0])) : (VT)(PAD);                       \
+    VT a0 = init, a1 = init, a2 = init, a3 = init;                                    \
+    ulong i = 0;                                                                      \
+    for (; i + 4 * W <= n; i += 4 * W) {                                              \
+      a0 = OP(a0, NORMV_##NORM(VT, *(VT##_u_##NAME *)(p + i)));                       \
+      a1 = OP(a1, NORMV_##NORM(VT, *(VT##_u_##NAME *)(p + i + W)));                   \
+      a2 = OP(a2, NORMV_##NORM(VT, *(VT##_u_##NAME *)(p + i + 2 * W)));               \
+      a3 = OP(a3, NORMV_##NORM(VT, *(VT##_u_##NAME *)(p + i + 3 * W)));               \
+    }                                                                                 \
+    for (; i + W <= n; i += W)                                                        \
+      a0 = OP(a0, NORMV_##NORM(VT, *(VT##_u_##NAME *)(p + i)));                       \
+    a0 = OP(OP(a0, a1), OP(a2, a3));                                                  \
+    ET c = HFOLD##W(OP, a0);                                                          \
+    for (; i < n; i++)                                                                \
+      c = OP(c, NORMS_##NORM(ET, p[i]));                                              \
+    p[0] = c;                                                                         \
+  }                                                                                   \
+                                                                                      \
+  void __lanecl_wg_scan_inclusive_##NAME(void *buf, ulong n)                          \
+  {                                                                                   \
+    scan_##NAME((ET *)buf, n, false);                                                 \
+  }                                                                                   \
+  void __lanecl_wg_scan_exclusive_##NAME(void *buf, ulong n)                          \
+  {                                                                                   \
+    scan_##NAME((ET *)buf, n, true);                                                  \
+  }                                                                                   \
+  void __lanecl_wg_reduce_##NAME(void *buf, ulong n)                                  \
+  {                                                                                   \
+    reduce_##NAME((ET *)buf, n);                                                      \
+  }
+
+/* Integer families: ET is the unsigned type for add/mul (wrapping), the
+ * signed or unsigned type for min/max, anything for the bitwise ops. */
+#define DEF_INT_COLLS(TY, ST, UT, SV, UV, W, SMIN, SMAX)                               \
+  DEF_COLL(add_##TY, UT, UV, W, OP_add, plain, 0, 0, 0)                               \
+  DEF_COLL(mul_##TY, UT, UV, W, OP_mul, plain, 0, 1, 1)                               \
+  DEF_COLL(min_##TY, ST, SV, W, OP_min, plain, 1, SMAX, SMAX)                         \
+  DEF_COLL(max_##TY, ST, SV, W, OP_max, plain, 1, SMIN, SMIN)                         \
+  DEF_COLL(and_##TY, UT, UV, W, OP_and, plain, 1, ~(UT)0, ~(UT)0)                     \
+  DEF_COLL(or_##TY, UT, UV, W, OP_or, plain, 1, 0, 0)                                 \
+  DEF_COLL(xor_##TY, UT, UV, W, OP_xor, plain, 0, 0, 0)                               \
+  DEF_COLL(logical_and_##TY, UT, UV, W, OP_logical_and, logical, 1, 1, 1)             \
+  DEF_COLL(logical_or_##TY, UT, UV, W, OP_logical_or, logical, 1, 0, 0)               \
+  DEF_COLL(logical_xor_##TY, UT, UV, W, OP_logical_xor, logical, 0, 0, 0)
+
+DEF_INT_COLLS(i32, int, uint, int16, uint16, 16, INT_MIN, INT_MAX)
+DEF_INT_COLLS(u32, uint, uint, uint16, uint16, 16, 0, UINT_MAX)
+DEF_INT_COLLS(i64, long, ulong, long8, ulong8, 8, LONG_MIN, LONG_MAX)
+DEF_INT_COLLS(u64, ulong, ulong, ulong8, ulong8, 8, 0, ULONG_MAX)
+
+/* Floating-point families: add pads with -0.0, min/max use fmin/fmax
+ * semantics (llvm.minnum/maxnum) with idempotent fills. */
+#define DEF_FP_COLLS(TY, ET, VT, W, INF)                                              \
+  DEF_COLL(add_##TY, ET, VT, W, OP_add, plain, 0, -(ET)0.0, (ET)0.0)                  \
+  DEF_COLL(mul_##TY, ET, VT, W, OP_mul, plain, 0, (ET)1.0, (ET)1.0)                   \
+  DEF_COLL(min_##TY, ET, VT, W, OP_min, plain, 1, INF, INF)                           \
+  DEF_COLL(max_##TY, ET, VT, W, OP_max, plain, 1, -INF, -INF)
+
+DEF_FP_COLLS(f32, float, float16, 16, INFINITY)
+DEF_FP_COLLS(f64, double, double8, 8, (double)INFINITY)
+
+#ifdef cl_khr_fp16
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+/* half: 32 lanes fill a 512-bit register; the shifts are written for 16
+ * lanes, which is half a register and still log2(16) steps per 16 items. */
+DEF_FP_COLLS(h16, half, half16, 16, (half)INFINITY)
+#endif
+
+/* all / any: logical and / or over ints, 1 or 0 in buf[0]. */
+void __lanecl_wg_all(int *buf, ulong n)
+{
+  reduce_logical_and_u32((uint *)buf, n);
+}
+
+void __lanecl_wg_any(int *buf, ulong n)
+{
+  reduce_logical_or_u32((uint *)buf, n);
+}
