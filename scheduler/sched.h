@@ -29,6 +29,8 @@ typedef struct sched_topology {
 
 /* Fills *out once per process (cached); never fails (falls back to sysconf). */
 const sched_topology *sched_topology_get(void);
+/* The core index (into sched_topology) of an OS PU index, -1 if none. */
+int sched_pu_core(int os_pu);
 
 /* ---- worker pool ---- */
 typedef struct sched_pool sched_pool;
@@ -44,6 +46,10 @@ typedef struct sched_config {
 sched_pool *sched_pool_create(const sched_config *cfg);
 void sched_pool_destroy(sched_pool *pool);
 unsigned sched_pool_size(const sched_pool *pool);
+/* Number of distinct sched_worker_index values: the workers plus one slot for
+ * the thread that called sched_run and takes part in its job.  Size per-worker
+ * tables with this, not with sched_pool_size. */
+unsigned sched_pool_slots(const sched_pool *pool);
 
 typedef struct sched_job {
   uint64_t num_groups[3];                  /* groups in x, y, z (>= 1 each) */
@@ -62,6 +68,8 @@ void sched_run(sched_pool *pool, const sched_job *job);
  * worker; grown on demand, 64-byte aligned.  NULL on out-of-memory. */
 enum { SCHED_ARENA_LOCAL = 0, SCHED_ARENA_FRAME = 1, SCHED_ARENA_COLL = 2, SCHED_ARENA_SCRATCH = 3, SCHED_NARENAS = 4 };
 void *sched_worker_arena(sched_worker *w, int which, size_t size);
+/* 0..sched_pool_size-1 for the workers (worker i runs on core i of the pool),
+ * sched_pool_size for the calling thread of sched_run; < sched_pool_slots. */
 unsigned sched_worker_index(const sched_worker *w);
 
 #endif

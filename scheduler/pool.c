@@ -1,0 +1,698 @@
+/* The worker pool: one worker thread per core of the pool, pinned to the
+ * core's first PU, shared by every queue of a device.  sched_run hands the
+ * work-groups of a job out in ranges through atomics, one range per
+ * participant; a participant that runs dry steals from the fullest range.
+ *
+ * Who runs a job
+ *   The calling thread takes part when it runs on a core of the pool: it
+ *   stands in for that core's worker (which stays out of the job), so a job
+ *   never runs on more threads than the pool has workers.  A job of one group
+ *   then runs on the caller alone, without touching the workers.  A caller on
+ *   another core (a sub-device's pool, say) only waits, and the workers run
+ *   every group.  A job of n groups asks for at most n participants: it wakes
+ *   sleeping workers only for the seats that spinning workers won't take.
+ *
+ * Locks and shared words (the rules, as libuv's threadpool.c writes them)
+ *   run_lock    held by sched_run for the whole of a job, publication to
+ *               completion: one job at a time per pool, jobs of several
+ *               callers served in turn.  Its holder owns pool->job,
+ *               pool->ranges and the caller's worker slot
+ *               (workers[nworkers]).  Workers never take it, and no code
+ *               running inside a group takes it (a sched_run from inside a
+ *               group runs inline, see pool_run_nested), so it can't deadlock.
+ *   job_word    the seats of the current job (JOB_*): OPEN, the number of
+ *               free seats, the number of workers inside (inflight) and
+ *               WAITER.  A worker may read pool->job and pool->ranges only
+ *               between its entry (a CAS that takes a seat while OPEN and
+ *               adds itself to inflight) and its leave (a release decrement
+ *               of inflight).  The first participant that finds every range
+ *               dry clears OPEN; the job is complete when OPEN and inflight
+ *               are both 0, and only then may the run_lock holder rewrite
+ *               pool->job for the next job.
+ *   w->state    the worker's own futex word (W_*).  A worker about to sleep
+ *               stores W_SLEEP and then re-reads job_word and shutdown; a
+ *               waker stores job_word (or shutdown) and then reads the
+ *               states (all seq_cst).  Whichever goes second sees the
+ *               other, so no wake-up is lost.  Only a CAS W_SLEEP -> W_WAKE
+ *               counts as waking a worker, so each sleeper is woken once.
+ *   nspin       workers spinning (polling job_word) or between leaving a job
+ *               and polling; only a worker changes its own contribution.  A
+ *               publisher wakes seats - nspin sleepers: spinners take seats
+ *               by themselves.  It is a hint: a worker it counted that
+ *               stops spinning re-reads job_word first and takes the seat.
+ */
+#define _GNU_SOURCE 1
+#include "scheduler/sched.h"
+
+#include <errno.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define POOL_LINE 64
+#define POOL_DEFAULT_SPIN_US 20       /* LANECL_SPIN_US */
+#define POOL_STACK_SIZE (8u << 20)
+#define POOL_NONE UINT32_MAX
+#define POOL_MAX_PU 8192         /* OS PU indexes sched_pu_core can map */
+
+/* job_word */
+#define JOB_OPEN 1u
+#define JOB_WAITER 2u                 /* the run_lock holder sleeps on job_word */
+#define JOB_INFLIGHT_ONE (1u << 2)
+#define JOB_INFLIGHT_MASK (0x7ffu << 2)
+#define JOB_FREE_SHIFT 13
+#define JOB_FREE_ONE (1u << JOB_FREE_SHIFT)
+#define JOB_FREE_MASK (0x7ffu << JOB_FREE_SHIFT)
+
+/* sched_worker.state */
+enum { W_WAKE = 0, W_SPIN = 1, W_WORK = 2, W_SLEEP = 3 };
+
+/* One participant's share of the groups: [next, end), taken from the front
+ * by its owner and by thieves alike (fetch_add, so a claim never overlaps). */
+typedef struct pool_range {
+  _Alignas(POOL_LINE) _Atomic uint64_t next;
+  uint64_t end;
+} pool_range;
+
+struct sched_worker {
+  _Alignas(POOL_LINE) _Atomic uint32_t state;   /* W_*, futex word */
+  unsigned index;
+  int pu;                                       /* OS PU to pin to, -1 none */
+  sched_pool *pool;
+  pthread_t thread;
+  void *arena[SCHED_NARENAS];
+  size_t arena_size[SCHED_NARENAS];
+};
+
+typedef struct pool_job {
+  void (*run_group)(void *data, const uint64_t group_id[3], sched_worker *w);
+  void *data;
+  uint64_t nx, ny;
+  unsigned nranges;              /* seats, caller's included */
+} pool_job;
+
+struct sched_pool {
+  unsigned nworkers;
+  sched_worker *workers;         /* nworkers + 1; the last is the caller's slot */
+  int *core_worker;              /* topology core -> first worker on it, -1 */
+  unsigned ncore_map;
+  uint64_t spin_ns;
+  cpu_set_t *float_set;          /* PUs of the pool's cores, for unpinned workers */
+  size_t float_size;
+  pthread_mutex_t run_lock;
+  pool_job job;                  /* see run_lock and job_word above */
+  pool_range *ranges;            /* nworkers of them */
+
+  _Alignas(POOL_LINE) _Atomic uint32_t job_word;
+  _Atomic uint32_t avoid;        /* worker the calling thread stands in for */
+  _Atomic uint32_t shutdown;
+  _Alignas(POOL_LINE) _Atomic uint32_t nspin;
+};
+
+/* The worker this thread is (or stands in for) while it runs groups. */
+static _Thread_local sched_worker *pool_tls_worker;
+
+/* ---- small helpers ---- */
+
+static void pool_futex_wait(_Atomic uint32_t *addr, uint32_t val)
+{
+  syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0);
+}
+
+static void pool_futex_wake(_Atomic uint32_t *addr, int n)
+{
+  syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
+}
+
+static uint64_t pool_now_ns(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void pool_relax(void)
+{
+  __builtin_ia32_pause();
+}
+
+/* Reads a decimal environment variable in [lo, hi]; *out untouched and false
+ * when unset, with a warning when set to anything else. */
+static bool pool_env_uint(const char *name, unsigned long lo, unsigned long hi, unsigned long *out)
+{
+  const char *s = getenv(name);
+  if (!s || !*s)
+    return false;
+  char *end;
+  errno = 0;
+  unsigned long v = strtoul(s, &end, 10);
+  if (errno || *end || s[0] == '-' || v < lo || v > hi) {
+    fprintf(stderr, "LaneCL: ignoring %s=%s (expected %lu..%lu)\n", name, s, lo, hi);
+    return false;
+  }
+  *out = v;
+  return true;
+}
+
+/* ---- arenas ---- */
+
+void *sched_worker_arena(sched_worker *w, int which, size_t size)
+{
+  if (!w || which < 0 || which >= SCHED_NARENAS)
+    return NULL;
+  if (size <= w->arena_size[which] && w->arena[which])
+    return w->arena[which];
+  /* Grow geometrically, in whole lines; the old contents are not kept. */
+  size_t want = size > 2 * w->arena_size[which] ? size : 2 * w->arena_size[which];
+  if (want < POOL_LINE)
+    want = POOL_LINE;
+  if (want > SIZE_MAX - POOL_LINE)
+    return NULL;
+  want = (want + POOL_LINE - 1) & ~(size_t)(POOL_LINE - 1);
+  free(w->arena[which]);
+  w->arena[which] = aligned_alloc(POOL_LINE, want);
+  w->arena_size[which] = w->arena[which] ? want : 0;
+  return w->arena[which];
+}
+
+unsigned sched_worker_index(const sched_worker *w)
+{
+  return w ? w->index : 0;
+}
+
+static void worker_free_arenas(sched_worker *w)
+{
+  for (int i = 0; i < SCHED_NARENAS; i++) {
+    free(w->arena[i]);
+    w->arena[i] = NULL;
+    w->arena_size[i] = 0;
+  }
+}
+
+/* ---- running groups ---- */
+
+/* Runs the groups of linear ids [a, b): x fastest, then y, then z. */
+static void job_run_span(const pool_job *j, uint64_t a, uint64_t b, sched_worker *w)
+{
+  uint64_t gid[3], t = a / j->nx;
+  gid[0] = a % j->nx;
+  gid[1] = t % j->ny;
+  gid[2] = t / j->ny;
+  for (uint64_t i = a; i < b; i++) {
+    const uint64_t id[3] = {gid[0], gid[1], gid[2]};
+    j->run_group(j->data, id, w);
+    if (++gid[0] == j->nx) {
+      gid[0] = 0;
+      if (++gid[1] == j->ny) {
+        gid[1] = 0;
+        gid[2]++;
+      }
+    }
+  }
+}
+
+/* Claims a chunk of r: a quarter of what is left for its owner (guided, so
+ * the tail comes in small chunks), half of it for a thief. */
+static bool range_take(pool_range *r, bool own, uint64_t *a, uint64_t *b)
+{
+  uint64_t cur = atomic_load_explicit(&r->next, memory_order_relaxed);
+  if (cur >= r->end)
+    return false;
+  uint64_t c = (r->end - cur) / (own ? 4 : 2);
+  if (c == 0)
+    c = 1;
+  uint64_t start = atomic_fetch_add_explicit(&r->next, c, memory_order_relaxed);
+  if (start >= r->end)
+    return false;
+  *a = start;
+  *b = r->end - start > c ? start + c : r->end;
+  return true;
+}
+
+/* The range with the most groups left, NULL when all are dry. */
+static pool_range *range_fullest(sched_pool *pool)
+{
+  pool_range *best = NULL;
+  uint64_t most = 0;
+  for (unsigned i = 0; i < pool->job.nranges; i++) {
+    pool_range *r = &pool->ranges[i];
+    uint64_t cur = atomic_load_explicit(&r->next, memory_order_relaxed);
+    if (cur < r->end && r->end - cur > most) {
+      most = r->end - cur;
+      best = r;
+    }
+  }
+  return best;
+}
+
+/* A participant's part of the job: its own range, then others' until every
+ * range is dry; then closes the job to newcomers.  Called between entry and
+ * leave (workers) or by the run_lock holder (the caller). */
+static void job_work(sched_pool *pool, unsigned seat, sched_worker *w)
+{
+  const pool_job *j = &pool->job;
+  pool_range *own = &pool->ranges[seat];
+  uint64_t a, b;
+  while (range_take(own, true, &a, &b))
+    job_run_span(j, a, b, w);
+  for (;;) {
+    pool_range *victim = range_fullest(pool);
+    if (!victim)
+      break;
+    if (range_take(victim, false, &a, &b))
+      job_run_span(j, a, b, w);
+  }
+  atomic_fetch_and_explicit(&pool->job_word, ~(JOB_OPEN | JOB_FREE_MASK), memory_order_relaxed);
+}
+
+/* ---- the worker side ---- */
+
+/* Takes a seat in the open job; false when there is none to take. */
+static bool job_try_enter(sched_pool *pool, unsigned *seat)
+{
+  uint32_t w = atomic_load_explicit(&pool->job_word, memory_order_relaxed);
+  while ((w & JOB_OPEN) && (w & JOB_FREE_MASK)) {
+    uint32_t nw = w - JOB_FREE_ONE + JOB_INFLIGHT_ONE;
+    if (atomic_compare_exchange_weak_explicit(&pool->job_word, &w, nw, memory_order_acquire,
+                                              memory_order_relaxed)) {
+      unsigned free_before = (w & JOB_FREE_MASK) >> JOB_FREE_SHIFT;
+      *seat = pool->job.nranges - free_before;
+      return true;
+    }
+  }
+  return false;
+}
+
+/* Leaves the job: after this the worker doesn't touch pool->job or ranges. */
+static void job_leave(sched_pool *pool)
+{
+  uint32_t old = atomic_fetch_sub_explicit(&pool->job_word, JOB_INFLIGHT_ONE, memory_order_release);
+  if ((old & JOB_INFLIGHT_MASK) == JOB_INFLIGHT_ONE && (old & JOB_WAITER))
+    pool_futex_wake(&pool->job_word, 1);
+}
+
+/* Whether w should be up: shutdown, or a seat it may take. */
+static bool worker_wanted(sched_pool *pool, sched_worker *w)
+{
+  if (atomic_load(&pool->shutdown))
+    return true;
+  uint32_t jw = atomic_load(&pool->job_word);
+  return (jw & JOB_OPEN) && (jw & JOB_FREE_MASK) && atomic_load(&pool->avoid) != w->index;
+}
+
+enum { POLL_ENTERED, POLL_EXIT, POLL_SLEEP };
+
+/* Spins up to spin_ns waiting for a seat.  Goes to sleep at once when the
+ * open job's caller stands in for this worker (it runs on our core). */
+static int worker_poll(sched_pool *pool, sched_worker *w, unsigned *seat)
+{
+  uint64_t deadline = 0;
+  for (unsigned i = 0;; i++) {
+    if (atomic_load_explicit(&pool->shutdown, memory_order_relaxed))
+      return POLL_EXIT;
+    uint32_t jw = atomic_load_explicit(&pool->job_word, memory_order_relaxed);
+    if ((jw & JOB_OPEN) && (jw & JOB_FREE_MASK)) {
+      if (atomic_load_explicit(&pool->avoid, memory_order_relaxed) == w->index)
+        return POLL_SLEEP;
+      if (job_try_enter(pool, seat))
+        return POLL_ENTERED;
+    }
+    pool_relax();
+    if ((i & 15) == 0) {
+      uint64_t now = pool_now_ns();
+      if (deadline == 0)
+        deadline = now + pool->spin_ns;
+      else if (now >= deadline)
+        return POLL_SLEEP;
+    }
+  }
+}
+
+/* Sleeps until a waker's CAS W_SLEEP -> W_WAKE, unless a re-read after
+ * announcing the sleep shows a seat or shutdown (see w->state above). */
+static void worker_sleep(sched_pool *pool, sched_worker *w)
+{
+  atomic_store(&w->state, W_SLEEP);
+  if (worker_wanted(pool, w)) {
+    uint32_t s = W_SLEEP;
+    atomic_compare_exchange_strong(&w->state, &s, W_WAKE);
+    return;
+  }
+  while (atomic_load(&w->state) == W_SLEEP)
+    pool_futex_wait(&w->state, W_SLEEP);
+}
+
+/* Pins w to its PU, or lets it float over the pool's cores (not over the
+ * creating thread's mask, which it inherits and which may be one CPU). */
+static void worker_pin(const sched_worker *w)
+{
+  if (w->pu < 0) {
+    if (w->pool->float_set)
+      pthread_setaffinity_np(pthread_self(), w->pool->float_size, w->pool->float_set);
+    return;
+  }
+  cpu_set_t *set = CPU_ALLOC((size_t)w->pu + 1);
+  if (!set)
+    return;
+  size_t size = CPU_ALLOC_SIZE((size_t)w->pu + 1);
+  CPU_ZERO_S(size, set);
+  CPU_SET_S((size_t)w->pu, size, set);
+  /* Fails when this process may not use the PU: then the worker floats. */
+  pthread_setaffinity_np(pthread_self(), size, set);
+  CPU_FREE(set);
+}
+
+static void *worker_main(void *arg)
+{
+  sched_worker *w = arg;
+  sched_pool *pool = w->pool;
+  worker_pin(w);
+  pool_tls_worker = w;
+  /* State before count, here and after a sleep: a publisher that sees W_SPIN
+   * before the count may wake one worker too many, never one too few. */
+  atomic_store(&w->state, W_SPIN);
+  atomic_fetch_add(&pool->nspin, 1);
+  for (;;) {
+    unsigned seat;
+    int r = worker_poll(pool, w, &seat);
+    if (r == POLL_EXIT)
+      break;
+    if (r == POLL_ENTERED) {
+      atomic_store_explicit(&w->state, W_WORK, memory_order_relaxed);
+      atomic_fetch_sub(&pool->nspin, 1);
+      job_work(pool, seat, w);
+      /* Counted as spinning again before leaving, so a publisher that saw
+       * this job complete counts this worker. */
+      atomic_fetch_add(&pool->nspin, 1);
+      atomic_store_explicit(&w->state, W_SPIN, memory_order_relaxed);
+      job_leave(pool);
+      continue;
+    }
+    atomic_fetch_sub(&pool->nspin, 1);
+    worker_sleep(pool, w);
+    atomic_store(&w->state, W_SPIN);
+    atomic_fetch_add(&pool->nspin, 1);
+  }
+  atomic_fetch_sub(&pool->nspin, 1);
+  pool_tls_worker = NULL;
+  return NULL;
+}
+
+/* ---- the caller side ---- */
+
+/* Wakes sleepers for the seats that spinning workers won't take; the worker
+ * `avoid` is neither counted nor woken.  Called by the run_lock holder after
+ * it opened the job. */
+static void pool_wake(sched_pool *pool, unsigned seats, unsigned avoid)
+{
+  unsigned spinning = atomic_load(&pool->nspin);
+  if (avoid < pool->nworkers && spinning && atomic_load(&pool->workers[avoid].state) == W_SPIN)
+    spinning--;
+  if (spinning >= seats)
+    return;
+  unsigned want = seats - spinning;
+  unsigned start = avoid < pool->nworkers ? avoid + 1 : 0;
+  for (unsigned i = 0; i < pool->nworkers && want; i++) {
+    unsigned k = (start + i) % pool->nworkers;
+    sched_worker *x = &pool->workers[k];
+    uint32_t s = W_SLEEP;
+    if (k == avoid || atomic_load(&x->state) != W_SLEEP)
+      continue;
+    if (atomic_compare_exchange_strong(&x->state, &s, W_WAKE)) {
+      pool_futex_wake(&x->state, 1);
+      want--;
+    }
+  }
+}
+
+/* Whether the job is closed and no worker is inside, after up to spin_ns of
+ * spinning. */
+static bool pool_spin_done(sched_pool *pool, uint32_t busy)
+{
+  uint64_t deadline = 0;
+  for (unsigned i = 0;; i++) {
+    if (!(atomic_load_explicit(&pool->job_word, memory_order_acquire) & busy))
+      return true;
+    pool_relax();
+    if ((i & 15) == 0) {
+      uint64_t now = pool_now_ns();
+      if (deadline == 0)
+        deadline = now + pool->spin_ns;
+      else if (now >= deadline)
+        return false;
+    }
+  }
+}
+
+/* Waits until the job is closed and no worker is inside (spin, then sleep
+ * with JOB_WAITER set; the last leaver wakes us).  Leaves job_word 0. */
+static void pool_wait_done(sched_pool *pool)
+{
+  const uint32_t busy = JOB_OPEN | JOB_INFLIGHT_MASK;
+  bool done = pool_spin_done(pool, busy);
+  while (!done) {
+    uint32_t w = atomic_load_explicit(&pool->job_word, memory_order_acquire);
+    done = !(w & busy);
+    if (done)
+      break;
+    if (!(w & JOB_WAITER)) {
+      if (!atomic_compare_exchange_weak_explicit(&pool->job_word, &w, w | JOB_WAITER,
+                                                 memory_order_acquire, memory_order_relaxed))
+        continue;
+      w |= JOB_WAITER;
+    }
+    pool_futex_wait(&pool->job_word, w);
+  }
+  atomic_store_explicit(&pool->job_word, 0, memory_order_relaxed);
+}
+
+/* The worker whose core the calling thread runs on, POOL_NONE if none. */
+static unsigned pool_caller_worker(const sched_pool *pool)
+{
+  int cpu = sched_getcpu();
+  int core = cpu >= 0 ? sched_pu_core(cpu) : -1;
+  if (core < 0 || (unsigned)core >= pool->ncore_map || pool->core_worker[core] < 0)
+    return POOL_NONE;
+  return (unsigned)pool->core_worker[core];
+}
+
+/* A sched_run from inside a group (of any pool): runs every group here, in
+ * order, on a worker slot of its own (same index as the thread's, arenas
+ * apart), without run_lock, so nesting can't deadlock. */
+static void pool_run_nested(sched_pool *pool, const pool_job *j, uint64_t total)
+{
+  sched_worker *outer = pool_tls_worker;
+  sched_worker tmp;
+  memset(&tmp, 0, sizeof(tmp));
+  tmp.pool = pool;
+  tmp.pu = -1;
+  tmp.index = outer->pool == pool ? outer->index : pool->nworkers;
+  pool_tls_worker = &tmp;
+  job_run_span(j, 0, total, &tmp);
+  pool_tls_worker = outer;
+  worker_free_arenas(&tmp);
+}
+
+void sched_run(sched_pool *pool, const sched_job *job)
+{
+  if (!pool || !job || !job->run_group)
+    return;
+  uint64_t nx = job->num_groups[0], ny = job->num_groups[1], nz = job->num_groups[2], nxy, total;
+  if (!nx || !ny || !nz)
+    return;
+  if (__builtin_mul_overflow(nx, ny, &nxy) || __builtin_mul_overflow(nxy, nz, &total)) {
+    fprintf(stderr, "LaneCL: sched_run: %llu x %llu x %llu groups is too many\n",
+            (unsigned long long)nx, (unsigned long long)ny, (unsigned long long)nz);
+    return;
+  }
+  pool_job j = {job->run_group, job->data, nx, ny, 0};
+  if (pool_tls_worker) {
+    pool_run_nested(pool, &j, total);
+    return;
+  }
+
+  pthread_mutex_lock(&pool->run_lock);
+  sched_worker *me = &pool->workers[pool->nworkers];
+  unsigned stand_in = pool_caller_worker(pool);
+  unsigned seats = total < pool->nworkers ? (unsigned)total : pool->nworkers;
+  bool take_part = stand_in != POOL_NONE;
+  if (take_part && seats == 1) {
+    /* One seat and we sit on it: no worker hears of this job. */
+    pool_tls_worker = me;
+    job_run_span(&j, 0, total, me);
+    pool_tls_worker = NULL;
+    pthread_mutex_unlock(&pool->run_lock);
+    return;
+  }
+
+  j.nranges = seats;
+  pool->job = j;
+  uint64_t base = total / seats, extra = total % seats;
+  for (unsigned s = 0; s < seats; s++) {
+    uint64_t begin = s * base + (s < extra ? s : extra);
+    atomic_store_explicit(&pool->ranges[s].next, begin, memory_order_relaxed);
+    pool->ranges[s].end = begin + base + (s < extra);
+  }
+  unsigned worker_seats = take_part ? seats - 1 : seats;
+  atomic_store_explicit(&pool->avoid, take_part ? stand_in : POOL_NONE, memory_order_relaxed);
+  /* Publish: the job and ranges above become visible to whoever enters. */
+  atomic_store(&pool->job_word, JOB_OPEN | (worker_seats << JOB_FREE_SHIFT));
+  pool_wake(pool, worker_seats, take_part ? stand_in : POOL_NONE);
+  if (take_part) {
+    pool_tls_worker = me;
+    job_work(pool, 0, me);
+    pool_tls_worker = NULL;
+  }
+  pool_wait_done(pool);
+  pthread_mutex_unlock(&pool->run_lock);
+}
+
+/* ---- create / destroy ---- */
+
+unsigned sched_pool_size(const sched_pool *pool)
+{
+  return pool ? pool->nworkers : 0;
+}
+
+unsigned sched_pool_slots(const sched_pool *pool)
+{
+  return pool ? pool->nworkers + 1 : 0;
+}
+
+/* Stops and joins the first n workers, frees everything. */
+static void pool_free(sched_pool *pool, unsigned started)
+{
+  atomic_store(&pool->shutdown, 1);
+  for (unsigned i = 0; i < started; i++) {
+    uint32_t s = W_SLEEP;
+    if (atomic_compare_exchange_strong(&pool->workers[i].state, &s, W_WAKE))
+      pool_futex_wake(&pool->workers[i].state, 1);
+  }
+  for (unsigned i = 0; i < started; i++)
+    pthread_join(pool->workers[i].thread, NULL);
+  for (unsigned i = 0; i <= pool->nworkers; i++)
+    worker_free_arenas(&pool->workers[i]);
+  pthread_mutex_destroy(&pool->run_lock);
+  free(pool->ranges);
+  free(pool->core_worker);
+  free(pool->workers);
+  if (pool->float_set)
+    CPU_FREE(pool->float_set);
+  free(pool);
+}
+
+/* The set of every PU of the cores that have a worker (SMT siblings too). */
+static void pool_make_float_set(sched_pool *pool)
+{
+  int top = -1;
+  for (int p = 0; p < POOL_MAX_PU; p++) {
+    int core = sched_pu_core(p);
+    if (core >= 0 && pool->core_worker[core] >= 0)
+      top = p;
+  }
+  if (top < 0 || !(pool->float_set = CPU_ALLOC((size_t)top + 1)))
+    return;
+  pool->float_size = CPU_ALLOC_SIZE((size_t)top + 1);
+  CPU_ZERO_S(pool->float_size, pool->float_set);
+  for (int p = 0; p <= top; p++) {
+    int core = sched_pu_core(p);
+    if (core >= 0 && pool->core_worker[core] >= 0)
+      CPU_SET_S((size_t)p, pool->float_size, pool->float_set);
+  }
+}
+
+sched_pool *sched_pool_create(const sched_config *cfg)
+{
+  const sched_topology *topo = sched_topology_get();
+  sched_config def = {0, NULL, 1};
+  if (!cfg)
+    cfg = &def;
+  unsigned ncores = cfg->ncores ? cfg->ncores : topo->ncores;
+  const int *cores = cfg->ncores ? cfg->cores : NULL;   /* ncores 0: the machine */
+  if (ncores > SCHED_MAX_CORES)
+    return NULL;
+  for (unsigned i = 0; cores && i < ncores; i++)
+    if (cores[i] < 0 || (unsigned)cores[i] >= topo->ncores)
+      return NULL;
+  unsigned long v;
+  unsigned n = ncores;
+  if (pool_env_uint("LANECL_NUM_THREADS", 1, SCHED_MAX_CORES, &v))
+    n = (unsigned)v;
+  const char *aff = getenv("LANECL_AFFINITY");
+  bool pin = cfg->pin && !(aff && !strcmp(aff, "0"));
+  unsigned long spin_us = POOL_DEFAULT_SPIN_US;
+  pool_env_uint("LANECL_SPIN_US", 0, 1000000, &spin_us);
+
+  sched_pool *pool = aligned_alloc(POOL_LINE, (sizeof(sched_pool) + POOL_LINE - 1) & ~(size_t)(POOL_LINE - 1));
+  if (!pool)
+    return NULL;
+  memset(pool, 0, sizeof(*pool));
+  pool->nworkers = n;
+  pool->spin_ns = (uint64_t)spin_us * 1000;
+  pool->ncore_map = topo->ncores;
+  atomic_init(&pool->avoid, POOL_NONE);
+  pool->workers = aligned_alloc(POOL_LINE, (size_t)(n + 1) * sizeof(sched_worker));
+  pool->ranges = aligned_alloc(POOL_LINE, (size_t)n * sizeof(pool_range));
+  pool->core_worker = malloc(topo->ncores * sizeof(int));
+  if (!pool->workers || !pool->ranges || !pool->core_worker || pthread_mutex_init(&pool->run_lock, NULL)) {
+    free(pool->workers);
+    free(pool->ranges);
+    free(pool->core_worker);
+    free(pool);
+    return NULL;
+  }
+  memset(pool->workers, 0, (size_t)(n + 1) * sizeof(sched_worker));
+  memset(pool->ranges, 0, (size_t)n * sizeof(pool_range));
+  for (unsigned c = 0; c < topo->ncores; c++)
+    pool->core_worker[c] = -1;
+  for (unsigned i = 0; i <= n; i++) {
+    sched_worker *w = &pool->workers[i];
+    w->pool = pool;
+    w->index = i;
+    w->pu = -1;
+    atomic_init(&w->state, W_WAKE);
+    if (i == n)
+      break;                                   /* the caller's slot */
+    int core = cores ? cores[i % ncores] : (int)(i % ncores);
+    if (pin)
+      w->pu = topo->core_pu[core];
+    if (pool->core_worker[core] < 0)
+      pool->core_worker[core] = (int)i;
+  }
+
+  if (!pin)
+    pool_make_float_set(pool);
+
+  pthread_attr_t attr;
+  unsigned started = 0;
+  if (pthread_attr_init(&attr) == 0) {
+    pthread_attr_setstacksize(&attr, POOL_STACK_SIZE);
+    for (; started < n; started++)
+      if (pthread_create(&pool->workers[started].thread, &attr, worker_main, &pool->workers[started]))
+        break;
+    pthread_attr_destroy(&attr);
+  }
+  if (started < n) {
+    pool_free(pool, started);
+    return NULL;
+  }
+  return pool;
+}
+
+/* The pool must be idle: no sched_run in progress or to come. */
+void sched_pool_destroy(sched_pool *pool)
+{
+  if (!pool)
+    return;
+  pthread_mutex_lock(&pool->run_lock);
+  pthread_mutex_unlock(&pool->run_lock);
+  pool_free(pool, pool->nworkers);
+}

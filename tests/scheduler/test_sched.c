@@ -1,0 +1,518 @@
+/* The scheduler on its own: topology, every group exactly once in 1D/2D/3D,
+ * concurrent callers, arenas, the pool's life cycle and its environment
+ * variables.  The scheduler's sources are compiled into this test directly
+ * (liblanecl.so keeps them hidden). */
+#define _GNU_SOURCE 1
+#include "scheduler/pool.c"
+#include "scheduler/topology.c"
+#include "tests/testlib.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* ---- a job that counts how often each group runs ---- */
+
+typedef struct count_job {
+  uint64_t n[3];
+  _Atomic uint32_t *count;          /* per linear group id */
+  _Atomic uint32_t bad_id;          /* group ids out of range */
+  _Atomic uint32_t bad_index;       /* worker index out of range */
+  unsigned slots;
+} count_job;
+
+static void count_group(void *data, const uint64_t gid[3], sched_worker *w)
+{
+  count_job *c = data;
+  if (gid[0] >= c->n[0] || gid[1] >= c->n[1] || gid[2] >= c->n[2]) {
+    atomic_fetch_add(&c->bad_id, 1);
+    return;
+  }
+  if (sched_worker_index(w) >= c->slots)
+    atomic_fetch_add(&c->bad_index, 1);
+  atomic_fetch_add_explicit(&c->count[gid[0] + c->n[0] * (gid[1] + c->n[1] * gid[2])], 1,
+                            memory_order_relaxed);
+}
+
+/* Runs an nx x ny x nz job on pool and asserts each group ran exactly once. */
+static void run_counted(sched_pool *pool, uint64_t nx, uint64_t ny, uint64_t nz)
+{
+  count_job c = {{nx, ny, nz}, NULL, 0, 0, sched_pool_slots(pool)};
+  uint64_t total = nx * ny * nz;
+  c.count = calloc(total, sizeof(*c.count));
+  ASSERT_TRUE(c.count != NULL);
+  sched_job job = {{nx, ny, nz}, count_group, &c};
+  sched_run(pool, &job);
+  ASSERT_EQ(atomic_load(&c.bad_id), 0);
+  ASSERT_EQ(atomic_load(&c.bad_index), 0);
+  for (uint64_t i = 0; i < total; i++)
+    if (atomic_load(&c.count[i]) != 1)
+      tl_fail(__FILE__, __LINE__, "job %llux%llux%llu: group %llu ran %u times",
+              (unsigned long long)nx, (unsigned long long)ny, (unsigned long long)nz,
+              (unsigned long long)i, atomic_load(&c.count[i]));
+  free(c.count);
+}
+
+static sched_pool *pool_default(void)
+{
+  sched_config cfg = {0, NULL, 1};
+  sched_pool *pool = sched_pool_create(&cfg);
+  ASSERT_TRUE(pool != NULL);
+  return pool;
+}
+
+/* ---- topology ---- */
+
+TEST(topology_sane)
+{
+  const sched_topology *t = sched_topology_get();
+  ASSERT_TRUE(t == sched_topology_get());
+  ASSERT_TRUE(t->ncores >= 1 && t->ncores <= SCHED_MAX_CORES);
+  ASSERT_TRUE(t->npus >= t->ncores);
+  ASSERT_TRUE(t->nnuma >= 1);
+  for (unsigned i = 0; i < t->ncores; i++) {
+    ASSERT_TRUE(t->core_pu[i] >= 0);
+    ASSERT_EQ(sched_pu_core(t->core_pu[i]), i);
+    ASSERT_TRUE(t->core_numa[i] >= 0 && (unsigned)t->core_numa[i] < t->nnuma);
+  }
+  ASSERT_EQ(sched_pu_core(-1), -1);
+  ASSERT_TRUE(t->l1d.line_size >= 16);
+  ASSERT_TRUE(t->total_memory > (64u << 20));
+}
+
+/* ---- every group exactly once ---- */
+
+TEST(groups_1d_exactly_once)
+{
+  sched_pool *pool = pool_default();
+  static const uint64_t sizes[] = {1, 2, 3, 1000, 100000};
+  for (unsigned i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+    run_counted(pool, sizes[i], 1, 1);
+  sched_pool_destroy(pool);
+}
+
+TEST(groups_2d_exactly_once)
+{
+  sched_pool *pool = pool_default();
+  run_counted(pool, 1, 2, 1);
+  run_counted(pool, 2, 1, 1);
+  run_counted(pool, 3, 1, 1);
+  run_counted(pool, 31, 17, 1);
+  run_counted(pool, 1, 1000, 1);
+  run_counted(pool, 300, 333, 1);
+  sched_pool_destroy(pool);
+}
+
+TEST(groups_3d_exactly_once)
+{
+  sched_pool *pool = pool_default();
+  run_counted(pool, 1, 1, 1);
+  run_counted(pool, 1, 1, 2);
+  run_counted(pool, 1, 3, 1);
+  run_counted(pool, 7, 5, 3);
+  run_counted(pool, 10, 10, 10);
+  run_counted(pool, 1, 1, 100000);
+  run_counted(pool, 100, 10, 100);
+  sched_pool_destroy(pool);
+}
+
+static void never_group(void *data, const uint64_t gid[3], sched_worker *w)
+{
+  atomic_fetch_add((_Atomic uint32_t *)data, 1);
+}
+
+TEST(zero_groups_run_nothing)
+{
+  sched_pool *pool = pool_default();
+  _Atomic uint32_t calls = 0;
+  sched_job job = {{0, 5, 5}, never_group, (void *)&calls};
+  sched_run(pool, &job);
+  job.num_groups[0] = 5;
+  job.num_groups[2] = 0;
+  sched_run(pool, &job);
+  ASSERT_EQ(atomic_load(&calls), 0);
+  sched_run(pool, NULL);
+  sched_run(NULL, &job);
+  sched_pool_destroy(pool);
+  sched_pool_destroy(NULL);
+}
+
+TEST(many_small_jobs_back_to_back)
+{
+  sched_pool *pool = pool_default();
+  for (int i = 0; i < 5000; i++)
+    run_counted(pool, 1 + (uint64_t)(i % 5), 1, 1);
+  sched_pool_destroy(pool);
+}
+
+/* ---- concurrent callers ---- */
+
+static void *caller_thread(void *arg)
+{
+  sched_pool *pool = arg;
+  static const uint64_t shapes[][3] = {{1, 1, 1}, {2, 1, 1}, {3, 1, 1}, {1000, 1, 1},
+                                       {17, 3, 2}, {5, 1, 7}, {10000, 1, 1}};
+  for (int i = 0; i < 40; i++) {
+    const uint64_t *s = shapes[i % 7];
+    run_counted(pool, s[0], s[1], s[2]);
+  }
+  return NULL;
+}
+
+TEST(concurrent_callers)
+{
+  sched_pool *pool = pool_default();
+  pthread_t t[4];
+  for (int i = 0; i < 4; i++)
+    ASSERT_EQ(pthread_create(&t[i], NULL, caller_thread, pool), 0);
+  for (int i = 0; i < 4; i++)
+    pthread_join(t[i], NULL);
+  sched_pool_destroy(pool);
+}
+
+/* ---- nesting ---- */
+
+typedef struct nest_job {
+  sched_pool *pool;
+  _Atomic uint32_t inner;
+  _Atomic uint32_t outer;
+} nest_job;
+
+static void nest_inner(void *data, const uint64_t gid[3], sched_worker *w)
+{
+  nest_job *n = data;
+  atomic_fetch_add(&n->inner, 1);
+  ASSERT_TRUE(sched_worker_arena(w, SCHED_ARENA_SCRATCH, 128) != NULL);
+}
+
+static void nest_outer(void *data, const uint64_t gid[3], sched_worker *w)
+{
+  nest_job *n = data;
+  void *mine = sched_worker_arena(w, SCHED_ARENA_SCRATCH, 64);
+  sched_job inner = {{10, 1, 1}, nest_inner, n};
+  sched_run(n->pool, &inner);
+  /* The inner groups had arenas of their own. */
+  ASSERT_TRUE(sched_worker_arena(w, SCHED_ARENA_SCRATCH, 64) == mine);
+  atomic_fetch_add(&n->outer, 1);
+}
+
+TEST(nested_run_inside_group)
+{
+  sched_pool *pool = pool_default();
+  nest_job n = {pool, 0, 0};
+  sched_job job = {{8, 1, 1}, nest_outer, &n};
+  sched_run(pool, &job);
+  ASSERT_EQ(atomic_load(&n.outer), 8);
+  ASSERT_EQ(atomic_load(&n.inner), 80);
+  sched_pool_destroy(pool);
+}
+
+/* ---- arenas ---- */
+
+typedef struct arena_job {
+  _Atomic uint32_t bad_align, bad_content, bad_null;
+  void *scratch[SCHED_MAX_CORES + 1];
+  _Atomic uint32_t used[SCHED_MAX_CORES + 1];
+} arena_job;
+
+static void arena_group(void *data, const uint64_t gid[3], sched_worker *w)
+{
+  arena_job *a = data;
+  unsigned idx = sched_worker_index(w);
+  size_t size = 256 + (size_t)(gid[0] % 7) * 1000;
+  unsigned char *p = sched_worker_arena(w, SCHED_ARENA_LOCAL, size);
+  unsigned char *f = sched_worker_arena(w, SCHED_ARENA_FRAME, 100);
+  if (!p || !f) {
+    atomic_fetch_add(&a->bad_null, 1);
+    return;
+  }
+  if (((uintptr_t)p | (uintptr_t)f) % 64)
+    atomic_fetch_add(&a->bad_align, 1);
+  unsigned char tag = (unsigned char)(gid[0] * 31 + idx);
+  memset(p, tag, size);
+  memset(f, (unsigned char)~tag, 100);
+  sched_yield();                     /* let another worker run in between */
+  for (size_t i = 0; i < size; i++)
+    if (p[i] != tag) {
+      atomic_fetch_add(&a->bad_content, 1);
+      break;
+    }
+  for (size_t i = 0; i < 100; i++)
+    if (f[i] != (unsigned char)~tag) {
+      atomic_fetch_add(&a->bad_content, 1);
+      break;
+    }
+  a->scratch[idx] = sched_worker_arena(w, SCHED_ARENA_SCRATCH, 4096);
+  atomic_store(&a->used[idx], 1);
+}
+
+TEST(arenas_aligned_and_per_worker)
+{
+  sched_pool *pool = pool_default();
+  arena_job *a = calloc(1, sizeof(*a));
+  ASSERT_TRUE(a != NULL);
+  sched_job job = {{2000, 1, 1}, arena_group, a};
+  sched_run(pool, &job);
+  sched_run(pool, &job);
+  ASSERT_EQ(atomic_load(&a->bad_null), 0);
+  ASSERT_EQ(atomic_load(&a->bad_align), 0);
+  ASSERT_EQ(atomic_load(&a->bad_content), 0);
+  unsigned slots = sched_pool_slots(pool);
+  for (unsigned i = 0; i < slots; i++)
+    for (unsigned k = i + 1; k < slots; k++)
+      if (atomic_load(&a->used[i]) && atomic_load(&a->used[k]))
+        ASSERT_TRUE(a->scratch[i] != a->scratch[k]);
+  free(a);
+  sched_pool_destroy(pool);
+}
+
+static void arena_bad_group(void *data, const uint64_t gid[3], sched_worker *w)
+{
+  _Atomic uint32_t *bad = data;
+  if (sched_worker_arena(w, -1, 10) || sched_worker_arena(w, SCHED_NARENAS, 10))
+    atomic_fetch_add(bad, 1);
+  if (sched_worker_arena(w, SCHED_ARENA_COLL, SIZE_MAX - 10))
+    atomic_fetch_add(bad, 1);
+  void *p = sched_worker_arena(w, SCHED_ARENA_COLL, 0);
+  if (!p || (uintptr_t)p % 64)
+    atomic_fetch_add(bad, 1);
+}
+
+TEST(arena_bad_requests)
+{
+  sched_pool *pool = pool_default();
+  _Atomic uint32_t bad = 0;
+  sched_job job = {{3, 1, 1}, arena_bad_group, (void *)&bad};
+  sched_run(pool, &job);
+  ASSERT_EQ(atomic_load(&bad), 0);
+  ASSERT_TRUE(sched_worker_arena(NULL, 0, 10) == NULL);
+  sched_pool_destroy(pool);
+}
+
+/* ---- life cycle ---- */
+
+TEST(create_destroy_100_times)
+{
+  for (int i = 0; i < 100; i++) {
+    sched_pool *pool = pool_default();
+    if (i % 2)
+      run_counted(pool, 10, 1, 1);
+    sched_pool_destroy(pool);
+  }
+}
+
+TEST(create_rejects_bad_cores)
+{
+  const sched_topology *t = sched_topology_get();
+  int bad[1] = {(int)t->ncores};
+  sched_config cfg = {1, bad, 1};
+  ASSERT_TRUE(sched_pool_create(&cfg) == NULL);
+  bad[0] = -1;
+  ASSERT_TRUE(sched_pool_create(&cfg) == NULL);
+  sched_pool *pool = sched_pool_create(NULL);
+  ASSERT_TRUE(pool != NULL);
+  ASSERT_EQ(sched_pool_size(pool), t->ncores);
+  ASSERT_EQ(sched_pool_slots(pool), t->ncores + 1);
+  sched_pool_destroy(pool);
+}
+
+/* ---- concurrency observed inside groups ---- */
+
+typedef struct conc_job {
+  _Atomic int now, max;
+  _Atomic uint32_t index_seen[SCHED_MAX_CORES + 1];
+  pthread_t caller;
+  _Atomic uint32_t on_caller, off_caller;
+  _Atomic int cpu_bad;
+  int want_cpu;                        /* -1: don't check */
+  unsigned sleep_us;
+} conc_job;
+
+static void conc_group(void *data, const uint64_t gid[3], sched_worker *w)
+{
+  conc_job *c = data;
+  int now = atomic_fetch_add(&c->now, 1) + 1;
+  int max = atomic_load(&c->max);
+  while (now > max && !atomic_compare_exchange_weak(&c->max, &max, now))
+    ;
+  atomic_store(&c->index_seen[sched_worker_index(w)], 1);
+  if (pthread_equal(pthread_self(), c->caller))
+    atomic_fetch_add(&c->on_caller, 1);
+  else
+    atomic_fetch_add(&c->off_caller, 1);
+  if (c->want_cpu >= 0 && sched_getcpu() != c->want_cpu)
+    atomic_fetch_add(&c->cpu_bad, 1);
+  if (c->sleep_us)
+    usleep(c->sleep_us);
+  atomic_fetch_sub(&c->now, 1);
+}
+
+static conc_job *conc_run(sched_pool *pool, uint64_t groups, unsigned sleep_us, int want_cpu)
+{
+  conc_job *c = calloc(1, sizeof(*c));
+  ASSERT_TRUE(c != NULL);
+  c->caller = pthread_self();
+  c->sleep_us = sleep_us;
+  c->want_cpu = want_cpu;
+  sched_job job = {{groups, 1, 1}, conc_group, c};
+  sched_run(pool, &job);
+  ASSERT_EQ(atomic_load(&c->on_caller) + atomic_load(&c->off_caller), groups);
+  return c;
+}
+
+static unsigned conc_indexes(const conc_job *c)
+{
+  unsigned n = 0;
+  for (unsigned i = 0; i <= SCHED_MAX_CORES; i++)
+    n += atomic_load(&c->index_seen[i]);
+  return n;
+}
+
+TEST(num_threads_env_respected)
+{
+  setenv("LANECL_NUM_THREADS", "3", 1);
+  sched_pool *pool = pool_default();
+  ASSERT_EQ(sched_pool_size(pool), 3);
+  ASSERT_EQ(sched_pool_slots(pool), 4);
+  conc_job *c = conc_run(pool, 200, 200, -1);
+  ASSERT_TRUE(atomic_load(&c->max) <= 3);
+  ASSERT_TRUE(atomic_load(&c->max) >= 2);        /* the workers did take part */
+  ASSERT_TRUE(conc_indexes(c) <= 4);
+  free(c);
+  sched_pool_destroy(pool);
+
+  setenv("LANECL_NUM_THREADS", "1", 1);
+  pool = pool_default();
+  ASSERT_EQ(sched_pool_size(pool), 1);
+  c = conc_run(pool, 50, 100, -1);
+  ASSERT_EQ(atomic_load(&c->max), 1);
+  free(c);
+  sched_pool_destroy(pool);
+
+  setenv("LANECL_NUM_THREADS", "zero", 1);         /* ignored, with a warning */
+  pool = pool_default();
+  ASSERT_EQ(sched_pool_size(pool), sched_topology_get()->ncores);
+  sched_pool_destroy(pool);
+  setenv("LANECL_NUM_THREADS", "0", 1);
+  pool = pool_default();
+  ASSERT_EQ(sched_pool_size(pool), sched_topology_get()->ncores);
+  sched_pool_destroy(pool);
+  unsetenv("LANECL_NUM_THREADS");
+}
+
+TEST(one_group_runs_on_one_thread)
+{
+  setenv("LANECL_NUM_THREADS", "4", 1);
+  sched_pool *pool = pool_default();
+  for (int i = 0; i < 50; i++) {
+    conc_job *c = conc_run(pool, 1, i % 2 ? 100 : 0, -1);
+    ASSERT_EQ(atomic_load(&c->max), 1);
+    ASSERT_EQ(conc_indexes(c), 1);
+    /* This thread runs on a core of the pool: it runs the group itself. */
+    ASSERT_EQ(atomic_load(&c->on_caller), 1);
+    free(c);
+  }
+  /* Small jobs: no more threads than groups. */
+  for (int i = 0; i < 20; i++) {
+    conc_job *c = conc_run(pool, 2, 500, -1);
+    ASSERT_TRUE(atomic_load(&c->max) <= 2);
+    ASSERT_TRUE(conc_indexes(c) <= 2);
+    free(c);
+  }
+  sched_pool_destroy(pool);
+}
+
+static void pin_self(int pu)
+{
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(pu, &set);
+  ASSERT_EQ(pthread_setaffinity_np(pthread_self(), sizeof(set), &set), 0);
+}
+
+TEST(sub_pool_runs_on_its_core)
+{
+  const sched_topology *t = sched_topology_get();
+  if (t->ncores < 2) {
+    printf("  (skipped: one core)\n");
+    return;
+  }
+  pin_self(t->core_pu[0]);
+  int core = 1;
+  sched_config cfg = {1, &core, 1};
+  sched_pool *pool = sched_pool_create(&cfg);
+  ASSERT_TRUE(pool != NULL);
+  ASSERT_EQ(sched_pool_size(pool), 1);
+  for (int i = 0; i < 20; i++) {
+    conc_job *c = conc_run(pool, i % 3 ? 100 : 1, 0, t->core_pu[1]);
+    ASSERT_EQ(atomic_load(&c->on_caller), 0);    /* the caller is not on the pool's core */
+    ASSERT_EQ(atomic_load(&c->cpu_bad), 0);
+    ASSERT_EQ(atomic_load(&c->max), 1);
+    free(c);
+  }
+  sched_pool_destroy(pool);
+
+  /* LANECL_AFFINITY=0: the worker floats. */
+  setenv("LANECL_AFFINITY", "0", 1);
+  pool = sched_pool_create(&cfg);
+  ASSERT_TRUE(pool != NULL);
+  conc_job *c = conc_run(pool, 1, 0, -1);
+  ASSERT_EQ(atomic_load(&c->on_caller), 0);
+  free(c);
+  sched_pool_destroy(pool);
+  unsetenv("LANECL_AFFINITY");
+}
+
+/* Counts, among groups run by workers (not the caller), those whose thread
+ * may run on more than one CPU. */
+typedef struct affinity_job {
+  pthread_t caller;
+  _Atomic uint32_t on_workers, floating;
+} affinity_job;
+
+static void affinity_group(void *data, const uint64_t gid[3], sched_worker *w)
+{
+  affinity_job *a = data;
+  cpu_set_t set;
+  usleep(200);
+  if (pthread_equal(pthread_self(), a->caller))
+    return;
+  atomic_fetch_add(&a->on_workers, 1);
+  if (pthread_getaffinity_np(pthread_self(), sizeof(set), &set) == 0 && CPU_COUNT(&set) > 1)
+    atomic_fetch_add(&a->floating, 1);
+}
+
+/* Runs 100 groups on a pool over every core, from a thread pinned to core 0;
+ * returns the share of worker-run groups on floating threads (0 or 1). */
+static int affinity_floating(int pin)
+{
+  sched_config cfg = {0, NULL, pin};
+  affinity_job a = {pthread_self(), 0, 0};
+  sched_job job = {{100, 1, 1}, affinity_group, &a};
+  sched_pool *pool = sched_pool_create(&cfg);
+  ASSERT_TRUE(pool != NULL);
+  sched_run(pool, &job);
+  sched_pool_destroy(pool);
+  ASSERT_TRUE(atomic_load(&a.on_workers) > 0);
+  if (atomic_load(&a.floating) == 0)
+    return 0;
+  ASSERT_EQ(atomic_load(&a.floating), atomic_load(&a.on_workers));
+  return 1;
+}
+
+TEST(affinity_env_unpins)
+{
+  const sched_topology *t = sched_topology_get();
+  if (t->ncores < 2) {
+    printf("  (skipped: one core)\n");
+    return;
+  }
+  pin_self(t->core_pu[0]);
+  ASSERT_EQ(affinity_floating(1), 0);
+  setenv("LANECL_AFFINITY", "0", 1);
+  ASSERT_EQ(affinity_floating(1), 1);   /* not the caller's one CPU either */
+  unsetenv("LANECL_AFFINITY");
+  ASSERT_EQ(affinity_floating(0), 1);
+}
