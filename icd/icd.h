@@ -14,6 +14,10 @@ extern const struct _cl_icd_dispatch icd_dispatch;
  * point that can be the first call of a process calls it. */
 void icd_init(void);
 
+/* Under LANECL_DEBUG=api, logs which entry points are still the weak
+ * "not implemented" stubs of icd/dispatch.c (icd_init calls it once). */
+void icd_log_stubs(void);
+
 /* Writes *errcode_ret when it is not NULL. */
 static inline void icd_set_err(cl_int *errcode_ret, cl_int err)
 {
