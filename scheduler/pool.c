@@ -61,6 +61,7 @@
 #define POOL_DEFAULT_SPIN_US 20       /* LANECL_SPIN_US */
 #define POOL_STACK_SIZE (8u << 20)
 #define POOL_NONE UINT32_MAX
+#define POOL_WAKE_FANOUT 2
 #define POOL_MAX_PU 8192         /* OS PU indexes sched_pu_core can map */
 
 /* job_word */
@@ -275,8 +276,10 @@ static void job_work(sched_pool *pool, unsigned seat, sched_worker *w)
 
 /* ---- the worker side ---- */
 
+static void pool_wake(sched_pool *pool, unsigned seats, unsigned avoid);
+
 /* Takes a seat in the open job; false when there is none to take. */
-static bool job_try_enter(sched_pool *pool, unsigned *seat)
+static bool job_try_enter(sched_pool *pool, unsigned *seat, unsigned *seats_left)
 {
   uint32_t w = atomic_load_explicit(&pool->job_word, memory_order_relaxed);
   while ((w & JOB_OPEN) && (w & JOB_FREE_MASK)) {
@@ -285,6 +288,7 @@ static bool job_try_enter(sched_pool *pool, unsigned *seat)
                                               memory_order_relaxed)) {
       unsigned free_before = (w & JOB_FREE_MASK) >> JOB_FREE_SHIFT;
       *seat = pool->job.nranges - free_before;
+      *seats_left = free_before - 1;
       return true;
     }
   }
@@ -312,7 +316,7 @@ enum { POLL_ENTERED, POLL_EXIT, POLL_SLEEP };
 
 /* Spins up to spin_ns waiting for a seat.  Goes to sleep at once when the
  * open job's caller stands in for this worker (it runs on our core). */
-static int worker_poll(sched_pool *pool, sched_worker *w, unsigned *seat)
+static int worker_poll(sched_pool *pool, sched_worker *w, unsigned *seat, unsigned *seats_left)
 {
   uint64_t deadline = 0;
   for (unsigned i = 0;; i++) {
@@ -322,7 +326,7 @@ static int worker_poll(sched_pool *pool, sched_worker *w, unsigned *seat)
     if ((jw & JOB_OPEN) && (jw & JOB_FREE_MASK)) {
       if (atomic_load_explicit(&pool->avoid, memory_order_relaxed) == w->index)
         return POLL_SLEEP;
-      if (job_try_enter(pool, seat))
+      if (job_try_enter(pool, seat, seats_left))
         return POLL_ENTERED;
     }
     pool_relax();
@@ -380,14 +384,18 @@ static void *worker_main(void *arg)
    * before the count may wake one worker too many, never one too few. */
   atomic_store(&w->state, W_SPIN);
   atomic_fetch_add(&pool->nspin, 1);
+  bool woken = false;
   for (;;) {
-    unsigned seat;
-    int r = worker_poll(pool, w, &seat);
+    unsigned seat, seats_left;
+    int r = worker_poll(pool, w, &seat, &seats_left);
     if (r == POLL_EXIT)
       break;
     if (r == POLL_ENTERED) {
       atomic_store_explicit(&w->state, W_WORK, memory_order_relaxed);
       atomic_fetch_sub(&pool->nspin, 1);
+      if (woken && seats_left)
+        pool_wake(pool, seats_left, atomic_load_explicit(&pool->avoid, memory_order_relaxed));
+      woken = false;
       job_work(pool, seat, w);
       /* Counted as spinning again before leaving, so a publisher that saw
        * this job complete counts this worker. */
@@ -398,6 +406,7 @@ static void *worker_main(void *arg)
     }
     atomic_fetch_sub(&pool->nspin, 1);
     worker_sleep(pool, w);
+    woken = true;
     atomic_store(&w->state, W_SPIN);
     atomic_fetch_add(&pool->nspin, 1);
   }
@@ -408,9 +417,11 @@ static void *worker_main(void *arg)
 
 /* ---- the caller side ---- */
 
-/* Wakes sleepers for the seats that spinning workers won't take; the worker
- * `avoid` is neither counted nor woken.  Called by the run_lock holder after
- * it opened the job. */
+/* Wakes sleepers, at most POOL_WAKE_FANOUT, for the seats that spinning
+ * workers won't take; the worker `avoid` is neither counted nor woken.
+ * Called by the run_lock holder after it opened the job, and by each worker
+ * that a wake brought into the job: a wake costs a system call (several us
+ * on a VM), so a job that needs many sleepers wakes them as a tree. */
 static void pool_wake(sched_pool *pool, unsigned seats, unsigned avoid)
 {
   unsigned spinning = atomic_load(&pool->nspin);
@@ -419,6 +430,8 @@ static void pool_wake(sched_pool *pool, unsigned seats, unsigned avoid)
   if (spinning >= seats)
     return;
   unsigned want = seats - spinning;
+  if (want > POOL_WAKE_FANOUT)
+    want = POOL_WAKE_FANOUT;
   unsigned start = avoid < pool->nworkers ? avoid + 1 : 0;
   for (unsigned i = 0; i < pool->nworkers && want; i++) {
     unsigned k = (start + i) % pool->nworkers;

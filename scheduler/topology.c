@@ -115,6 +115,13 @@ static bool topo_read_hwloc(sched_topology *t)
   hwloc_topology_t h;
   if (hwloc_topology_init(&h) != 0)
     return false;
+  /* Cores, caches and NUMA nodes only: no I/O discovery, whose plugins cost
+   * milliseconds, and whose OpenCL plugin would call the ICD loader from
+   * inside our own ICD. */
+  hwloc_topology_set_io_types_filter(h, HWLOC_TYPE_FILTER_KEEP_NONE);
+  static const char *const skip[] = {"opencl", "gl", "pci", "cuda", "nvml", "rsmi", "levelzero"};
+  for (size_t i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
+    hwloc_topology_set_components(h, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, skip[i]);
   if (hwloc_topology_load(h) != 0) {
     hwloc_topology_destroy(h);
     return false;
@@ -161,8 +168,10 @@ static bool topo_read_hwloc(sched_topology *t)
   topo_cache_from(&t->l1d, topo_first_data_cache(h, HWLOC_OBJ_L1CACHE));
   topo_cache_from(&t->l2, topo_first_data_cache(h, HWLOC_OBJ_L2CACHE));
   topo_cache_from(&t->l3, topo_first_data_cache(h, HWLOC_OBJ_L3CACHE));
+  /* With one NUMA node, the kernel's count of RAM (some VMs give the node
+   * only part of it); with several, the nodes this process may use. */
   hwloc_obj_t root = hwloc_get_root_obj(h);
-  t->total_memory = root ? root->total_memory : 0;
+  t->total_memory = root && t->nnuma > 1 ? root->total_memory : 0;
   hwloc_topology_destroy(h);
   return true;
 }

@@ -422,6 +422,7 @@ TEST(one_group_runs_on_one_thread)
     free(c);
   }
   sched_pool_destroy(pool);
+  unsetenv("LANECL_NUM_THREADS");
 }
 
 static void pin_self(int pu)
