@@ -1,0 +1,338 @@
+/* Kernel entry points: create, clone, retain/release, arguments (SVM and
+ * exec info: no SVM), and the kernel, argument, work-group and sub-group
+ * queries. */
+#include "icd/icd.h"
+#include "runtime/rt_mem.h"
+#include "runtime/rt_program.h"
+
+cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char *kernel_name, cl_int *errcode_ret)
+{
+  /* CL_INVALID_PROGRAM if program is not a valid program object. */
+  if (!rt_object_is(program, RT_PROGRAM)) {
+    rt_err("clCreateKernel: program %p is not a valid program", (void *)program);
+    icd_set_err(errcode_ret, CL_INVALID_PROGRAM);
+    return NULL;
+  }
+  /* CL_INVALID_VALUE if kernel_name is NULL (after CL_INVALID_PROGRAM_EXECUTABLE). */
+  if (!kernel_name) {
+    bool built = rt_program_has_executable(program);
+    rt_err("clCreateKernel: %s", built ? "kernel_name is NULL" : "the program has no successfully built executable");
+    icd_set_err(errcode_ret, built ? CL_INVALID_VALUE : CL_INVALID_PROGRAM_EXECUTABLE);
+    return NULL;
+  }
+  /* CL_INVALID_PROGRAM_EXECUTABLE, CL_INVALID_KERNEL_NAME and
+   * CL_INVALID_KERNEL_DEFINITION come from the runtime. */
+  cl_int err;
+  cl_kernel k = rt_kernel_create(program, kernel_name, &err);
+  icd_set_err(errcode_ret, err);
+  return k;
+}
+
+cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kernels, cl_kernel *kernels,
+                                            cl_uint *num_kernels_ret)
+{
+  /* CL_INVALID_PROGRAM if program is not a valid program object. */
+  if (!rt_object_is(program, RT_PROGRAM)) {
+    rt_err("clCreateKernelsInProgram: program %p is not a valid program", (void *)program);
+    return CL_INVALID_PROGRAM;
+  }
+  /* CL_INVALID_PROGRAM_EXECUTABLE and CL_INVALID_VALUE (kernels not NULL and
+   * num_kernels less than the number of kernels) come from the runtime. */
+  return rt_kernels_create_all(program, num_kernels, kernels, num_kernels_ret);
+}
+
+cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel, cl_int *errcode_ret)
+{
+  /* CL_INVALID_KERNEL if kernel is not a valid kernel object. */
+  if (!rt_object_is(source_kernel, RT_KERNEL)) {
+    rt_err("clCloneKernel: source_kernel %p is not a valid kernel", (void *)source_kernel);
+    icd_set_err(errcode_ret, CL_INVALID_KERNEL);
+    return NULL;
+  }
+  cl_int err;
+  cl_kernel k = rt_kernel_clone(source_kernel, &err);
+  icd_set_err(errcode_ret, err);
+  return k;
+}
+
+cl_int CL_API_CALL clRetainKernel(cl_kernel kernel)
+{
+  /* CL_INVALID_KERNEL if kernel is not a valid kernel object. */
+  if (!rt_object_is(kernel, RT_KERNEL)) {
+    rt_err("clRetainKernel: kernel %p is not a valid kernel", (void *)kernel);
+    return CL_INVALID_KERNEL;
+  }
+  rt_kernel_retain(kernel);
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel)
+{
+  /* CL_INVALID_KERNEL if kernel is not a valid kernel object. */
+  if (!rt_object_is(kernel, RT_KERNEL)) {
+    rt_err("clReleaseKernel: kernel %p is not a valid kernel", (void *)kernel);
+    return CL_INVALID_KERNEL;
+  }
+  rt_kernel_release(kernel);
+  return CL_SUCCESS;
+}
+
+/* A __global or __constant pointer argument: a buffer of the kernel's
+ * context, or NULL. */
+static cl_int set_arg_buffer(cl_kernel kernel, cl_uint i, size_t size, const void *value)
+{
+  /* CL_INVALID_ARG_SIZE if arg_value points to a memory object and arg_size
+   * is not equal to sizeof(cl_mem). */
+  if (value && size != sizeof(cl_mem)) {
+    rt_err("clSetKernelArg: argument %u is a buffer; arg_size %zu is not sizeof(cl_mem)", i, size);
+    return CL_INVALID_ARG_SIZE;
+  }
+  /* "If arg_value is NULL or points to NULL, then the kernel argument will be set to NULL." */
+  cl_mem m = value ? *(const cl_mem *)value : NULL;
+  if (m) {
+    /* CL_INVALID_MEM_OBJECT if arg_value is not NULL, and does not point to
+     * NULL, and does not point to a valid memory object. */
+    if (!rt_object_is(m, RT_MEM)) {
+      rt_err("clSetKernelArg: argument %u: %p is not a valid memory object", i, (void *)m);
+      return CL_INVALID_MEM_OBJECT;
+    }
+    /* CL_INVALID_CONTEXT if the context associated with kernel and an OpenCL
+     * object pointed to by arg_value are not the same. */
+    if (rt_mem_context(m) != kernel->program->ctx) {
+      rt_err("clSetKernelArg: argument %u: the buffer belongs to another context", i);
+      return CL_INVALID_CONTEXT;
+    }
+  }
+  rt_kernel_set_arg_mem(kernel, i, m);
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const void *arg_value)
+{
+  /* CL_INVALID_KERNEL if kernel is not a valid kernel. */
+  if (!rt_object_is(kernel, RT_KERNEL)) {
+    rt_err("clSetKernelArg: kernel %p is not a valid kernel", (void *)kernel);
+    return CL_INVALID_KERNEL;
+  }
+  /* CL_INVALID_ARG_INDEX if arg_index is not a valid argument index. */
+  if (arg_index >= kernel->info->nargs) {
+    rt_err("clSetKernelArg: arg_index %u, but kernel %s has %u arguments", arg_index, kernel->info->name,
+           kernel->info->nargs);
+    return CL_INVALID_ARG_INDEX;
+  }
+  const cc_kernel_arg *a = &kernel->info->args[arg_index];
+  switch (a->kind) {
+  case CC_ARG_BUFFER: return set_arg_buffer(kernel, arg_index, arg_size, arg_value);
+  case CC_ARG_IMAGE:
+    /* CL_INVALID_MEM_OBJECT if arg_value points to a valid memory object, but
+     * the memory object is not valid for the kernel argument: images are not
+     * supported, every cl_mem is a buffer. */
+    rt_err("clSetKernelArg: argument %u is an image; the device has no image support", arg_index);
+    return CL_INVALID_MEM_OBJECT;
+  case CC_ARG_LOCAL:
+    /* For a pointer to local memory, arg_value must be NULL (CL_INVALID_ARG_VALUE) ... */
+    if (arg_value) {
+      rt_err("clSetKernelArg: argument %u is __local: arg_value must be NULL", arg_index);
+      return CL_INVALID_ARG_VALUE;
+    }
+    /* CL_INVALID_ARG_SIZE if the argument is a pointer to the local address
+     * space and arg_size is zero. */
+    if (arg_size == 0) {
+      rt_err("clSetKernelArg: argument %u is __local: arg_size (the bytes to allocate) is 0", arg_index);
+      return CL_INVALID_ARG_SIZE;
+    }
+    rt_kernel_set_arg_local(kernel, arg_index, arg_size);
+    return CL_SUCCESS;
+  case CC_ARG_SAMPLER:
+    /* CL_INVALID_ARG_SIZE if arg_value points to a sampler object and
+     * arg_size is not equal to sizeof(cl_sampler). */
+    if (arg_size != sizeof(cl_sampler)) {
+      rt_err("clSetKernelArg: argument %u is a sampler; arg_size %zu is not sizeof(cl_sampler)", arg_index,
+             arg_size);
+      return CL_INVALID_ARG_SIZE;
+    }
+    /* CL_INVALID_SAMPLER if the kernel argument is a sampler, but arg_value
+     * does not point to a valid sampler object. */
+    if (!arg_value || !rt_object_is(*(const cl_sampler *)arg_value, RT_SAMPLER)) {
+      rt_err("clSetKernelArg: argument %u is a sampler; arg_value does not point to a valid sampler", arg_index);
+      return CL_INVALID_SAMPLER;
+    }
+    rt_kernel_set_arg_bytes(kernel, arg_index, arg_value, sizeof(cl_sampler));
+    return CL_SUCCESS;
+  default:
+    /* CL_INVALID_ARG_VALUE if arg_value is NULL for an argument not declared
+     * __local (OpenCL 1.2's rule; 3.0 leaves the by-value NULL undefined). */
+    if (!arg_value) {
+      rt_err("clSetKernelArg: argument %u is passed by value: arg_value must not be NULL", arg_index);
+      return CL_INVALID_ARG_VALUE;
+    }
+    /* CL_INVALID_ARG_SIZE if arg_value points to the data to be used as the
+     * kernel argument value and arg_size does not match the size of the data
+     * type for the argument. */
+    if (arg_size != a->size) {
+      rt_err("clSetKernelArg: argument %u (%s) takes %u bytes, arg_size is %zu", arg_index,
+             a->type_name && a->type_name[0] ? a->type_name : "by value", a->size, arg_size);
+      return CL_INVALID_ARG_SIZE;
+    }
+    rt_kernel_set_arg_bytes(kernel, arg_index, arg_value, arg_size);
+    return CL_SUCCESS;
+  }
+}
+
+cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index, const void *arg_value)
+{
+  /* CL_INVALID_KERNEL if kernel is not a valid kernel object. */
+  if (!rt_object_is(kernel, RT_KERNEL)) {
+    rt_err("clSetKernelArgSVMPointer: kernel %p is not a valid kernel", (void *)kernel);
+    return CL_INVALID_KERNEL;
+  }
+  /* CL_INVALID_OPERATION if no devices in the context associated with kernel support SVM. */
+  rt_err("clSetKernelArgSVMPointer: the device does not support SVM");
+  return CL_INVALID_OPERATION;
+}
+
+cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name, size_t param_value_size,
+                                       const void *param_value)
+{
+  /* CL_INVALID_KERNEL if kernel is a not a valid kernel object. */
+  if (!rt_object_is(kernel, RT_KERNEL)) {
+    rt_err("clSetKernelExecInfo: kernel %p is not a valid kernel", (void *)kernel);
+    return CL_INVALID_KERNEL;
+  }
+  /* CL_INVALID_VALUE if param_name is not valid, if param_value is NULL and
+   * param_value_size is greater than zero, or if the size specified by
+   * param_value_size is not valid. */
+  if (!param_value && param_value_size > 0) {
+    rt_err("clSetKernelExecInfo: param_value is NULL but param_value_size is %zu", param_value_size);
+    return CL_INVALID_VALUE;
+  }
+  switch (param_name) {
+  case CL_KERNEL_EXEC_INFO_SVM_PTRS:
+    /* CL_INVALID_OPERATION if param_name is CL_KERNEL_EXEC_INFO_SVM_PTRS and
+     * no devices in the context associated with kernel support SVM. */
+    rt_err("clSetKernelExecInfo: CL_KERNEL_EXEC_INFO_SVM_PTRS: the device does not support SVM");
+    return CL_INVALID_OPERATION;
+  case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM:
+    if (param_value_size != sizeof(cl_bool) || !param_value) {
+      rt_err("clSetKernelExecInfo: CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM takes a cl_bool");
+      return CL_INVALID_VALUE;
+    }
+    /* CL_INVALID_OPERATION if ... param_value is CL_TRUE and no devices
+     * support fine-grain system SVM allocations. */
+    if (*(const cl_bool *)param_value) {
+      rt_err("clSetKernelExecInfo: the device does not support fine-grain system SVM");
+      return CL_INVALID_OPERATION;
+    }
+    return CL_SUCCESS;
+  default:
+    rt_err("clSetKernelExecInfo: unknown param_name 0x%x", (unsigned)param_name);
+    return CL_INVALID_VALUE;
+  }
+}
+
+cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name, size_t param_value_size,
+                                   void *param_value, size_t *param_value_size_ret)
+{
+  /* CL_INVALID_KERNEL if kernel is a not a valid kernel object. */
+  if (!rt_object_is(kernel, RT_KERNEL)) {
+    rt_err("clGetKernelInfo: kernel %p is not a valid kernel", (void *)kernel);
+    return CL_INVALID_KERNEL;
+  }
+  return rt_kernel_info(kernel, param_name, param_value_size, param_value, param_value_size_ret);
+}
+
+cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_index, cl_kernel_arg_info param_name,
+                                      size_t param_value_size, void *param_value, size_t *param_value_size_ret)
+{
+  /* CL_INVALID_KERNEL if kernel is a not a valid kernel object. */
+  if (!rt_object_is(kernel, RT_KERNEL)) {
+    rt_err("clGetKernelArgInfo: kernel %p is not a valid kernel", (void *)kernel);
+    return CL_INVALID_KERNEL;
+  }
+  /* CL_INVALID_ARG_INDEX if arg_index is not a valid argument index. */
+  if (arg_index >= kernel->info->nargs) {
+    rt_err("clGetKernelArgInfo: arg_index %u, but kernel %s has %u arguments", arg_index, kernel->info->name,
+           kernel->info->nargs);
+    return CL_INVALID_ARG_INDEX;
+  }
+  return rt_kernel_arg_info(kernel, arg_index, param_name, param_value_size, param_value, param_value_size_ret);
+}
+
+/* The device a per-device kernel query is about: device, which must be a
+ * device of the kernel's context, or NULL when the context has one device. */
+static cl_int kernel_device(const char *func, cl_kernel kernel, cl_device_id *device)
+{
+  cl_context ctx = kernel->program->ctx;
+  /* CL_INVALID_DEVICE if device is not in the list of devices associated
+   * with kernel or if device is NULL but there is more than one device
+   * associated with kernel. */
+  if (!*device) {
+    if (ctx->ndevices != 1) {
+      rt_err("%s: device is NULL but the kernel's context has %u devices", func, ctx->ndevices);
+      return CL_INVALID_DEVICE;
+    }
+    *device = ctx->devices[0];
+    return CL_SUCCESS;
+  }
+  if (!rt_device_is(*device) || !rt_context_has_device(ctx, *device)) {
+    rt_err("%s: device %p is not a device of the kernel's context", func, (void *)*device);
+    return CL_INVALID_DEVICE;
+  }
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
+                                            cl_kernel_work_group_info param_name, size_t param_value_size,
+                                            void *param_value, size_t *param_value_size_ret)
+{
+  /* CL_INVALID_KERNEL if kernel is a not a valid kernel object. */
+  if (!rt_object_is(kernel, RT_KERNEL)) {
+    rt_err("clGetKernelWorkGroupInfo: kernel %p is not a valid kernel", (void *)kernel);
+    return CL_INVALID_KERNEL;
+  }
+  cl_int err = kernel_device("clGetKernelWorkGroupInfo", kernel, &device);
+  if (err != CL_SUCCESS)
+    return err;
+  return rt_kernel_work_group_info(kernel, device, param_name, param_value_size, param_value,
+                                   param_value_size_ret);
+}
+
+static cl_int get_sub_group_info(const char *func, cl_kernel kernel, cl_device_id device,
+                                 cl_kernel_sub_group_info param_name, size_t input_value_size,
+                                 const void *input_value, size_t param_value_size, void *param_value,
+                                 size_t *param_value_size_ret)
+{
+  /* CL_INVALID_KERNEL if kernel is a not a valid kernel object. */
+  if (!rt_object_is(kernel, RT_KERNEL)) {
+    rt_err("%s: kernel %p is not a valid kernel", func, (void *)kernel);
+    return CL_INVALID_KERNEL;
+  }
+  cl_int err = kernel_device(func, kernel, &device);
+  if (err != CL_SUCCESS)
+    return err;
+  /* CL_INVALID_OPERATION if device does not support sub-groups. */
+  if (!rt_device_has_subgroups(device)) {
+    rt_err("%s: the device does not support sub-groups", func);
+    return CL_INVALID_OPERATION;
+  }
+  return rt_kernel_sub_group_info(kernel, device, param_name, input_value_size, input_value, param_value_size,
+                                  param_value, param_value_size_ret);
+}
+
+cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device,
+                                           cl_kernel_sub_group_info param_name, size_t input_value_size,
+                                           const void *input_value, size_t param_value_size, void *param_value,
+                                           size_t *param_value_size_ret)
+{
+  return get_sub_group_info("clGetKernelSubGroupInfo", kernel, device, param_name, input_value_size,
+                            input_value, param_value_size, param_value, param_value_size_ret);
+}
+
+cl_int CL_API_CALL clGetKernelSubGroupInfoKHR(cl_kernel kernel, cl_device_id device,
+                                              cl_kernel_sub_group_info param_name, size_t input_value_size,
+                                              const void *input_value, size_t param_value_size,
+                                              void *param_value, size_t *param_value_size_ret)
+{
+  return get_sub_group_info("clGetKernelSubGroupInfoKHR", kernel, device, param_name, input_value_size,
+                            input_value, param_value_size, param_value, param_value_size_ret);
+}

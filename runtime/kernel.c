@@ -1,0 +1,463 @@
+/* Kernels: creation from a built program, argument storage, the kernel queries. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/rt_program.h"
+
+#define ARG_ALIGN 16u
+
+/* Same number, kinds and sizes of arguments. */
+static bool same_definition(const cc_kernel_info *a, const cc_kernel_info *b)
+{
+  if (a->nargs != b->nargs)
+    return false;
+  for (uint32_t i = 0; i < a->nargs; i++)
+    if (a->args[i].kind != b->args[i].kind || a->args[i].size != b->args[i].size ||
+        a->args[i].addr_space != b->args[i].addr_space)
+      return false;
+  return true;
+}
+
+static uint32_t value_size(const cc_kernel_arg *a)
+{
+  switch (a->kind) {
+  case CC_ARG_SCALAR: return a->size;
+  case CC_ARG_LOCAL: return 0;
+  default: return sizeof(void *);
+  }
+}
+
+static uint32_t value_align(const cc_kernel_arg *a)
+{
+  uint32_t al = a->align > ARG_ALIGN ? a->align : ARG_ALIGN;
+  return al > 128 ? 128 : al;
+}
+
+/* Argument names and types are reported for programs built from source, and
+ * for binaries built with -cl-kernel-arg-info (the spec promises them only
+ * for source built with that option). */
+static bool arg_info_available(cl_program p, const cc_kernel_info *info)
+{
+  if (p->origin != RT_PROG_SOURCE && !(info->flags & CC_KFLAG_ARG_INFO))
+    return false;
+  for (uint32_t i = 0; i < info->nargs; i++)
+    if (!info->args[i].type_name || !info->args[i].type_name[0])
+      return false;
+  return true;
+}
+
+/* True when every executable of p defines the kernel as info does (p->lock held). */
+static bool defined_alike(cl_program p, const cc_kernel_info *info)
+{
+  for (cl_uint d = 0; d < p->ndevices; d++) {
+    const rt_build *b = &p->builds[d];
+    if (!rt_build_is_executable(b))
+      continue;
+    uint32_t i = rt_build_find_kernel(b, info->name);
+    if (i == UINT32_MAX || !same_definition(info, &b->bin.kernels[i]))
+      return false;
+  }
+  return true;
+}
+
+/* A kernel object for info, a kernel of p's first executable (p->lock held). */
+static cl_kernel kernel_new(cl_program p, const cc_kernel_info *info, cl_int *err)
+{
+  /* CL_INVALID_KERNEL_DEFINITION if the function definition ... is not the
+   * same for all devices for which the program executable has been built. */
+  if (!defined_alike(p, info)) {
+    rt_err("clCreateKernel: kernel %s differs between the devices of the program", info->name);
+    *err = CL_INVALID_KERNEL_DEFINITION;
+    return NULL;
+  }
+  cl_kernel k = calloc(1, sizeof(*k));
+  if (!k)
+    goto fail;
+  k->args = calloc(info->nargs ? info->nargs : 1, sizeof(*k->args));
+  if (!k->args)
+    goto free_kernel;
+  size_t at = 0;
+  for (uint32_t i = 0; i < info->nargs; i++) {
+    uint32_t al = value_align(&info->args[i]);
+    at = (at + al - 1) / al * al;
+    k->args[i].offset = (uint32_t)at;
+    k->args[i].size = value_size(&info->args[i]);
+    at += k->args[i].size;
+  }
+  k->values_size = at;
+  k->values = calloc(1, at ? at : 1);
+  if (!k->values)
+    goto free_args;
+  rt_object_init(&k->obj, RT_KERNEL);
+  pthread_mutex_init(&k->lock, NULL);
+  k->info = info;
+  k->arg_info = arg_info_available(p, info);
+  k->program = p;
+  p->nkernels++;
+  rt_program_retain(p);
+  *err = CL_SUCCESS;
+  return k;
+free_args:
+  free(k->args);
+free_kernel:
+  free(k);
+fail:
+  *err = CL_OUT_OF_HOST_MEMORY;
+  return NULL;
+}
+
+cl_kernel rt_kernel_create(cl_program p, const char *name, cl_int *err)
+{
+  cl_kernel k = NULL;
+  pthread_mutex_lock(&p->lock);
+  const rt_build *b = rt_program_first_executable(p);
+  uint32_t i;
+  if (!b) {
+    /* CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built executable for program. */
+    rt_err("clCreateKernel: the program has no successfully built executable");
+    *err = CL_INVALID_PROGRAM_EXECUTABLE;
+  } else if ((i = rt_build_find_kernel(b, name)) == UINT32_MAX) {
+    /* CL_INVALID_KERNEL_NAME if kernel_name is not found in program. */
+    rt_err("clCreateKernel: no kernel named \"%s\" in the program", name);
+    *err = CL_INVALID_KERNEL_NAME;
+  } else {
+    k = kernel_new(p, &b->bin.kernels[i], err);
+  }
+  pthread_mutex_unlock(&p->lock);
+  return k;
+}
+
+cl_int rt_kernels_create_all(cl_program p, cl_uint n, cl_kernel *out, cl_uint *nret)
+{
+  cl_int err = CL_SUCCESS;
+  pthread_mutex_lock(&p->lock);
+  const rt_build *b = rt_program_first_executable(p);
+  cl_uint made = 0;
+  if (!b) {
+    rt_err("clCreateKernelsInProgram: the program has no successfully built executable");
+    err = CL_INVALID_PROGRAM_EXECUTABLE;
+    goto unlock;
+  }
+  if (out && n < b->bin.nkernels) {
+    rt_err("clCreateKernelsInProgram: num_kernels %u is less than the %u kernels of the program", n,
+           b->bin.nkernels);
+    err = CL_INVALID_VALUE;
+    goto unlock;
+  }
+  for (uint32_t i = 0; out && i < b->bin.nkernels; i++) {
+    cl_int e;
+    cl_kernel k = kernel_new(p, &b->bin.kernels[i], &e);
+    if (k) {
+      out[made++] = k;
+    } else if (e != CL_INVALID_KERNEL_DEFINITION) {
+      err = e;
+      break;
+    }
+  }
+  if (!out)
+    made = b->bin.nkernels;
+unlock:
+  pthread_mutex_unlock(&p->lock);
+  if (err != CL_SUCCESS) {
+    for (cl_uint i = 0; out && i < made; i++)
+      rt_kernel_release(out[i]);
+    return err;
+  }
+  if (nret)
+    *nret = made;
+  return CL_SUCCESS;
+}
+
+cl_kernel rt_kernel_clone(cl_kernel src, cl_int *err)
+{
+  cl_program p = src->program;
+  pthread_mutex_lock(&p->lock);
+  cl_kernel k = kernel_new(p, src->info, err);
+  pthread_mutex_unlock(&p->lock);
+  if (!k)
+    return NULL;
+  pthread_mutex_lock(&src->lock);
+  memcpy(k->args, src->args, src->info->nargs * sizeof(*k->args));
+  memcpy(k->values, src->values, src->values_size);
+  pthread_mutex_unlock(&src->lock);
+  return k;
+}
+
+void rt_kernel_retain(cl_kernel k)
+{
+  rt_retain(&k->obj);
+}
+
+void rt_kernel_release(cl_kernel k)
+{
+  if (!rt_release(&k->obj))
+    return;
+  cl_program p = k->program;
+  pthread_mutex_lock(&p->lock);
+  p->nkernels--;
+  pthread_mutex_unlock(&p->lock);
+  pthread_mutex_destroy(&k->lock);
+  free(k->values);
+  free(k->args);
+  free(k);
+  rt_program_release(p);
+}
+
+/* ---- arguments ---- */
+
+void rt_kernel_set_arg_mem(cl_kernel k, cl_uint i, cl_mem m)
+{
+  pthread_mutex_lock(&k->lock);
+  k->args[i].mem = m;
+  k->args[i].set = true;
+  pthread_mutex_unlock(&k->lock);
+}
+
+void rt_kernel_set_arg_local(cl_kernel k, cl_uint i, size_t size)
+{
+  pthread_mutex_lock(&k->lock);
+  k->args[i].local_size = size;
+  k->args[i].set = true;
+  pthread_mutex_unlock(&k->lock);
+}
+
+void rt_kernel_set_arg_bytes(cl_kernel k, cl_uint i, const void *value, size_t size)
+{
+  pthread_mutex_lock(&k->lock);
+  if (size > k->args[i].size)
+    size = k->args[i].size;
+  memcpy(k->values + k->args[i].offset, value, size);
+  k->args[i].set = true;
+  pthread_mutex_unlock(&k->lock);
+}
+
+int rt_kernel_first_unset_arg(cl_kernel k)
+{
+  int first = -1;
+  pthread_mutex_lock(&k->lock);
+  for (uint32_t i = 0; i < k->info->nargs && first < 0; i++)
+    if (!k->args[i].set)
+      first = (int)i;
+  pthread_mutex_unlock(&k->lock);
+  return first;
+}
+
+uint64_t rt_kernel_local_mem(cl_kernel k)
+{
+  uint64_t total = k->info->local_mem_bytes;
+  pthread_mutex_lock(&k->lock);
+  for (uint32_t i = 0; i < k->info->nargs; i++)
+    if (k->info->args[i].kind == CC_ARG_LOCAL && k->args[i].set)
+      total += (k->args[i].local_size + 63) / 64 * 64;
+  pthread_mutex_unlock(&k->lock);
+  return total;
+}
+
+/* ---- queries ---- */
+
+/* The metadata of k as built for dev (falls back to the kernel's own). */
+static const cc_kernel_info *info_for(cl_kernel k, cl_device_id dev)
+{
+  const rt_build *b = rt_program_executable_for(k->program, dev);
+  if (b) {
+    uint32_t i = rt_build_find_kernel(b, k->info->name);
+    if (i != UINT32_MAX)
+      return &b->bin.kernels[i];
+  }
+  return k->info;
+}
+
+size_t rt_kernel_max_work_group_size(cl_kernel k, cl_device_id dev)
+{
+  const uint64_t *r = k->info->reqd_work_group_size;
+  if (r[0] && r[1] && r[2])
+    return (size_t)(r[0] * r[1] * r[2]);
+  return dev->max_work_group_size;
+}
+
+bool rt_kernel_nonuniform_ok(cl_kernel k, cl_device_id dev)
+{
+  const rt_build *b = rt_program_executable_for(k->program, dev);
+  return b && b->nonuniform;
+}
+
+bool rt_device_has_subgroups(cl_device_id dev)
+{
+  const char *s = rt_extensions;
+  size_t n = strlen("cl_khr_subgroups");
+  while ((s = strstr(s, "cl_khr_subgroups"))) {
+    if ((s == rt_extensions || s[-1] == ' ') && (s[n] == 0 || s[n] == ' '))
+      return true;
+    s += n;
+  }
+  return false;
+}
+
+cl_int rt_kernel_info(cl_kernel k, cl_kernel_info param, size_t size, void *value, size_t *size_ret)
+{
+  switch (param) {
+  case CL_KERNEL_FUNCTION_NAME: return rt_info_str(value, size, size_ret, k->info->name);
+  case CL_KERNEL_NUM_ARGS: return RT_INFO_VAL(value, size, size_ret, cl_uint, k->info->nargs);
+  case CL_KERNEL_REFERENCE_COUNT:
+    return RT_INFO_VAL(value, size, size_ret, cl_uint, atomic_load(&k->obj.refcount));
+  case CL_KERNEL_CONTEXT: return RT_INFO_VAL(value, size, size_ret, cl_context, k->program->ctx);
+  case CL_KERNEL_PROGRAM: return RT_INFO_VAL(value, size, size_ret, cl_program, k->program);
+  case CL_KERNEL_ATTRIBUTES: return rt_info_str(value, size, size_ret, k->info->attributes);
+  default:
+    rt_err("clGetKernelInfo: unknown param_name 0x%x", (unsigned)param);
+    return CL_INVALID_VALUE;
+  }
+}
+
+static cl_kernel_arg_address_qualifier address_qualifier(uint32_t as)
+{
+  switch (as) {
+  case CC_AS_GLOBAL: return CL_KERNEL_ARG_ADDRESS_GLOBAL;
+  case CC_AS_CONSTANT: return CL_KERNEL_ARG_ADDRESS_CONSTANT;
+  case CC_AS_LOCAL: return CL_KERNEL_ARG_ADDRESS_LOCAL;
+  default: return CL_KERNEL_ARG_ADDRESS_PRIVATE;
+  }
+}
+
+static cl_kernel_arg_access_qualifier access_qualifier(uint32_t aq)
+{
+  switch (aq) {
+  case CC_ACCESS_READ_ONLY: return CL_KERNEL_ARG_ACCESS_READ_ONLY;
+  case CC_ACCESS_WRITE_ONLY: return CL_KERNEL_ARG_ACCESS_WRITE_ONLY;
+  case CC_ACCESS_READ_WRITE: return CL_KERNEL_ARG_ACCESS_READ_WRITE;
+  default: return CL_KERNEL_ARG_ACCESS_NONE;
+  }
+}
+
+static cl_kernel_arg_type_qualifier type_qualifier(const cc_kernel_arg *a)
+{
+  cl_kernel_arg_type_qualifier q = CL_KERNEL_ARG_TYPE_NONE;
+  if (a->type_qual & CC_TQ_CONST)
+    q |= CL_KERNEL_ARG_TYPE_CONST;
+  if (a->type_qual & CC_TQ_RESTRICT)
+    q |= CL_KERNEL_ARG_TYPE_RESTRICT;
+  if (a->type_qual & CC_TQ_VOLATILE)
+    q |= CL_KERNEL_ARG_TYPE_VOLATILE;
+  if (a->type_qual & CC_TQ_PIPE)
+    q |= CL_KERNEL_ARG_TYPE_PIPE;
+  /* constant address space arguments are const as well */
+  if (a->kind == CC_ARG_BUFFER && a->addr_space == CC_AS_CONSTANT)
+    q |= CL_KERNEL_ARG_TYPE_CONST;
+  return q;
+}
+
+cl_int rt_kernel_arg_info(cl_kernel k, cl_uint i, cl_kernel_arg_info param, size_t size, void *value,
+                          size_t *size_ret)
+{
+  const cc_kernel_arg *a = &k->info->args[i];
+  switch (param) {
+  case CL_KERNEL_ARG_ADDRESS_QUALIFIER:
+  case CL_KERNEL_ARG_ACCESS_QUALIFIER:
+  case CL_KERNEL_ARG_TYPE_NAME:
+  case CL_KERNEL_ARG_TYPE_QUALIFIER:
+  case CL_KERNEL_ARG_NAME:
+    break;
+  default:
+    rt_err("clGetKernelArgInfo: unknown param_name 0x%x", (unsigned)param);
+    return CL_INVALID_VALUE;
+  }
+  /* CL_KERNEL_ARG_INFO_NOT_AVAILABLE if the argument information is not available for kernel. */
+  if (!k->arg_info) {
+    rt_err("clGetKernelArgInfo: no argument information: the program came from a binary "
+           "built without -cl-kernel-arg-info");
+    return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
+  }
+  switch (param) {
+  case CL_KERNEL_ARG_ADDRESS_QUALIFIER:
+    return RT_INFO_VAL(value, size, size_ret, cl_kernel_arg_address_qualifier,
+                       a->kind == CC_ARG_SCALAR || a->kind == CC_ARG_SAMPLER
+                           ? CL_KERNEL_ARG_ADDRESS_PRIVATE
+                           : a->kind == CC_ARG_IMAGE ? CL_KERNEL_ARG_ADDRESS_GLOBAL
+                                                     : address_qualifier(a->addr_space));
+  case CL_KERNEL_ARG_ACCESS_QUALIFIER:
+    return RT_INFO_VAL(value, size, size_ret, cl_kernel_arg_access_qualifier, access_qualifier(a->access_qual));
+  case CL_KERNEL_ARG_TYPE_NAME: return rt_info_str(value, size, size_ret, a->type_name);
+  case CL_KERNEL_ARG_TYPE_QUALIFIER:
+    return RT_INFO_VAL(value, size, size_ret, cl_kernel_arg_type_qualifier, type_qualifier(a));
+  default: return rt_info_str(value, size, size_ret, a->name);
+  }
+}
+
+cl_int rt_kernel_work_group_info(cl_kernel k, cl_device_id dev, cl_kernel_work_group_info param,
+                                 size_t size, void *value, size_t *size_ret)
+{
+  const cc_kernel_info *info = info_for(k, dev);
+  switch (param) {
+  case CL_KERNEL_WORK_GROUP_SIZE:
+    return RT_INFO_VAL(value, size, size_ret, size_t, rt_kernel_max_work_group_size(k, dev));
+  case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
+    size_t r[3] = {info->reqd_work_group_size[0], info->reqd_work_group_size[1], info->reqd_work_group_size[2]};
+    return rt_info(value, size, size_ret, r, sizeof(r));
+  }
+  case CL_KERNEL_LOCAL_MEM_SIZE:
+    return RT_INFO_VAL(value, size, size_ret, cl_ulong, rt_kernel_local_mem(k));
+  case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
+    return RT_INFO_VAL(value, size, size_ret, size_t, dev->simd_bits >= 64 ? dev->simd_bits / 32 : 1);
+  case CL_KERNEL_PRIVATE_MEM_SIZE:
+    return RT_INFO_VAL(value, size, size_ret, cl_ulong, info->private_mem_bytes);
+  case CL_KERNEL_GLOBAL_WORK_SIZE:
+    /* CL_INVALID_VALUE if param_name is CL_KERNEL_GLOBAL_WORK_SIZE and kernel is not a built-in kernel. */
+    rt_err("clGetKernelWorkGroupInfo: CL_KERNEL_GLOBAL_WORK_SIZE is only for built-in kernels");
+    return CL_INVALID_VALUE;
+  default:
+    rt_err("clGetKernelWorkGroupInfo: unknown param_name 0x%x", (unsigned)param);
+    return CL_INVALID_VALUE;
+  }
+}
+
+/* Sub-groups are the W-lane chunks of x: ceil(lx / W) per row of x. */
+cl_int rt_kernel_sub_group_info(cl_kernel k, cl_device_id dev, cl_kernel_sub_group_info param,
+                                size_t in_size, const void *in, size_t size, void *value,
+                                size_t *size_ret)
+{
+  const cc_kernel_info *info = info_for(k, dev);
+  size_t w = info->simd_width ? info->simd_width : 1;
+  size_t maxwg = rt_kernel_max_work_group_size(k, dev);
+  switch (param) {
+  case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE:
+  case CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE: {
+    /* CL_INVALID_VALUE if ... input_value_size is not valid or input_value is NULL. */
+    if (!in || !in_size || in_size % sizeof(size_t) || in_size > 3 * sizeof(size_t)) {
+      rt_err("clGetKernelSubGroupInfo: input_value must be 1 to 3 size_t local sizes");
+      return CL_INVALID_VALUE;
+    }
+    const size_t *l = in;
+    size_t dims = in_size / sizeof(size_t), rows = 1;
+    for (size_t d = 1; d < dims; d++)
+      rows *= l[d];
+    if (param == CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE)
+      return RT_INFO_VAL(value, size, size_ret, size_t, l[0] < w ? l[0] : w);
+    return RT_INFO_VAL(value, size, size_ret, size_t, (l[0] + w - 1) / w * rows);
+  }
+  case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: {
+    if (!in || in_size != sizeof(size_t)) {
+      rt_err("clGetKernelSubGroupInfo: input_value must be one size_t sub-group count");
+      return CL_INVALID_VALUE;
+    }
+    size_t want = *(const size_t *)in, dims = size / sizeof(size_t);
+    size_t out[3] = {0, 0, 0};
+    if (value && (!dims || dims > 3 || size % sizeof(size_t))) {
+      rt_err("clGetKernelSubGroupInfo: param_value_size must hold 1 to 3 size_t");
+      return CL_INVALID_VALUE;
+    }
+    if (!value)
+      dims = 3;
+    if (want && want * w <= maxwg) {
+      out[0] = want * w;
+      out[1] = out[2] = 1;
+    }
+    return rt_info(value, size, size_ret, out, dims * sizeof(size_t));
+  }
+  case CL_KERNEL_MAX_NUM_SUB_GROUPS:
+    return RT_INFO_VAL(value, size, size_ret, size_t, (maxwg + w - 1) / w);
+  case CL_KERNEL_COMPILE_NUM_SUB_GROUPS: return RT_INFO_VAL(value, size, size_ret, size_t, 0);
+  default:
+    rt_err("clGetKernelSubGroupInfo: unknown param_name 0x%x", (unsigned)param);
+    return CL_INVALID_VALUE;
+  }
+}

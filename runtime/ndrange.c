@@ -1,0 +1,258 @@
+/* NDRange commands: the local size chosen for a NULL local_work_size, the
+ * command that snapshots a kernel's arguments at enqueue time, and its run:
+ * every work-group through the device's worker pool, each worker with its
+ * own work-group context, frame, collective buffer and __local blocks. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/rt_mem.h"
+#include "runtime/rt_program.h"
+#include "runtime/rt_queue.h"
+
+#define LOCAL_ALIGN 64u
+#define VALUES_ALIGN 128u
+
+/* ---------------------------------------------------------------------------
+ * Local size for a NULL local_work_size
+ * ------------------------------------------------------------------------- */
+
+/* The largest divisor of g that is <= cap and a multiple of m (0 if none). */
+static size_t divisor_multiple(size_t g, size_t cap, size_t m)
+{
+  for (size_t d = cap / m * m; d >= m; d -= m)
+    if (g % d == 0)
+      return d;
+  return 0;
+}
+
+/* The largest divisor of g that is <= cap (at least 1). */
+static size_t divisor_at_most(size_t g, size_t cap)
+{
+  for (size_t d = cap < g ? cap : g; d > 1; d--)
+    if (g % d == 0)
+      return d;
+  return 1;
+}
+
+void rt_ndrange_pick_local(cl_kernel k, cl_device_id dev, cl_uint work_dim, const size_t *global,
+                           size_t *local)
+{
+  const uint64_t *reqd = k->info->reqd_work_group_size;
+  for (cl_uint d = 0; d < 3; d++)
+    local[d] = 1;
+  if (reqd[0] && reqd[1] && reqd[2]) {
+    for (cl_uint d = 0; d < work_dim; d++)
+      local[d] = (size_t)reqd[d];
+    return;
+  }
+  size_t lanes = dev->simd_bits >= 64 ? dev->simd_bits / 32 : 1;
+  size_t maxwg = rt_kernel_max_work_group_size(k, dev);
+  bool nonuniform = rt_kernel_nonuniform_ok(k, dev);
+  size_t total = 1;
+  for (cl_uint d = 0; d < work_dim; d++)
+    total *= global[d];
+  /* Aim at about four groups per core (work stealing evens them out), and
+   * at least one SIMD width of work-items per group. */
+  size_t cores = dev->compute_units ? dev->compute_units : 1;
+  size_t target = total / (cores * 4);
+  if (target < lanes)
+    target = lanes;
+  if (target > maxwg)
+    target = maxwg;
+
+  /* x: a multiple of the SIMD width dividing global[0]; else, where groups
+   * may be non-uniform, the SIMD multiple itself; else any divisor. */
+  size_t g0 = global[0], x = 0;
+  size_t cap = target < g0 ? target : g0;
+  if (cap >= lanes)
+    x = divisor_multiple(g0, cap, lanes);
+  if (!x && nonuniform && g0 >= lanes)
+    x = cap / lanes * lanes;
+  if (!x)
+    x = divisor_at_most(g0, cap);
+  local[0] = x;
+  /* y, z: fill the rest of the target with divisors. */
+  size_t used = x;
+  for (cl_uint d = 1; d < work_dim; d++) {
+    size_t room = target / used;
+    local[d] = room > 1 ? divisor_at_most(global[d], room) : 1;
+    used *= local[d];
+  }
+}
+
+/* ---------------------------------------------------------------------------
+ * The command
+ * ------------------------------------------------------------------------- */
+typedef struct ndr_cmd {
+  cl_kernel kernel;              /* retained */
+  cl_device_id dev;
+  lanecl_wg_fn fn;
+  const cc_kernel_info *info;
+  uint32_t work_dim;
+  bool empty;                    /* a zero global size: nothing runs */
+  uint64_t global[3], offset[3], local[3], groups[3];
+  unsigned char *values;         /* the arguments as set at enqueue time */
+  void **argp;                   /* per argument: its value in values */
+  cl_mem *mems;                  /* per argument: the buffer, retained (NULL elsewhere) */
+  uint64_t *local_off;           /* per __local argument: its offset in the group's block */
+  uint64_t local_bytes;          /* the group's __local block */
+  size_t frame_bytes;            /* the group's frame */
+  size_t coll_bytes;
+  _Atomic cl_int status;         /* the first failure of a group */
+} ndr_cmd;
+
+static void ndr_destroy(rt_command *cmd)
+{
+  ndr_cmd *c = cmd->payload;
+  for (uint32_t i = 0; c->mems && i < c->info->nargs; i++)
+    if (c->mems[i])
+      rt_mem_release(c->mems[i]);
+  free(c->mems);
+  free(c->local_off);
+  free(c->argp);
+  free(c->values);
+  rt_kernel_release(c->kernel);
+  free(c);
+}
+
+static void ndr_fail(ndr_cmd *c, cl_int err)
+{
+  cl_int expected = CL_SUCCESS;
+  atomic_compare_exchange_strong(&c->status, &expected, err);
+}
+
+static void run_group(void *data, const uint64_t gid[3], sched_worker *w)
+{
+  ndr_cmd *c = data;
+  lanecl_wg_ctx ctx;
+  memset(&ctx, 0, sizeof(ctx));
+  for (int d = 0; d < 3; d++) {
+    uint64_t start = gid[d] * c->local[d];
+    uint64_t left = c->global[d] - start;
+    ctx.group_id[d] = gid[d];
+    ctx.local_size[d] = left < c->local[d] ? left : c->local[d];
+    ctx.enqueued_local_size[d] = c->local[d];
+    ctx.num_groups[d] = c->groups[d];
+    ctx.global_size[d] = c->global[d];
+    ctx.global_offset[d] = c->offset[d];
+  }
+  ctx.work_dim = c->work_dim;
+  if (c->frame_bytes && !(ctx.frame = sched_worker_arena(w, SCHED_ARENA_FRAME, c->frame_bytes)))
+    goto oom;
+  if (!(ctx.coll_buf = sched_worker_arena(w, SCHED_ARENA_COLL, c->coll_bytes)))
+    goto oom;
+  if (c->local_bytes) {
+    uint32_t nargs = c->info->nargs;
+    void **la = sched_worker_arena(w, SCHED_ARENA_SCRATCH, nargs * sizeof(void *));
+    unsigned char *block = sched_worker_arena(w, SCHED_ARENA_LOCAL, c->local_bytes);
+    if (!la || !block)
+      goto oom;
+    for (uint32_t i = 0; i < nargs; i++)
+      la[i] = c->info->args[i].kind == CC_ARG_LOCAL ? block + c->local_off[i] : NULL;
+    ctx.local_args = la;
+  }
+  c->fn(c->argp, &ctx);
+  return;
+oom:
+  ndr_fail(c, CL_OUT_OF_RESOURCES);
+}
+
+static cl_int ndr_run(rt_command *cmd)
+{
+  ndr_cmd *c = cmd->payload;
+  if (c->empty)
+    return CL_SUCCESS;
+  for (uint32_t i = 0; i < c->info->nargs; i++) {
+    uint32_t kind = c->info->args[i].kind;
+    if (kind == CC_ARG_BUFFER || kind == CC_ARG_IMAGE)
+      *(void **)c->argp[i] = c->mems[i] ? rt_mem_ptr(c->mems[i]) : NULL;
+  }
+  sched_pool *pool = rt_device_pool(c->dev);
+  if (!pool) {
+    rt_err("clEnqueueNDRangeKernel: the device's worker pool can't be created");
+    return CL_OUT_OF_RESOURCES;
+  }
+  sched_job job = {.num_groups = {c->groups[0], c->groups[1], c->groups[2]}, .run_group = run_group, .data = c};
+  rt_log(RT_LOG_QUEUE, "kernel %s: %llu x %llu x %llu groups of %llu x %llu x %llu", c->info->name,
+         (unsigned long long)c->groups[0], (unsigned long long)c->groups[1], (unsigned long long)c->groups[2],
+         (unsigned long long)c->local[0], (unsigned long long)c->local[1], (unsigned long long)c->local[2]);
+  sched_run(pool, &job);
+  return atomic_load(&c->status);
+}
+
+/* Copies k's arguments into c: values, pointers, retained buffers and the
+ * layout of the __local block.  k->lock held. */
+static bool snapshot_args(ndr_cmd *c, cl_kernel k)
+{
+  uint32_t nargs = c->info->nargs;
+  size_t vsize = (k->values_size + VALUES_ALIGN - 1) / VALUES_ALIGN * VALUES_ALIGN;
+  c->values = aligned_alloc(VALUES_ALIGN, vsize ? vsize : VALUES_ALIGN);
+  c->argp = calloc(nargs ? nargs : 1, sizeof(*c->argp));
+  c->mems = calloc(nargs ? nargs : 1, sizeof(*c->mems));
+  c->local_off = calloc(nargs ? nargs : 1, sizeof(*c->local_off));
+  if (!c->values || !c->argp || !c->mems || !c->local_off)
+    return false;
+  memcpy(c->values, k->values, k->values_size);
+  for (uint32_t i = 0; i < nargs; i++) {
+    const rt_kernel_arg *a = &k->args[i];
+    c->argp[i] = c->values + a->offset;
+    switch (c->info->args[i].kind) {
+    case CC_ARG_BUFFER:
+    case CC_ARG_IMAGE:
+      c->mems[i] = a->mem;
+      if (a->mem)
+        rt_mem_retain(a->mem);
+      break;
+    case CC_ARG_LOCAL:
+      c->local_off[i] = c->local_bytes;
+      c->local_bytes += (a->local_size + LOCAL_ALIGN - 1) / LOCAL_ALIGN * LOCAL_ALIGN;
+      break;
+    default:
+      break;
+    }
+  }
+  return true;
+}
+
+cl_int rt_enqueue_ndrange(cl_command_queue q, cl_command_type type, cl_kernel k, cl_uint work_dim,
+                          const size_t *offset, const size_t *global, const size_t *local, cl_uint nwait,
+                          const cl_event *wait, cl_event *event)
+{
+  cl_device_id dev = rt_queue_device(q);
+  const rt_build *b = rt_program_executable_for(k->program, dev);
+  uint32_t ki = rt_build_find_kernel(b, k->info->name);
+  ndr_cmd *c = calloc(1, sizeof(*c));
+  if (!c)
+    return CL_OUT_OF_HOST_MEMORY;
+  c->kernel = k;
+  rt_kernel_retain(k);
+  c->dev = dev;
+  c->fn = b->fns[ki];
+  c->info = &b->bin.kernels[ki];
+  c->work_dim = work_dim;
+  atomic_init(&c->status, CL_SUCCESS);
+  uint64_t nwi = 1;
+  for (cl_uint d = 0; d < 3; d++) {
+    bool used = d < work_dim;
+    c->global[d] = used && global ? global[d] : 1;
+    c->offset[d] = used && offset ? offset[d] : 0;
+    c->local[d] = used && global ? local[d] : 1;
+    c->empty |= used && (!global || !global[d]);
+    c->groups[d] = c->local[d] ? (c->global[d] + c->local[d] - 1) / c->local[d] : 1;
+    nwi *= c->local[d];
+  }
+  c->frame_bytes = (size_t)(c->info->frame_bytes * nwi);
+  c->coll_bytes = 8 * (dev->max_work_group_size > nwi ? dev->max_work_group_size : nwi);
+  pthread_mutex_lock(&k->lock);
+  bool ok = snapshot_args(c, k);
+  pthread_mutex_unlock(&k->lock);
+  rt_command *cmd = NULL;
+  if (ok)
+    cmd = rt_command_new(type, ndr_run, ndr_destroy, c);
+  if (!cmd) {
+    rt_command tmp = {.payload = c};
+    ndr_destroy(&tmp);
+    return CL_OUT_OF_HOST_MEMORY;
+  }
+  return rt_enqueue(q, cmd, nwait, wait, event);
+}
