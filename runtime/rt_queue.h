@@ -1,38 +1,76 @@
-/* Command queues, events and commands. */
+/* Command queues, events and commands.
+ *
+ * A queue is an event graph.  Every enqueued command is an event node; an
+ * edge A -> B means "B may not start before A is complete".  Edges come from
+ * the wait list (these carry errors: B fails with
+ * CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST when A failed), from the queue
+ * order (in-order queue: the previous command; out-of-order queue: the last
+ * barrier) and from markers/barriers without a wait list (all unfinished
+ * commands of the queue).  A command whose predecessors are all complete is
+ * "ready": it is SUBMITTED and put on its queue's ready list, from which the
+ * queue's runtime thread takes it (RUNNING, run(), COMPLETE).  A host thread
+ * blocked in clFinish, clWaitForEvents or a blocking enqueue takes ready
+ * commands of the queue it waits for and runs them itself, so a blocking
+ * round trip needs no thread switch.  Event callbacks run on one runtime
+ * callback thread, in the order of the status changes.
+ *
+ * Lock rules: one process-wide mutex (rt_graph_lock) guards every event's
+ * status, edges and callbacks and every queue's lists.  It is never held
+ * while a command runs, a command is destroyed, an object is freed or user
+ * code (callbacks) runs, so commands and callbacks may call the whole API.
+ */
 #ifndef LANECL_RT_QUEUE_H
 #define LANECL_RT_QUEUE_H
 
 #include "runtime/rt.h"
 
-/* A command: what an enqueue call asks for, executed later on the queue's
- * runtime thread once its wait list is complete.  Each enqueue family builds
- * one (mem.c: read/write/copy/fill/map..., kernel.c: NDRange) and hands it to
- * rt_enqueue, which takes ownership. */
+/* A command: what an enqueue call asks for, executed later on a runtime
+ * thread (or a host thread waiting for it) once its wait list is complete.
+ * Each enqueue family builds one (mem.c: read/write/copy/fill/map...,
+ * kernel.c: NDRange) and hands it to rt_enqueue, which takes ownership. */
 typedef struct rt_command rt_command;
 struct rt_command {
   cl_command_type type;
-  /* Runs on a runtime thread.  Returns CL_SUCCESS, or a negative CL error that
-   * becomes the event's execution status. */
+  /* Runs on a runtime thread (or a waiting host thread), without locks held.
+   * Returns CL_SUCCESS, or a negative CL error that becomes the event's
+   * execution status.  May be NULL.  A command with neither run nor
+   * destroy (migrate, map of host memory) completes as soon as it is ready,
+   * on the thread that made it ready, without a thread switch. */
   cl_int (*run)(rt_command *cmd);
-  /* Frees the payload and releases what the command retained.  May be NULL. */
+  /* Frees the payload and releases what the command retained.  May be NULL.
+   * Called once, without locks held, whether run was called or not (a
+   * command whose wait list failed is destroyed without running), before
+   * its event becomes complete, so memory objects it retained are released
+   * by the time a waiter returns. */
   void (*destroy)(rt_command *cmd);
   void *payload;
 };
 
 /* Enqueue cmd on q after the events in wait (already validated by icd/).  On
  * success *event_out (if not NULL) receives a new event the caller owns.
- * Takes ownership of cmd in every case (destroys it on failure).  Blocking
- * variants call rt_event_wait on the returned event. */
+ * cmd must come from rt_command_new; rt_enqueue takes ownership of it in
+ * every case (destroys and frees it on failure); a NULL cmd (rt_command_new
+ * out of memory) gives CL_OUT_OF_HOST_MEMORY.  Returns at once; the
+ * command runs asynchronously. */
 cl_int rt_enqueue(cl_command_queue q, rt_command *cmd, cl_uint nwait, const cl_event *wait,
                   cl_event *event_out);
 
-/* Convenience: rt_enqueue, then if blocking wait for it; returns the command's
- * error (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if it failed) when blocking. */
+/* rt_enqueue, then if blocking wait for it (running it on this thread when it
+ * is ready).  When blocking and the command ended in an error, returns that
+ * error (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST when an event of the
+ * wait list failed) and creates no event. */
 cl_int rt_enqueue_maybe_blocking(cl_command_queue q, rt_command *cmd, cl_bool blocking, cl_uint nwait,
                                  const cl_event *wait, cl_event *event_out);
 
+/* malloc'ed command; NULL on out-of-memory (then destroy is not called). */
 rt_command *rt_command_new(cl_command_type type, cl_int (*run)(rt_command *), void (*destroy)(rt_command *),
                            void *payload);
+
+/* Markers and barriers.  With nwait == 0 the command waits for every command
+ * enqueued before it on q; a barrier also keeps every later command of q
+ * from starting before it completes. */
+cl_int rt_enqueue_marker(cl_command_queue q, bool barrier, cl_uint nwait, const cl_event *wait,
+                         cl_event *event_out);
 
 /* Waits for every event; CL_SUCCESS, or CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
  * when one of them ended in an error. */
@@ -43,5 +81,142 @@ cl_int rt_events_wait(cl_uint n, const cl_event *events);
 cl_context rt_queue_context(cl_command_queue q);
 cl_device_id rt_queue_device(cl_command_queue q);
 cl_context rt_event_context(cl_event e);
+
+/* ---------------------------------------------------------------------------
+ * Queues (runtime/queue.c)
+ * ------------------------------------------------------------------------- */
+/* props_array: the properties list as the application gave it (copied,
+ * including the terminating 0), or NULL with nprops 0. */
+cl_command_queue rt_queue_create(cl_context ctx, cl_device_id dev, cl_command_queue_properties props,
+                                 const cl_queue_properties *props_array, size_t nprops, cl_int *err);
+void rt_queue_retain(cl_command_queue q);      /* API reference */
+/* Drops an API reference; the last one flushes, and the queue lives on until
+ * its commands are complete and its events are released. */
+void rt_queue_release(cl_command_queue q);
+cl_uint rt_queue_refcount(cl_command_queue q);
+cl_command_queue_properties rt_queue_properties(cl_command_queue q);
+/* The properties list given at creation (including the 0) or NULL. */
+const cl_queue_properties *rt_queue_properties_array(cl_command_queue q, size_t *nprops);
+cl_int rt_queue_flush(cl_command_queue q);
+/* Blocks until every command enqueued on q before the call is complete. */
+cl_int rt_queue_finish(cl_command_queue q);
+
+/* ---------------------------------------------------------------------------
+ * Events (runtime/event.c)
+ * ------------------------------------------------------------------------- */
+typedef void(CL_CALLBACK *rt_event_notify_fn)(cl_event, cl_int, void *);
+
+cl_event rt_user_event_create(cl_context ctx, cl_int *err);
+bool rt_event_is_user(cl_event e);
+/* CL_INVALID_OPERATION when the status was already set. */
+cl_int rt_user_event_set_status(cl_event e, cl_int status);
+void rt_event_retain(cl_event e);              /* API reference */
+void rt_event_release(cl_event e);
+cl_uint rt_event_refcount(cl_event e);
+cl_command_queue rt_event_queue(cl_event e);   /* NULL for user events */
+cl_command_type rt_event_command_type(cl_event e);
+cl_int rt_event_status(cl_event e);
+/* status is CL_SUBMITTED, CL_RUNNING or CL_COMPLETE (checked by icd/). */
+cl_int rt_event_set_callback(cl_event e, cl_int status, rt_event_notify_fn fn, void *user_data);
+/* CL_PROFILING_INFO_NOT_AVAILABLE, or CL_SUCCESS with *value set.  param is
+ * one of the CL_PROFILING_COMMAND_* values (checked by icd/). */
+cl_int rt_event_profiling(cl_event e, cl_profiling_info param, cl_ulong *value);
+
+/* The clock of profiling timestamps: CLOCK_MONOTONIC in nanoseconds. */
+uint64_t rt_time_ns(void);
+
+/* ---------------------------------------------------------------------------
+ * Internals shared by runtime/queue.c and runtime/event.c only.
+ * ------------------------------------------------------------------------- */
+struct rt_edge {                 /* "to" waits for the event that owns the edge */
+  cl_event to;
+  bool propagate;                /* an error of the owner fails "to" */
+  struct rt_edge *next;
+};
+
+struct rt_callback {
+  cl_int status;                 /* CL_SUBMITTED, CL_RUNNING or CL_COMPLETE */
+  cl_int fire_status;            /* what the callback receives */
+  rt_event_notify_fn fn;
+  void *user_data;
+  cl_event event;                /* holds an internal reference while queued to fire */
+  struct rt_callback *next;
+};
+
+struct _cl_event {
+  rt_object obj;                 /* API references */
+  atomic_uint iref;              /* internal references; the API references hold one */
+  cl_context ctx;
+  cl_command_queue q;            /* NULL for user events; the event holds an internal ref */
+  cl_command_type type;
+  rt_command *cmd;               /* NULL for markers, barriers, user events, or once destroyed */
+  _Atomic cl_int status;         /* written under rt_graph_lock, read anywhere */
+  /* Under rt_graph_lock: */
+  unsigned npending;             /* predecessors not yet complete */
+  bool dep_failed;               /* a propagating predecessor failed */
+  struct rt_edge *succ;          /* events waiting for this one */
+  struct rt_callback *callbacks; /* not yet fired, in registration order */
+  cl_event qprev, qnext;         /* the queue's unfinished commands, enqueue order */
+  cl_event rnext;                /* the queue's ready list */
+  cl_event dnext;                /* a deferred-work list (rt_defer) */
+  uint64_t seq;                  /* enqueue number within the queue */
+  uint64_t t_queued, t_submit, t_start, t_end;
+};
+
+struct _cl_command_queue {
+  rt_object obj;                 /* API references */
+  atomic_uint iref;              /* internal: API refs (1), each event (1), the worker (1) */
+  cl_context ctx;
+  cl_device_id dev;
+  cl_command_queue_properties props;
+  cl_queue_properties *props_array;
+  size_t nprops;
+  /* Under rt_graph_lock: */
+  cl_event head, tail;           /* unfinished commands in enqueue order */
+  cl_event ready_head, ready_tail;
+  cl_event barrier;              /* newest unfinished barrier (out-of-order queues) */
+  uint64_t seq;                  /* last enqueue number given */
+  bool worker_started, worker_idle, released;
+  pthread_cond_t work_cv;        /* the worker sleeps here */
+};
+
+/* Work found under the lock, done after it is released: events whose last
+ * internal reference went away (freeing one may free its queue and context,
+ * which may run user destructor callbacks). */
+typedef struct rt_defer {
+  cl_event free;                 /* dnext list */
+} rt_defer;
+
+extern pthread_mutex_t rt_graph_lock;
+extern pthread_cond_t rt_graph_done;   /* broadcast on every completion and ready push when waiters */
+extern unsigned rt_graph_waiters;
+
+/* event.c, called with rt_graph_lock held: */
+void rt_event_set_status_locked(cl_event e, cl_int status, rt_defer *d);
+/* Completes e (status CL_COMPLETE or negative) and every event this makes
+ * ready that has nothing to run; ready commands go to their queue. */
+void rt_event_complete_locked(cl_event e, cl_int status, rt_defer *d);
+/* e's predecessors are complete: SUBMITTED, then completed at once when it
+ * has nothing to run, else onto its queue's ready list (waking the queue's
+ * thread when wake). */
+void rt_event_ready_locked(cl_event e, bool wake, rt_defer *d);
+/* Adds the edge from -> to (to must be unfinished and not yet ready). */
+void rt_event_add_dep_locked(cl_event from, cl_event to, bool propagate, rt_defer *d);
+void rt_event_unref_locked(cl_event e, rt_defer *d);
+/* Waits until e is complete, running ready commands of e's queue meanwhile. */
+void rt_event_wait_locked(cl_event e, rt_defer *d);
+/* Called without the lock: */
+void rt_defer_run(rt_defer *d);
+void rt_event_unref(cl_event e);
+cl_event rt_event_alloc(cl_context ctx, cl_command_queue q, cl_command_type type, rt_command *cmd);
+
+/* queue.c, called with rt_graph_lock held: */
+void rt_queue_push_ready_locked(cl_event e, bool wake);
+/* Removes a completed e from its queue's unfinished list. */
+void rt_queue_retire_locked(cl_event e, rt_defer *d);
+/* Pops one ready command of q and runs it (drops the lock while running).
+ * Returns false when q had none. */
+bool rt_queue_run_one_locked(cl_command_queue q, rt_defer *d);
+void rt_queue_unref(cl_command_queue q);       /* without the lock */
 
 #endif

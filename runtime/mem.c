@@ -1,0 +1,305 @@
+/* Buffers and sub-buffers: allocation, references, destructor callbacks and
+ * the bookkeeping of mappings.  See runtime/rt_mem.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/rt_mem.h"
+
+struct rt_mem_destructor {
+  rt_mem_destructor_fn fn;
+  void *user_data;
+  struct rt_mem_destructor *next;
+};
+
+struct rt_mapping {
+  cl_mem mem;                    /* the object mapped (the root or a sub-buffer) */
+  size_t start, size;            /* bytes, relative to the root's storage */
+  void *ptr;
+  bool write;
+  struct rt_mapping *next;
+};
+
+struct _cl_mem {
+  rt_object obj;                 /* API references */
+  atomic_uint iref;              /* internal references; the API references hold one */
+  cl_context ctx;
+  cl_mem_flags flags;
+  size_t size;
+  void *ptr;                     /* byte 0 of this object */
+  void *storage;                 /* what mem_free frees (NULL: host or parent memory) */
+  void *host_ptr;                /* CL_MEM_HOST_PTR */
+  cl_mem parent;                 /* sub-buffers: holds an internal reference */
+  size_t offset;
+  cl_mem_properties *props;
+  size_t nprops;
+  pthread_mutex_t lock;          /* destructors; on the root also the mappings */
+  struct rt_mem_destructor *destructors; /* pushed at the head: run LIFO */
+  struct rt_mapping *mappings;   /* root only: mappings of the root and its sub-buffers */
+};
+
+static cl_mem mem_root(cl_mem m)
+{
+  return m->parent ? m->parent : m;
+}
+
+static cl_mem mem_new(cl_context ctx, cl_mem_flags flags, size_t size)
+{
+  cl_mem m = calloc(1, sizeof(*m));
+  if (!m)
+    return NULL;
+  rt_object_init(&m->obj, RT_MEM);
+  atomic_init(&m->iref, 1);
+  m->ctx = ctx;
+  m->flags = flags;
+  m->size = size;
+  pthread_mutex_init(&m->lock, NULL);
+  return m;
+}
+
+cl_mem rt_buffer_create(cl_context ctx, cl_mem_flags flags, size_t size, void *host_ptr,
+                        const cl_mem_properties *props, size_t nprops, cl_int *err)
+{
+  cl_mem m = mem_new(ctx, flags, size);
+  if (!m) {
+    *err = CL_OUT_OF_HOST_MEMORY;
+    return NULL;
+  }
+  if (props && nprops) {
+    m->props = malloc(nprops * sizeof(*props));
+    if (!m->props) {
+      *err = CL_OUT_OF_HOST_MEMORY;
+      goto free_mem;
+    }
+    memcpy(m->props, props, nprops * sizeof(*props));
+    m->nprops = nprops;
+  }
+  if (flags & CL_MEM_USE_HOST_PTR) {
+    /* Zero copy: the application's memory is the buffer. */
+    m->ptr = host_ptr;
+    m->host_ptr = host_ptr;
+  } else {
+    /* Round up so vector loads past the end of a small buffer stay inside
+     * the allocation. */
+    size_t alloc = (size + RT_MEM_ALIGN - 1) & ~(size_t)(RT_MEM_ALIGN - 1);
+    if (alloc < size || posix_memalign(&m->storage, RT_MEM_ALIGN, alloc) != 0) {
+      rt_err("cannot allocate %zu bytes for a buffer", size);
+      *err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
+      goto free_props;
+    }
+    m->ptr = m->storage;
+    if (flags & CL_MEM_COPY_HOST_PTR)
+      memcpy(m->ptr, host_ptr, size);
+  }
+  rt_context_retain(ctx);
+  rt_log(RT_LOG_MEM, "buffer %llu: %zu bytes at %p, flags %#llx", (unsigned long long)m->obj.id, size, m->ptr,
+         (unsigned long long)flags);
+  *err = CL_SUCCESS;
+  return m;
+
+free_props:
+  free(m->props);
+free_mem:
+  pthread_mutex_destroy(&m->lock);
+  free(m);
+  return NULL;
+}
+
+cl_mem rt_sub_buffer_create(cl_mem parent, cl_mem_flags flags, size_t origin, size_t size, cl_int *err)
+{
+  cl_mem m = mem_new(parent->ctx, flags, size);
+  if (!m) {
+    *err = CL_OUT_OF_HOST_MEMORY;
+    return NULL;
+  }
+  m->parent = parent;
+  m->offset = origin;
+  m->ptr = (char *)parent->ptr + origin;
+  if (parent->host_ptr)
+    m->host_ptr = (char *)parent->host_ptr + origin;
+  rt_mem_retain(parent);
+  rt_context_retain(m->ctx);
+  rt_log(RT_LOG_MEM, "sub-buffer %llu of %llu: [%zu, +%zu)", (unsigned long long)m->obj.id,
+         (unsigned long long)parent->obj.id, origin, size);
+  *err = CL_SUCCESS;
+  return m;
+}
+
+static void mem_free(cl_mem m)
+{
+  /* The callbacks come first; then the memory goes. */
+  struct rt_mem_destructor *dt = m->destructors;
+  m->destructors = NULL;
+  while (dt) {
+    struct rt_mem_destructor *next = dt->next;
+    dt->fn(m, dt->user_data);
+    free(dt);
+    dt = next;
+  }
+  cl_mem root = mem_root(m);
+  pthread_mutex_lock(&root->lock);
+  for (struct rt_mapping **pp = &root->mappings; *pp;) {
+    struct rt_mapping *mp = *pp;
+    if (mp->mem == m) {
+      *pp = mp->next;
+      free(mp);
+    } else {
+      pp = &mp->next;
+    }
+  }
+  pthread_mutex_unlock(&root->lock);
+  rt_log(RT_LOG_MEM, "mem %llu freed", (unsigned long long)m->obj.id);
+  cl_context ctx = m->ctx;
+  cl_mem parent = m->parent;
+  m->obj.magic = 0;
+  free(m->storage);
+  free(m->props);
+  pthread_mutex_destroy(&m->lock);
+  free(m);
+  if (parent)
+    rt_mem_release(parent);
+  rt_context_release(ctx);
+}
+
+void rt_mem_retain(cl_mem m)
+{
+  atomic_fetch_add_explicit(&m->iref, 1, memory_order_relaxed);
+}
+
+void rt_mem_release(cl_mem m)
+{
+  if (atomic_fetch_sub_explicit(&m->iref, 1, memory_order_acq_rel) == 1)
+    mem_free(m);
+}
+
+void rt_mem_api_retain(cl_mem m)
+{
+  rt_retain(&m->obj);
+}
+
+void rt_mem_api_release(cl_mem m)
+{
+  if (rt_release(&m->obj))
+    rt_mem_release(m);
+}
+
+cl_uint rt_mem_refcount(cl_mem m)
+{
+  return atomic_load(&m->obj.refcount);
+}
+
+void *rt_mem_ptr(cl_mem m)
+{
+  return m->ptr;
+}
+
+size_t rt_mem_size(cl_mem m)
+{
+  return m->size;
+}
+
+cl_context rt_mem_context(cl_mem m)
+{
+  return m->ctx;
+}
+
+cl_mem_flags rt_mem_flags(cl_mem m)
+{
+  return m->flags;
+}
+
+cl_mem rt_mem_parent(cl_mem m)
+{
+  return m->parent;
+}
+
+size_t rt_mem_offset(cl_mem m)
+{
+  return m->offset;
+}
+
+void *rt_mem_host_ptr(cl_mem m)
+{
+  return m->host_ptr;
+}
+
+const cl_mem_properties *rt_mem_properties(cl_mem m, size_t *nprops)
+{
+  *nprops = m->nprops;
+  return m->props;
+}
+
+cl_int rt_mem_add_destructor(cl_mem m, rt_mem_destructor_fn fn, void *user_data)
+{
+  struct rt_mem_destructor *dt = malloc(sizeof(*dt));
+  if (!dt)
+    return CL_OUT_OF_HOST_MEMORY;
+  dt->fn = fn;
+  dt->user_data = user_data;
+  pthread_mutex_lock(&m->lock);
+  dt->next = m->destructors;
+  m->destructors = dt;
+  pthread_mutex_unlock(&m->lock);
+  return CL_SUCCESS;
+}
+
+/* ---- mappings ---- */
+
+cl_int rt_mem_map_add(cl_mem m, size_t offset, size_t size, cl_map_flags flags, void **ptr)
+{
+  cl_mem root = mem_root(m);
+  struct rt_mapping *mp = malloc(sizeof(*mp));
+  if (!mp)
+    return CL_OUT_OF_HOST_MEMORY;
+  mp->mem = m;
+  mp->start = m->offset + offset;
+  mp->size = size;
+  mp->ptr = (char *)m->ptr + offset;
+  mp->write = (flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) != 0;
+  pthread_mutex_lock(&root->lock);
+  for (struct rt_mapping *o = root->mappings; o; o = o->next) {
+    bool overlap = mp->start < o->start + o->size && o->start < mp->start + mp->size;
+    if (overlap && (mp->write || o->write)) {
+      pthread_mutex_unlock(&root->lock);
+      rt_err("clEnqueueMapBuffer: [%zu, +%zu) overlaps a region already mapped and one of them is for writing",
+             mp->start, size);
+      free(mp);
+      return CL_INVALID_OPERATION;
+    }
+  }
+  mp->next = root->mappings;
+  root->mappings = mp;
+  pthread_mutex_unlock(&root->lock);
+  *ptr = mp->ptr;
+  return CL_SUCCESS;
+}
+
+cl_int rt_mem_map_remove(cl_mem m, void *ptr)
+{
+  cl_mem root = mem_root(m);
+  pthread_mutex_lock(&root->lock);
+  /* Mappings are pushed at the head; drop the oldest of m at ptr. */
+  struct rt_mapping **found = NULL;
+  for (struct rt_mapping **pp = &root->mappings; *pp; pp = &(*pp)->next)
+    if ((*pp)->mem == m && (*pp)->ptr == ptr)
+      found = pp;
+  if (!found) {
+    pthread_mutex_unlock(&root->lock);
+    return CL_INVALID_VALUE;
+  }
+  struct rt_mapping *mp = *found;
+  *found = mp->next;
+  pthread_mutex_unlock(&root->lock);
+  free(mp);
+  return CL_SUCCESS;
+}
+
+cl_uint rt_mem_map_count(cl_mem m)
+{
+  cl_mem root = mem_root(m);
+  cl_uint n = 0;
+  pthread_mutex_lock(&root->lock);
+  for (struct rt_mapping *mp = root->mappings; mp; mp = mp->next)
+    n += mp->mem == m;
+  pthread_mutex_unlock(&root->lock);
+  return n;
+}
