@@ -48,4 +48,127 @@ int cc_wg_generate(LLVMModuleRef m, LLVMTargetMachineRef tm, const cc_device_des
  * packed (4 bytes for i32/u32/f32, 8 for the others), in linear local id order.
  * After cc_prepare these are plain C-convention functions taking (ptr, i64). */
 
+/* ===== Shared helpers (cc_api.c unless noted).  Conventions: an action
+ * returns a cc_status; a `char **err` / `char **log` out-parameter, when set,
+ * is a malloc'd NUL-terminated message the caller frees with free(). ===== */
+
+/* A growing NUL-terminated string for logs.  Starts zeroed; s is NULL until
+ * something is written; cc_str_take never returns NULL (it returns "" when
+ * nothing was written or memory ran out). */
+typedef struct cc_str {
+  char *s;
+  size_t len, cap;
+  int oom;
+} cc_str;
+void cc_str_append(cc_str *b, const char *text, size_t n);
+void cc_str_printf(cc_str *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+char *cc_str_take(cc_str *b);
+/* *err = malloc'd printf-formatted message (for `char **err` outputs). */
+void cc_set_err(char **err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* An LLVM context whose diagnostics (errors, warnings of the bitcode reader,
+ * the linker, the back end) are appended to d->text instead of printed (or,
+ * for errors, exit()).  Errors count in d->errors.  d must outlive the context. */
+typedef struct cc_diag {
+  cc_str text;
+  int errors;
+} cc_diag;
+LLVMContextRef cc_context_create(cc_diag *d);
+/* LLVM's targets initialised, once per process (pthread_once).  Every entry
+ * point calls it; so do tools and tests that use LLVM directly. */
+void cc_llvm_init(void);
+
+/* A private temporary directory under $TMPDIR (or /tmp): path gets its name.
+ * cc_tmpdir_remove deletes the files in it (one level) and the directory. */
+int cc_tmpdir_create(char *path, size_t size);
+void cc_tmpdir_remove(const char *path);
+/* Writes/reads a whole file. */
+int cc_write_file(const char *path, const void *data, size_t size);
+int cc_read_file(const char *path, cc_blob *out);
+/* Runs argv[0] (a path, no shell) with stdin from /dev/null and stdout+stderr
+ * captured into *output (malloc'd); cwd NULL = ours.  Returns the exit status
+ * (0..255), or -1 when it could not run or died of a signal (*output says why). */
+int cc_spawn(const char *const *argv, const char *cwd, char **output);
+
+/* Milliseconds on a monotonic clock; with LANECL_CC_TIMING set in the
+ * environment, cc_timing prints "lanecl-cc: <what> <ms> ms" lines to stderr
+ * (the phases of each build). */
+double cc_now_ms(void);
+void cc_timing(const char *what, double since_ms);
+
+/* ===== Options (cc_frontend.c) ===== */
+typedef struct cc_options {
+  char **clang_args;  /* translated for clang -cc1 (each malloc'd) */
+  size_t nclang_args;
+  int cl_std;               /* 100 110 120 200 300 */
+  int opt_disable;          /* -cl-opt-disable */
+  int kernel_arg_info;      /* the user asked for -cl-kernel-arg-info */
+  int denorms_are_zero, no_signed_zeros, unsafe_math, finite_math, fast_relaxed_math;
+} cc_options;
+/* Parses OpenCL compiler options (clCompileProgram / clBuildProgram).
+ * CC_INVALID_OPTIONS with a log line naming the option that is wrong. */
+int cc_parse_compile_options(const char *options, cc_options *o, char **log);
+/* Linker options (clLinkProgram): only the math flags matter to the result. */
+int cc_parse_link_options(const char *options, cc_options *o, int *create_library, char **log);
+void cc_options_free(cc_options *o);
+
+/* OpenCL C -> SPIR bitcode (cc_frontend.c).  Runs clang; *bitcode gets the
+ * bytes, *log clang's diagnostics verbatim (always set).  CC_BUILD_FAILED
+ * when clang reports errors. */
+int cc_frontend(const cc_device_desc *dev, const char *source, const cc_options *o,
+                const cc_header *headers, size_t nheaders, cc_blob *bitcode, char **log);
+
+/* ===== Metadata (cc_meta.c) ===== */
+/* Kernel infos of every kernel (spir_kernel function) of a SPIR module:
+ * name, args, attributes, static local and private memory.  The
+ * vectorizer's fields are left for cc_wg_generate: simd_width 1, frame_bytes,
+ * nregions, uses_barriers 0, report NULL (cc_wg_generate sets a malloc'd one). */
+int cc_meta_collect(LLVMModuleRef m, cc_kernel_info **kinfo, uint32_t *nkernels, char **err);
+void cc_kernel_infos_free(cc_kernel_info *k, uint32_t n);  /* cc_binary.c */
+
+/* ===== Prepare (cc_prepare.c) ===== */
+/* cc_prepare also:
+ *  - rewrites the OpenCL opaque types (clang's target("spirv.Image"...),
+ *    "spirv.Sampler", "spirv.Event", "spirv.Pipe", ...) to plain `ptr`: image
+ *    and sampler arguments and events are pointer-sized handles on the CPU;
+ *  - makes kernel-scope __local variables (addrspace(3) globals) thread_local:
+ *    a worker thread runs one work-group at a time from start to end, so the
+ *    thread's copy is that work-group's local memory;
+ *  - after inlining runs sroa, early-cse and simplifycfg on each kernel.
+ * Address spaces stay (1 global, 2 constant, 3 local, 4 generic); the X86
+ * back end treats them as one flat space. */
+/* Build-time preparation of the builtins library: the same retargeting, but
+ * every definition keeps its body and external ones become linkonce_odr so the
+ * runtime's link copies only what a kernel uses. */
+int cc_prepare_builtins(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err);
+/* lanecl-cc --prepare-builtins in.bc -o out.bc (exported for the tool). */
+__attribute__((visibility("default"))) int cc_prepare_builtins_file(const char *in, const char *out,
+                                                                    char **log);
+/* The triple every prepared module gets (the host's, normalised; static string). */
+const char *cc_host_triple(void);
+
+/* ===== Back end (cc_backend.c) ===== */
+/* Links the builtins library into m lazily (only what m uses).  A missing
+ * library is not an error here: cc_check_undefined then names what is missing. */
+int cc_link_builtins(LLVMModuleRef m, char **err);
+/* The builtins library's bytes, read once per process and kept for its
+ * lifetime: $LANECL_BUILTINS, else lanecl_builtins.bc next to
+ * liblanecl_cc.so, else in its lanecl/ sub-folder.  CC_INTERNAL if none. */
+int cc_builtins_bytes(const void **data, size_t *size);
+/* Internalizes all but the kernels' __lanecl_wg_<name>, drops dead globals,
+ * runs default<O3> (loop and SLP vectorizer on; default<O0> with opt_disable). */
+int cc_optimize(LLVMModuleRef m, LLVMTargetMachineRef tm, const cc_device_desc *dev,
+                const cc_kernel_info *kinfo, uint32_t nkernels, int opt_disable, char **err);
+/* CC_BUILD_FAILED and one log line per undefined function that neither the
+ * module nor libc/libm/compiler-rt provides. */
+int cc_check_undefined(LLVMModuleRef m, char **log);
+/* Object file -> ld -shared -> the .so bytes (or textual assembly with asm_text). */
+int cc_emit_shared_object(LLVMModuleRef m, LLVMTargetMachineRef tm, cc_blob *out, char **err);
+int cc_emit_assembly(LLVMModuleRef m, LLVMTargetMachineRef tm, char **text, char **err);
+/* The whole back end on a SPIR module m (consumed state: m is modified):
+ * prepare, cc_wg_generate, link builtins, check, optimize; then either the
+ * shared object (native) or, with what != 0, text (1 asm, 2 optimized IR). */
+int cc_backend(LLVMModuleRef m, const cc_device_desc *dev, cc_kernel_info *kinfo, uint32_t nkernels,
+               int opt_disable, int what, cc_blob *native, char **text, char **log);
+
 #endif

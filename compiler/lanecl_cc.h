@@ -100,9 +100,13 @@ typedef struct cc_kernel_info {
   uint32_t simd_width;          /* lanes reached by the vectorizer (1 = scalar) */
   uint32_t nregions;            /* barrier/collective-delimited regions */
   uint32_t uses_barriers;       /* 1 when the kernel has barriers or collectives */
-  uint32_t flags;               /* reserved */
+  uint32_t flags;               /* CC_KFLAG_* */
   char *report;                 /* human-readable vectorizer report, "" when none */
 } cc_kernel_info;
+
+/* cc_kernel_info.flags */
+#define CC_KFLAG_ARG_INFO 1u     /* built with -cl-kernel-arg-info (arg names/types were asked for) */
+#define CC_KFLAG_OPT_DISABLE 2u  /* built with -cl-opt-disable */
 
 typedef struct cc_binary {
   uint32_t kind;         /* cc_binary_kind */
@@ -119,6 +123,9 @@ int cc_binary_read(const void *data, size_t size, cc_binary *out);  /* CC_OK or 
 void cc_binary_free(cc_binary *bin);
 void cc_blob_free(cc_blob *b);
 uint64_t cc_hash64(const void *data, size_t size, uint64_t seed);   /* FNV-1a 64 */
+/* What cc_binary.device_key holds: a hash of dev's fields (NULL cpu name /
+ * features hash as "host") and the container version. */
+uint64_t cc_device_key(const cc_device_desc *dev);
 
 /* ---- the work-group ABI between generated code and the runtime ----
  * For kernel K the native module exports

@@ -1,0 +1,693 @@
+/* liblanecl_cc.so entry points (cc_get_api) and the helpers the compiler's
+ * files share: logs, LLVM contexts with captured diagnostics, temporary
+ * directories, subprocesses.
+ *
+ * Thread safety: every call builds in its own LLVMContext and temporary
+ * directory; the only process-wide state is initialised once
+ * (pthread_once): LLVM's targets, the host CPU, the version string and the
+ * builtins library bytes (cc_backend.c).
+ */
+#define _GNU_SOURCE
+#include "compiler/cc_internal.h"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <llvm-c/BitReader.h>
+#include <llvm-c/BitWriter.h>
+#include <llvm-c/Linker.h>
+
+extern char **environ;
+
+/* ---- strings ---- */
+
+void cc_str_append(cc_str *b, const char *text, size_t n)
+{
+  if (b->oom)
+    return;
+  if (b->len + n + 1 > b->cap) {
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < b->len + n + 1)
+      cap *= 2;
+    char *s = realloc(b->s, cap);
+    if (!s) {
+      b->oom = 1;
+      return;
+    }
+    b->s = s;
+    b->cap = cap;
+  }
+  memcpy(b->s + b->len, text, n);
+  b->len += n;
+  b->s[b->len] = 0;
+}
+
+void cc_str_printf(cc_str *b, const char *fmt, ...)
+{
+  char small[512];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(small, sizeof(small), fmt, ap);
+  va_end(ap);
+  if (n < 0)
+    return;
+  if ((size_t)n < sizeof(small)) {
+    cc_str_append(b, small, (size_t)n);
+    return;
+  }
+  char *big = malloc((size_t)n + 1);
+  if (!big) {
+    b->oom = 1;
+    return;
+  }
+  va_start(ap, fmt);
+  vsnprintf(big, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  cc_str_append(b, big, (size_t)n);
+  free(big);
+}
+
+char *cc_str_take(cc_str *b)
+{
+  char *s = b->s;
+  if (!s || b->oom) {
+    free(s);
+    s = strdup("");
+  }
+  memset(b, 0, sizeof(*b));
+  return s;
+}
+
+void cc_set_err(char **err, const char *fmt, ...)
+{
+  if (!err)
+    return;
+  char *s = NULL;
+  va_list ap;
+  va_start(ap, fmt);
+  if (vasprintf(&s, fmt, ap) < 0)
+    s = NULL;
+  va_end(ap);
+  free(*err);
+  *err = s;
+}
+
+double cc_now_ms(void)
+{
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+void cc_timing(const char *what, double since_ms)
+{
+  static int on = -1;
+  if (on < 0)
+    on = getenv("LANECL_CC_TIMING") != NULL;
+  if (on)
+    fprintf(stderr, "lanecl-cc: %-12s %7.2f ms\n", what, cc_now_ms() - since_ms);
+}
+
+/* Appends a message and a newline (when it lacks one) to a log. */
+static void log_line(cc_str *log, const char *text)
+{
+  if (!text || !text[0])
+    return;
+  size_t n = strlen(text);
+  cc_str_append(log, text, n);
+  if (text[n - 1] != '\n')
+    cc_str_append(log, "\n", 1);
+}
+
+/* ---- LLVM ---- */
+
+static pthread_once_t llvm_once = PTHREAD_ONCE_INIT;
+
+static void llvm_init_once(void)
+{
+  LLVMInitializeNativeTarget();
+  LLVMInitializeNativeAsmPrinter();
+  LLVMInitializeNativeAsmParser();
+}
+
+void cc_llvm_init(void)
+{
+  pthread_once(&llvm_once, llvm_init_once);
+}
+
+static void diag_handler(LLVMDiagnosticInfoRef di, void *ctx)
+{
+  cc_diag *d = ctx;
+  LLVMDiagnosticSeverity sev = LLVMGetDiagInfoSeverity(di);
+  if (sev != LLVMDSError && sev != LLVMDSWarning)
+    return;
+  char *text = LLVMGetDiagInfoDescription(di);
+  cc_str_printf(&d->text, "%s: %s\n", sev == LLVMDSError ? "error" : "warning", text ? text : "");
+  LLVMDisposeMessage(text);
+  if (sev == LLVMDSError)
+    d->errors++;
+}
+
+LLVMContextRef cc_context_create(cc_diag *d)
+{
+  cc_llvm_init();
+  LLVMContextRef ctx = LLVMContextCreate();
+  LLVMContextSetDiagnosticHandler(ctx, diag_handler, d);
+  return ctx;
+}
+
+/* ---- files and processes ---- */
+
+int cc_tmpdir_create(char *path, size_t size)
+{
+  const char *base = getenv("TMPDIR");
+  if (!base || !base[0])
+    base = "/tmp";
+  if ((size_t)snprintf(path, size, "%s/lanecl-XXXXXX", base) >= size) {
+    errno = ENAMETOOLONG;
+    return CC_INTERNAL;
+  }
+  return mkdtemp(path) ? CC_OK : CC_INTERNAL;
+}
+
+void cc_tmpdir_remove(const char *path)
+{
+  DIR *d = opendir(path);
+  if (d) {
+    int fd = dirfd(d);
+    struct dirent *e;
+    while ((e = readdir(d)))
+      if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+        unlinkat(fd, e->d_name, 0);
+    closedir(d);
+  }
+  rmdir(path);
+}
+
+int cc_write_file(const char *path, const void *data, size_t size)
+{
+  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0)
+    return CC_INTERNAL;
+  const char *p = data;
+  while (size) {
+    ssize_t n = write(fd, p, size);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0) {
+      close(fd);
+      return CC_INTERNAL;
+    }
+    p += n;
+    size -= (size_t)n;
+  }
+  return close(fd) ? CC_INTERNAL : CC_OK;
+}
+
+int cc_read_file(const char *path, cc_blob *out)
+{
+  out->data = NULL;
+  out->size = 0;
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return CC_INTERNAL;
+  struct stat st;
+  if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+    close(fd);
+    return CC_INTERNAL;
+  }
+  size_t size = (size_t)st.st_size;
+  char *buf = malloc(size ? size : 1);
+  if (!buf) {
+    close(fd);
+    return CC_OUT_OF_MEMORY;
+  }
+  size_t got = 0;
+  while (got < size) {
+    ssize_t n = read(fd, buf + got, size - got);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      break;
+    got += (size_t)n;
+  }
+  close(fd);
+  if (got != size) {
+    free(buf);
+    return CC_INTERNAL;
+  }
+  out->data = buf;
+  out->size = size;
+  return CC_OK;
+}
+
+int cc_spawn(const char *const *argv, const char *cwd, char **output)
+{
+  cc_str out = {0};
+  int fds[2];
+  *output = NULL;
+  /* O_CLOEXEC: a child that another thread spawns at the same time must not
+   * inherit our write end, or we would wait for its end too. */
+  if (pipe2(fds, O_CLOEXEC)) {
+    cc_str_printf(&out, "error: cannot run %s: %s\n", argv[0], strerror(errno));
+    *output = cc_str_take(&out);
+    return -1;
+  }
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+  posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
+  if (cwd)
+    posix_spawn_file_actions_addchdir_np(&fa, cwd);
+  pid_t pid;
+  int err = posix_spawn(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  close(fds[1]);
+  if (err) {
+    close(fds[0]);
+    cc_str_printf(&out, "error: cannot run %s: %s\n", argv[0], strerror(err));
+    *output = cc_str_take(&out);
+    return -1;
+  }
+  char buf[4096];
+  for (;;) {
+    ssize_t n = read(fds[0], buf, sizeof(buf));
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      break;
+    cc_str_append(&out, buf, (size_t)n);
+  }
+  close(fds[0]);
+  int st = 0, rc;
+  while ((rc = waitpid(pid, &st, 0)) < 0 && errno == EINTR)
+    ;
+  int status;
+  if (rc < 0)
+    status = 0;  /* SIGCHLD ignored by the application: the caller checks the output files */
+  else if (WIFEXITED(st))
+    status = WEXITSTATUS(st);
+  else {
+    cc_str_printf(&out, "error: %s killed by signal %d\n", argv[0], WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+    status = -1;
+  }
+  *output = cc_str_take(&out);
+  return status;
+}
+
+/* ---- building blocks of the entry points ---- */
+
+static int parse_bitcode(LLVMContextRef ctx, const cc_blob *bc, LLVMModuleRef *m)
+{
+  *m = NULL;
+  if (!bc->size)
+    return CC_INVALID_BINARY;
+  LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRange(bc->data, bc->size, "program", 0);
+  LLVMBool bad = LLVMParseBitcodeInContext2(ctx, buf, m);
+  LLVMDisposeMemoryBuffer(buf);
+  if (bad) {
+    *m = NULL;
+    return CC_INVALID_BINARY;
+  }
+  return CC_OK;
+}
+
+static int module_bitcode(LLVMModuleRef m, cc_blob *out)
+{
+  LLVMMemoryBufferRef buf = LLVMWriteBitcodeToMemoryBuffer(m);
+  if (!buf)
+    return CC_OUT_OF_MEMORY;
+  size_t n = LLVMGetBufferSize(buf);
+  out->data = malloc(n ? n : 1);
+  if (!out->data) {
+    LLVMDisposeMemoryBuffer(buf);
+    return CC_OUT_OF_MEMORY;
+  }
+  memcpy(out->data, LLVMGetBufferStart(buf), n);
+  out->size = n;
+  LLVMDisposeMemoryBuffer(buf);
+  return CC_OK;
+}
+
+static void set_kernel_flags(cc_kernel_info *k, uint32_t n, const cc_options *o)
+{
+  for (uint32_t i = 0; i < n; i++)
+    k[i].flags |= (o->kernel_arg_info ? CC_KFLAG_ARG_INFO : 0) | (o->opt_disable ? CC_KFLAG_OPT_DISABLE : 0);
+}
+
+/* Puts a container together; takes kernels, bitcode and native. */
+static int write_container(uint32_t kind, const cc_device_desc *dev, cc_kernel_info *k, uint32_t nk,
+                           cc_blob *bitcode, cc_blob *native, cc_blob *out)
+{
+  static const cc_device_desc host = {0};
+  cc_binary bin = {.kind = kind, .device_key = cc_device_key(dev ? dev : &host), .nkernels = nk,
+                   .kernels = k, .bitcode = *bitcode};
+  if (native)
+    bin.native = *native;
+  int rc = cc_binary_write(&bin, out);
+  cc_binary_free(&bin);
+  if (native)
+    memset(native, 0, sizeof(*native));
+  memset(bitcode, 0, sizeof(*bitcode));
+  return rc;
+}
+
+/* Source -> SPIR bitcode, its module in ctx, and its kernel infos. */
+static int front(const cc_device_desc *dev, const char *source, const cc_options *o,
+                 const cc_header *headers, size_t nheaders, LLVMContextRef ctx, cc_blob *bc,
+                 LLVMModuleRef *m, cc_kernel_info **k, uint32_t *nk, cc_str *log)
+{
+  char *flog = NULL, *err = NULL;
+  *m = NULL;
+  *k = NULL;
+  *nk = 0;
+  double t0 = cc_now_ms();
+  int rc = cc_frontend(dev, source ? source : "", o, headers, nheaders, bc, &flog);
+  cc_timing("clang", t0);
+  log_line(log, flog);
+  free(flog);
+  if (rc != CC_OK)
+    return rc;
+  if (parse_bitcode(ctx, bc, m) != CC_OK) {
+    log_line(log, "error: the front end's bitcode does not load");
+    cc_blob_free(bc);
+    return CC_INTERNAL;
+  }
+  t0 = cc_now_ms();
+  rc = cc_meta_collect(*m, k, nk, &err);
+  cc_timing("load+meta", t0);
+  if (rc != CC_OK) {
+    log_line(log, err);
+    free(err);
+    LLVMDisposeModule(*m);
+    *m = NULL;
+    cc_blob_free(bc);
+    return rc == CC_OUT_OF_MEMORY ? rc : CC_BUILD_FAILED;
+  }
+  set_kernel_flags(*k, *nk, o);
+  return CC_OK;
+}
+
+/* ---- entry points ---- */
+
+static int api_compile(const cc_device_desc *dev, const char *source, const char *options,
+                       const cc_header *headers, size_t nheaders, cc_blob *out, char **log)
+{
+  cc_options o;
+  cc_str msg = {0};
+  cc_diag d = {0};
+  char *olog = NULL;
+  out->data = NULL;
+  out->size = 0;
+  int rc = cc_parse_compile_options(options, &o, &olog);
+  log_line(&msg, olog);
+  free(olog);
+  if (rc != CC_OK)
+    goto out_log;
+
+  LLVMContextRef ctx = cc_context_create(&d);
+  cc_blob bc = {0};
+  LLVMModuleRef m;
+  cc_kernel_info *k;
+  uint32_t nk;
+  rc = front(dev, source, &o, headers, nheaders, ctx, &bc, &m, &k, &nk, &msg);
+  if (rc == CC_OK) {
+    LLVMDisposeModule(m);
+    rc = write_container(CC_BIN_OBJECT, dev, k, nk, &bc, NULL, out);
+  }
+  LLVMContextDispose(ctx);
+  log_line(&msg, d.text.s);
+  free(d.text.s);
+  cc_options_free(&o);
+out_log:
+  *log = cc_str_take(&msg);
+  return rc;
+}
+
+static int api_build(const cc_device_desc *dev, const char *source, const char *options, cc_blob *out,
+                     char **log)
+{
+  cc_options o;
+  cc_str msg = {0};
+  cc_diag d = {0};
+  char *olog = NULL;
+  out->data = NULL;
+  out->size = 0;
+  int rc = cc_parse_compile_options(options, &o, &olog);
+  log_line(&msg, olog);
+  free(olog);
+  if (rc != CC_OK)
+    goto out_log;
+
+  LLVMContextRef ctx = cc_context_create(&d);
+  cc_blob bc = {0}, native = {0};
+  LLVMModuleRef m;
+  cc_kernel_info *k;
+  uint32_t nk;
+  rc = front(dev, source, &o, NULL, 0, ctx, &bc, &m, &k, &nk, &msg);
+  if (rc == CC_OK) {
+    char *blog = NULL;
+    rc = cc_backend(m, dev, k, nk, o.opt_disable, 0, &native, NULL, &blog);
+    log_line(&msg, blog);
+    free(blog);
+    LLVMDisposeModule(m);
+    if (rc == CC_OK)
+      rc = write_container(CC_BIN_EXECUTABLE, dev, k, nk, &bc, &native, out);
+    else {
+      cc_kernel_infos_free(k, nk);
+      cc_blob_free(&bc);
+    }
+  }
+  LLVMContextDispose(ctx);
+  log_line(&msg, d.text.s);
+  free(d.text.s);
+  cc_options_free(&o);
+out_log:
+  *log = cc_str_take(&msg);
+  return rc;
+}
+
+/* Link-time math options on every function of m (clLinkProgram). */
+static void apply_link_math(LLVMModuleRef m, const cc_options *o)
+{
+  LLVMFastMathFlags fmf = 0;
+  if (o->no_signed_zeros)
+    fmf |= LLVMFastMathNoSignedZeros;
+  if (o->finite_math)
+    fmf |= LLVMFastMathNoNaNs | LLVMFastMathNoInfs;
+  if (o->unsafe_math)
+    fmf |= LLVMFastMathAllowReassoc | LLVMFastMathAllowReciprocal | LLVMFastMathAllowContract |
+           LLVMFastMathApproxFunc | LLVMFastMathNoSignedZeros;
+  if (!fmf && !o->denorms_are_zero)
+    return;
+  LLVMContextRef ctx = LLVMGetModuleContext(m);
+  static const struct { int bit; const char *attr; } attrs[] = {
+      {LLVMFastMathNoSignedZeros, "no-signed-zeros-fp-math"},
+      {LLVMFastMathNoNaNs, "no-nans-fp-math"},
+      {LLVMFastMathNoInfs, "no-infs-fp-math"},
+      {LLVMFastMathAllowReassoc, "unsafe-fp-math"},
+      {LLVMFastMathApproxFunc, "approx-func-fp-math"},
+  };
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+    if (LLVMIsDeclaration(f))
+      continue;
+    for (size_t i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++)
+      if (fmf & attrs[i].bit)
+        LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                                LLVMCreateStringAttribute(ctx, attrs[i].attr, (unsigned)strlen(attrs[i].attr),
+                                                          "true", 4));
+    if (o->denorms_are_zero) {
+      static const char k[] = "denormal-fp-math-f32", v[] = "preserve-sign,preserve-sign";
+      LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                              LLVMCreateStringAttribute(ctx, k, sizeof(k) - 1, v, sizeof(v) - 1));
+    }
+    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); fmf && b; b = LLVMGetNextBasicBlock(b))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i))
+        if (LLVMCanValueUseFastMathFlags(i))
+          LLVMSetFastMathFlags(i, LLVMGetFastMathFlags(i) | fmf);
+  }
+}
+
+static int api_link(const cc_device_desc *dev, const cc_blob *inputs, size_t ninputs, const char *options,
+                    int create_library, cc_blob *out, char **log)
+{
+  cc_options o;
+  cc_str msg = {0};
+  cc_diag d = {0};
+  char *olog = NULL;
+  out->data = NULL;
+  out->size = 0;
+  int rc = cc_parse_link_options(options, &o, &create_library, &olog);
+  log_line(&msg, olog);
+  free(olog);
+  if (rc != CC_OK)
+    goto out_log;
+  if (!ninputs) {
+    log_line(&msg, "error: nothing to link");
+    rc = CC_LINK_FAILED;
+    goto out_log;
+  }
+
+  LLVMContextRef ctx = cc_context_create(&d);
+  LLVMModuleRef m = NULL;
+  uint32_t flags_all = 0;
+  for (size_t i = 0; i < ninputs && rc == CC_OK; i++) {
+    cc_binary bin;
+    LLVMModuleRef part;
+    if (cc_binary_read(inputs[i].data, inputs[i].size, &bin) != CC_OK) {
+      cc_str_printf(&msg, "error: input %zu is not a LaneCL binary\n", i);
+      rc = CC_INVALID_BINARY;
+      break;
+    }
+    for (uint32_t j = 0; j < bin.nkernels; j++)
+      flags_all |= bin.kernels[j].flags;
+    rc = parse_bitcode(ctx, &bin.bitcode, &part);
+    cc_binary_free(&bin);
+    if (rc != CC_OK) {
+      cc_str_printf(&msg, "error: input %zu holds no loadable code\n", i);
+      break;
+    }
+    if (!m) {
+      m = part;
+    } else if (LLVMLinkModules2(m, part)) {
+      cc_str_printf(&msg, "error: linking input %zu failed\n", i);
+      rc = CC_LINK_FAILED;
+    }
+  }
+  cc_kernel_info *k = NULL;
+  uint32_t nk = 0;
+  cc_blob bc = {0}, native = {0};
+  if (rc == CC_OK) {
+    apply_link_math(m, &o);
+    char *err = NULL;
+    rc = cc_meta_collect(m, &k, &nk, &err);
+    log_line(&msg, err);
+    free(err);
+    if (rc != CC_OK && rc != CC_OUT_OF_MEMORY)
+      rc = CC_LINK_FAILED;
+  }
+  if (rc == CC_OK) {
+    o.kernel_arg_info = !!(flags_all & CC_KFLAG_ARG_INFO);
+    o.opt_disable = !!(flags_all & CC_KFLAG_OPT_DISABLE);
+    set_kernel_flags(k, nk, &o);
+    rc = module_bitcode(m, &bc);
+  }
+  if (rc == CC_OK && !create_library) {
+    char *blog = NULL;
+    rc = cc_backend(m, dev, k, nk, o.opt_disable, 0, &native, NULL, &blog);
+    log_line(&msg, blog);
+    free(blog);
+    if (rc == CC_BUILD_FAILED)
+      rc = CC_LINK_FAILED;
+  }
+  if (rc == CC_OK)
+    rc = write_container(create_library ? CC_BIN_LIBRARY : CC_BIN_EXECUTABLE, dev, k, nk, &bc,
+                         create_library ? NULL : &native, out);
+  else {
+    cc_kernel_infos_free(k, nk);
+    cc_blob_free(&bc);
+    cc_blob_free(&native);
+  }
+  if (m)
+    LLVMDisposeModule(m);
+  LLVMContextDispose(ctx);
+  log_line(&msg, d.text.s);
+  free(d.text.s);
+out_log:
+  cc_options_free(&o);
+  *log = cc_str_take(&msg);
+  return rc;
+}
+
+static int api_disassemble(const cc_device_desc *dev, const cc_blob *binary, int what, char **text)
+{
+  cc_binary bin;
+  cc_diag d = {0};
+  *text = NULL;
+  if (what < 0 || what > 2)
+    return CC_INTERNAL;
+  int rc = cc_binary_read(binary->data, binary->size, &bin);
+  if (rc != CC_OK) {
+    *text = strdup("error: not a LaneCL binary\n");
+    return rc;
+  }
+  LLVMContextRef ctx = cc_context_create(&d);
+  LLVMModuleRef m;
+  rc = parse_bitcode(ctx, &bin.bitcode, &m);
+  if (rc != CC_OK) {
+    *text = strdup("error: the binary holds no loadable code\n");
+  } else if (what == 0) {
+    char *ir = LLVMPrintModuleToString(m);
+    *text = strdup(ir);
+    LLVMDisposeMessage(ir);
+    rc = *text ? CC_OK : CC_OUT_OF_MEMORY;
+    LLVMDisposeModule(m);
+  } else {
+    int opt_disable = bin.nkernels && (bin.kernels[0].flags & CC_KFLAG_OPT_DISABLE);
+    char *log = NULL;
+    rc = cc_backend(m, dev, bin.kernels, bin.nkernels, opt_disable, what, NULL, text, &log);
+    if (rc != CC_OK) {
+      free(*text);
+      *text = log;
+      log = NULL;
+    }
+    free(log);
+    LLVMDisposeModule(m);
+  }
+  LLVMContextDispose(ctx);
+  free(d.text.s);
+  cc_binary_free(&bin);
+  return rc;
+}
+
+/* ---- the version string: compiler, LLVM, and hashes of this library and
+ * of the builtins library, so a new build of either invalidates cached
+ * binaries. ---- */
+
+static char version[160];
+static cc_api api = {
+    .api_version = CC_API_VERSION,
+    .version_string = version,
+    .compile = api_compile,
+    .link = api_link,
+    .build = api_build,
+    .disassemble = api_disassemble,
+};
+static pthread_once_t version_once = PTHREAD_ONCE_INIT;
+
+static void version_init(void)
+{
+  uint64_t self = 0, builtins = 0;
+  Dl_info info;
+  cc_blob b;
+  if (dladdr((void *)version_init, &info) && info.dli_fname && cc_read_file(info.dli_fname, &b) == CC_OK) {
+    self = cc_hash64(b.data, b.size, 0);
+    cc_blob_free(&b);
+  }
+  const void *data;
+  size_t size;
+  if (cc_builtins_bytes(&data, &size) == CC_OK)
+    builtins = cc_hash64(data, size, 0);
+  snprintf(version, sizeof(version), "LaneCL-cc %s LLVM %s lib %016llx builtins %016llx", LANECL_VERSION,
+           LANECL_LLVM_VERSION, (unsigned long long)self, (unsigned long long)builtins);
+}
+
+__attribute__((visibility("default"))) const cc_api *cc_get_api(void)
+{
+  pthread_once(&version_once, version_init);
+  return &api;
+}

@@ -1,0 +1,386 @@
+/* Prepare: a SPIR module becomes a host module (see cc_internal.h).
+ *
+ *  1. OpenCL opaque types (clang's target("spirv.*") types for images,
+ *     samplers, events, pipes, queues) become `ptr`: the X86 back end cannot
+ *     lower target extension types, and on the CPU every such object is a
+ *     pointer-sized handle.  The C API cannot rebuild a function with new
+ *     types, so a module that has them goes through its textual IR once; a
+ *     module without them (most) pays nothing.
+ *  2. Host triple and datalayout; the C calling convention on every function
+ *     and call (spir_kernel and spir_func are no X86 conventions).
+ *  3. clang's "target-cpu"/"target-features" go (they would pin the code to
+ *     the SPIR target's defaults and block inlining); the target machine's CPU
+ *     applies to every function.
+ *  4. Every defined function but the kernels: internal, alwaysinline, no
+ *     noinline/optnone (-cl-opt-disable adds them); kernels lose
+ *     noinline/optnone; a kernel called from another kernel is inlined there.
+ *     always-inline then leaves each kernel as one function; sroa, early-cse
+ *     and simplifycfg clean up what inlining left (allocas of -cl-opt-disable
+ *     code become values).
+ *  5. Kernel-scope __local variables (addrspace(3) globals) become
+ *     thread_local: a worker thread runs one work-group at a time, from start
+ *     to end, so the thread's copy is that work-group's local memory.
+ * Address spaces stay: 1 global, 2 constant, 3 local, 4 generic; the X86 back
+ * end treats them all as the one flat space.
+ */
+#define _GNU_SOURCE
+#include "compiler/cc_internal.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/BitReader.h>
+#include <llvm-c/BitWriter.h>
+#include <llvm-c/IRReader.h>
+#include <llvm-c/Linker.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+/* ---- target ---- */
+
+static pthread_once_t host_once = PTHREAD_ONCE_INIT;
+static char *host_triple, *host_cpu, *host_features;
+
+static void host_init(void)
+{
+  char *t = LLVMGetDefaultTargetTriple();
+  host_triple = LLVMNormalizeTargetTriple(t);
+  LLVMDisposeMessage(t);
+  host_cpu = LLVMGetHostCPUName();
+  host_features = LLVMGetHostCPUFeatures();
+}
+
+const char *cc_host_triple(void)
+{
+  pthread_once(&host_once, host_init);
+  return host_triple;
+}
+
+LLVMTargetMachineRef cc_target_machine(const cc_device_desc *dev, int opt_level)
+{
+  static const LLVMCodeGenOptLevel levels[] = {LLVMCodeGenLevelNone, LLVMCodeGenLevelLess,
+                                               LLVMCodeGenLevelDefault, LLVMCodeGenLevelAggressive};
+  cc_llvm_init();
+  const char *triple = cc_host_triple();
+  LLVMTargetRef target;
+  char *err = NULL;
+  if (LLVMGetTargetFromTriple(triple, &target, &err)) {
+    LLVMDisposeMessage(err);
+    return NULL;
+  }
+  const char *cpu = dev && dev->cpu_name ? dev->cpu_name : host_cpu;
+  const char *features = dev && dev->cpu_features ? dev->cpu_features : host_features;
+  if (opt_level < 0)
+    opt_level = 0;
+  if (opt_level > 3)
+    opt_level = 3;
+  return LLVMCreateTargetMachine(target, triple, cpu, features, levels[opt_level], LLVMRelocPIC,
+                                 LLVMCodeModelDefault);
+}
+
+/* ---- 1. opaque types ---- */
+
+static int is_opaque(LLVMTypeRef t)
+{
+  return LLVMGetTypeKind(t) == LLVMTargetExtTypeKind;
+}
+
+static int function_type_has_opaque(LLVMTypeRef ft)
+{
+  if (is_opaque(LLVMGetReturnType(ft)))
+    return 1;
+  unsigned n = LLVMCountParamTypes(ft);
+  if (!n)
+    return 0;
+  LLVMTypeRef small[32];
+  LLVMTypeRef *p = n <= 32 ? small : malloc(n * sizeof(*p));
+  if (!p)
+    return 1;  /* be safe: take the slow path */
+  LLVMGetParamTypes(ft, p);
+  int found = 0;
+  for (unsigned i = 0; i < n && !found; i++)
+    found = is_opaque(p[i]);
+  if (p != small)
+    free(p);
+  return found;
+}
+
+static int module_has_opaque(LLVMModuleRef m)
+{
+  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
+    if (is_opaque(LLVMGlobalGetValueType(g)))
+      return 1;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+    if (function_type_has_opaque(LLVMGlobalGetValueType(f)))
+      return 1;
+    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b; b = LLVMGetNextBasicBlock(b))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i))
+        if (is_opaque(LLVMTypeOf(i)) || (LLVMIsAAllocaInst(i) && is_opaque(LLVMGetAllocatedType(i))))
+          return 1;
+  }
+  return 0;
+}
+
+/* Every `target("...", ...)` of the text becomes `ptr`.  Strings in IR text
+ * print '"' as \22, so `target("` only starts a type. */
+static char *retype_text(const char *ir)
+{
+  size_t n = strlen(ir);
+  char *out = malloc(n + 1);
+  if (!out)
+    return NULL;
+  size_t o = 0;
+  for (size_t i = 0; i < n;) {
+    if (!strncmp(ir + i, "target(\"", 8) && (i == 0 || ir[i - 1] == ' ' || ir[i - 1] == '(' ||
+                                             ir[i - 1] == '<' || ir[i - 1] == '[' || ir[i - 1] == '{' ||
+                                             ir[i - 1] == ',')) {
+      size_t j = i + 7;
+      int depth = 0, in_str = 0;
+      for (; j < n; j++) {
+        char c = ir[j];
+        if (in_str) {
+          if (c == '"')
+            in_str = 0;
+        } else if (c == '"') {
+          in_str = 1;
+        } else if (c == '(') {
+          depth++;
+        } else if (c == ')' && depth-- == 0) {
+          break;
+        }
+      }
+      if (j < n) {
+        memcpy(out + o, "ptr", 3);
+        o += 3;
+        i = j + 1;
+        continue;
+      }
+    }
+    out[o++] = ir[i++];
+  }
+  out[o] = 0;
+  return out;
+}
+
+/* Empties m so that another module's contents can be linked into it. */
+static void empty_module(LLVMModuleRef m)
+{
+  LLVMValueRef f, g;
+  while ((f = LLVMGetFirstFunction(m))) {
+    LLVMReplaceAllUsesWith(f, LLVMGetPoison(LLVMTypeOf(f)));
+    LLVMDeleteFunction(f);
+  }
+  while ((g = LLVMGetFirstGlobal(m))) {
+    LLVMReplaceAllUsesWith(g, LLVMGetPoison(LLVMTypeOf(g)));
+    LLVMDeleteGlobal(g);
+  }
+}
+
+static int lower_opaque_types(LLVMModuleRef m, char **err)
+{
+  if (!module_has_opaque(m))
+    return CC_OK;
+  char *ir = LLVMPrintModuleToString(m);
+  char *text = retype_text(ir);
+  LLVMDisposeMessage(ir);
+  if (!text) {
+    cc_set_err(err, "error: out of memory");
+    return CC_OUT_OF_MEMORY;
+  }
+  LLVMContextRef ctx = LLVMGetModuleContext(m);
+  LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(text, strlen(text), "retyped");
+  free(text);
+  LLVMModuleRef fresh = NULL;
+  char *msg = NULL;
+  if (LLVMParseIRInContext(ctx, buf, &fresh, &msg)) {
+    cc_set_err(err, "internal error: rewriting OpenCL opaque types: %s", msg ? msg : "");
+    LLVMDisposeMessage(msg);
+    return CC_INTERNAL;
+  }
+  empty_module(m);
+  if (LLVMLinkModules2(m, fresh)) {
+    cc_set_err(err, "internal error: rewriting OpenCL opaque types: relinking failed");
+    return CC_INTERNAL;
+  }
+  return CC_OK;
+}
+
+/* ---- 2.-5. ---- */
+
+static void remove_enum_attr(LLVMValueRef f, const char *name)
+{
+  unsigned kind = LLVMGetEnumAttributeKindForName(name, strlen(name));
+  LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, kind);
+}
+
+static void add_enum_attr(LLVMValueRef f, const char *name)
+{
+  LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(f));
+  unsigned kind = LLVMGetEnumAttributeKindForName(name, strlen(name));
+  LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, kind, 0));
+}
+
+static int is_spir_kernel(LLVMValueRef f)
+{
+  return !LLVMIsDeclaration(f) && LLVMGetFunctionCallConv(f) == LLVMSPIRKERNELCallConv;
+}
+
+/* Triple, datalayout, calling conventions, target attributes, TLS locals. */
+static void retarget(LLVMModuleRef m, LLVMTargetMachineRef tm)
+{
+  LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
+  char *dl = LLVMCopyStringRepOfTargetData(td);
+  LLVMSetDataLayout(m, dl);
+  LLVMDisposeMessage(dl);
+  LLVMDisposeTargetData(td);
+  char *triple = LLVMGetTargetMachineTriple(tm);
+  LLVMSetTarget(m, triple);
+  LLVMDisposeMessage(triple);
+
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+    LLVMSetFunctionCallConv(f, LLVMCCallConv);
+    LLVMRemoveStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, "target-cpu", 10);
+    LLVMRemoveStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, "target-features", 15);
+    LLVMRemoveStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, "tune-cpu", 8);
+    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b; b = LLVMGetNextBasicBlock(b))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i))
+        if (LLVMIsACallInst(i) || LLVMIsAInvokeInst(i))
+          LLVMSetInstructionCallConv(i, LLVMCCallConv);
+  }
+  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
+    if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 3 && !LLVMIsDeclaration(g))
+      LLVMSetThreadLocal(g, 1);
+}
+
+/* True when some instruction calls f. */
+static int is_called(LLVMValueRef f)
+{
+  for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if ((LLVMIsACallInst(user) || LLVMIsAInvokeInst(user)) && LLVMGetCalledValue(user) == f)
+      return 1;
+  }
+  return 0;
+}
+
+int cc_prepare(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err)
+{
+  int rc = lower_opaque_types(m, err);
+  if (rc != CC_OK)
+    return rc;
+
+  /* Kernels are known by their calling convention: note them before it goes. */
+  size_t nk = 0, cap = 0;
+  LLVMValueRef *kernels = NULL;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+    if (!is_spir_kernel(f))
+      continue;
+    if (nk == cap) {
+      cap = cap ? 2 * cap : 8;
+      LLVMValueRef *k = realloc(kernels, cap * sizeof(*k));
+      if (!k) {
+        free(kernels);
+        cc_set_err(err, "error: out of memory");
+        return CC_OUT_OF_MEMORY;
+      }
+      kernels = k;
+    }
+    kernels[nk++] = f;
+  }
+
+  retarget(m, tm);
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+    if (LLVMIsDeclaration(f))
+      continue;
+    int kernel = 0;
+    for (size_t i = 0; i < nk && !kernel; i++)
+      kernel = kernels[i] == f;
+    remove_enum_attr(f, "optnone");
+    remove_enum_attr(f, "noinline");
+    if (!kernel) {
+      LLVMSetLinkage(f, LLVMInternalLinkage);
+      LLVMSetVisibility(f, LLVMDefaultVisibility);
+    }
+    if (!kernel || is_called(f))
+      add_enum_attr(f, "alwaysinline");
+  }
+
+  LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
+  LLVMErrorRef e = LLVMRunPasses(m, "always-inline,function(sroa,early-cse,simplifycfg)", tm, opts);
+  LLVMDisposePassBuilderOptions(opts);
+  if (e) {
+    char *msg = LLVMGetErrorMessage(e);
+    cc_set_err(err, "internal error: preparing the module: %s", msg);
+    LLVMDisposeErrorMessage(msg);
+    free(kernels);
+    return CC_INTERNAL;
+  }
+  for (size_t i = 0; i < nk; i++)
+    remove_enum_attr(kernels[i], "alwaysinline");
+  free(kernels);
+  return CC_OK;
+}
+
+int cc_prepare_builtins(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err)
+{
+  int rc = lower_opaque_types(m, err);
+  if (rc != CC_OK)
+    return rc;
+  retarget(m, tm);
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    if (!LLVMIsDeclaration(f) && LLVMGetLinkage(f) == LLVMExternalLinkage)
+      LLVMSetLinkage(f, LLVMLinkOnceODRLinkage);
+  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
+    if (!LLVMIsDeclaration(g) && LLVMGetLinkage(g) == LLVMExternalLinkage)
+      LLVMSetLinkage(g, LLVMLinkOnceODRLinkage);
+  return CC_OK;
+}
+
+int cc_prepare_builtins_file(const char *in, const char *out, char **log)
+{
+  cc_diag d = {0};
+  cc_blob bytes;
+  *log = NULL;
+  if (cc_read_file(in, &bytes) != CC_OK) {
+    cc_set_err(log, "error: cannot read %s", in);
+    return CC_INTERNAL;
+  }
+  LLVMContextRef ctx = cc_context_create(&d);
+  LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRange(bytes.data, bytes.size, in, 0);
+  LLVMModuleRef m = NULL;
+  int rc = CC_OK;
+  if (LLVMParseBitcodeInContext2(ctx, buf, &m)) {
+    cc_set_err(log, "error: %s is not LLVM bitcode: %s", in, d.text.s ? d.text.s : "");
+    rc = CC_INVALID_BINARY;
+    m = NULL;
+  }
+  LLVMDisposeMemoryBuffer(buf);
+  cc_blob_free(&bytes);
+  LLVMTargetMachineRef tm = rc == CC_OK ? cc_target_machine(NULL, 2) : NULL;
+  if (rc == CC_OK && !tm) {
+    cc_set_err(log, "error: no target machine for %s", cc_host_triple());
+    rc = CC_INTERNAL;
+  }
+  if (rc == CC_OK)
+    rc = cc_prepare_builtins(m, tm, log);
+  if (rc == CC_OK) {
+    char *msg = NULL;
+    if (LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
+      cc_set_err(log, "error: the prepared builtins library is invalid IR: %s", msg);
+      rc = CC_INTERNAL;
+    }
+    LLVMDisposeMessage(msg);
+  }
+  if (rc == CC_OK && LLVMWriteBitcodeToFile(m, out)) {
+    cc_set_err(log, "error: cannot write %s", out);
+    rc = CC_INTERNAL;
+  }
+  if (tm)
+    LLVMDisposeTargetMachine(tm);
+  if (m)
+    LLVMDisposeModule(m);
+  LLVMContextDispose(ctx);
+  free(d.text.s);
+  return rc;
+}
