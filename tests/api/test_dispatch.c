@@ -120,6 +120,27 @@ TEST(wrong_type_handles_are_rejected)
   ASSERT_CL(clUnloadPlatformCompiler((cl_platform_id)dev), CL_INVALID_PLATFORM);
   cl_device_partition_property eq[] = {CL_DEVICE_PARTITION_EQUALLY, 1, 0};
   ASSERT_CL(clCreateSubDevices((cl_device_id)ctx, eq, 0, NULL, &u), CL_INVALID_DEVICE);
+  /* The other families, one entry point each. */
+  ASSERT_CL(clFinish((cl_command_queue)ctx), CL_INVALID_COMMAND_QUEUE);
+  ASSERT_CL(clReleaseMemObject((cl_mem)ctx), CL_INVALID_MEM_OBJECT);
+  ASSERT_CL(clGetMemObjectInfo((cl_mem)dev, CL_MEM_SIZE, sizeof(buf), buf, NULL), CL_INVALID_MEM_OBJECT);
+  ASSERT_CL(clReleaseProgram((cl_program)ctx), CL_INVALID_PROGRAM);
+  ASSERT_CL(clReleaseKernel((cl_kernel)ctx), CL_INVALID_KERNEL);
+  ASSERT_CL(clReleaseEvent((cl_event)ctx), CL_INVALID_EVENT);
+  ASSERT_CL(clGetEventInfo((cl_event)dev, CL_EVENT_COMMAND_TYPE, sizeof(buf), buf, NULL), CL_INVALID_EVENT);
+  ASSERT_CL(clReleaseSampler((cl_sampler)ctx), CL_INVALID_SAMPLER);
+  cl_event as_event = (cl_event)ctx;
+  ASSERT_CL(clWaitForEvents(1, &as_event), CL_INVALID_EVENT);
+  cl_int err = CL_SUCCESS;
+  ASSERT_TRUE(clCreateBuffer((cl_context)dev, CL_MEM_READ_WRITE, 16, NULL, &err) == NULL);
+  ASSERT_CL(err, CL_INVALID_CONTEXT);
+  err = CL_SUCCESS;
+  ASSERT_TRUE(clCreateCommandQueueWithProperties(ctx, (cl_device_id)ctx, NULL, &err) == NULL);
+  ASSERT_CL(err, CL_INVALID_DEVICE);
+  const char *src = "kernel void k(void) {}";
+  err = CL_SUCCESS;
+  ASSERT_TRUE(clCreateProgramWithSource((cl_context)dev, 1, &src, NULL, &err) == NULL);
+  ASSERT_CL(err, CL_INVALID_CONTEXT);
   /* The context is untouched by all this. */
   ASSERT_OK(clGetContextInfo(ctx, CL_CONTEXT_REFERENCE_COUNT, sizeof(u), &u, NULL));
   ASSERT_EQ(u, 1);
