@@ -20,26 +20,30 @@
  *               (workers[nworkers]).  Workers never take it, and no code
  *               running inside a group takes it (a sched_run from inside a
  *               group runs inline, see pool_run_nested), so it can't deadlock.
- *   job_word    the seats of the current job (JOB_*): OPEN, the number of
- *               free seats, the number of workers inside (inflight) and
- *               WAITER.  A worker may read pool->job and pool->ranges only
- *               between its entry (a CAS that takes a seat while OPEN and
- *               adds itself to inflight) and its leave (a release decrement
- *               of inflight).  The first participant that finds every range
- *               dry clears OPEN; the job is complete when OPEN and inflight
- *               are both 0, and only then may the run_lock holder rewrite
- *               pool->job for the next job.
+ *   seat_word   the workers' seats in the current job: OPEN, the number
+ *               of seats, tickets drawn.  A worker takes a seat with one
+ *               fetch_add (no CAS loop: 16 spinners would retry each other
+ *               for microseconds); a ticket below the number of seats while
+ *               OPEN is a seat.  Spinners poll this line only.
+ *   done_word   CLOSED with the number of workers that took a seat, and the
+ *               number that left (one release fetch_add each), on a line of
+ *               its own that only the waiting caller polls.  A worker may
+ *               read pool->job and pool->ranges only between taking its seat
+ *               and leaving.  The first participant that finds every range
+ *               dry clears OPEN and posts CLOSED with the count; the job is
+ *               complete when CLOSED and leaves == entered, and only then
+ *               may the run_lock holder rewrite pool->job for the next job.
  *   w->state    the worker's own futex word (W_*).  A worker about to sleep
- *               stores W_SLEEP and then re-reads job_word and shutdown; a
- *               waker stores job_word (or shutdown) and then reads the
+ *               stores W_SLEEP and then re-reads seat_word and shutdown; a
+ *               waker stores seat_word (or shutdown) and then reads the
  *               states (all seq_cst).  Whichever goes second sees the
  *               other, so no wake-up is lost.  Only a CAS W_SLEEP -> W_WAKE
  *               counts as waking a worker, so each sleeper is woken once.
- *   nspin       workers spinning (polling job_word) or between leaving a job
+ *   nspin       workers spinning (polling seat_word) or between leaving a job
  *               and polling; only a worker changes its own contribution.  A
  *               publisher wakes seats - nspin sleepers: spinners take seats
  *               by themselves.  It is a hint: a worker it counted that
- *               stops spinning re-reads job_word first and takes the seat.
+ *               stops spinning re-reads seat_word first and takes the seat.
  */
 #define _GNU_SOURCE 1
 #include "scheduler/sched.h"
@@ -61,17 +65,22 @@
 #define POOL_DEFAULT_SPIN_US 20       /* LANECL_SPIN_US */
 #define POOL_STACK_SIZE (8u << 20)
 #define POOL_NONE UINT32_MAX
-#define POOL_WAKE_FANOUT 2
+#define POOL_WAKE_FANOUT 4
 #define POOL_MAX_PU 8192         /* OS PU indexes sched_pu_core can map */
 
-/* job_word */
-#define JOB_OPEN 1u
-#define JOB_WAITER 2u                 /* the run_lock holder sleeps on job_word */
-#define JOB_INFLIGHT_ONE (1u << 2)
-#define JOB_INFLIGHT_MASK (0x7ffu << 2)
-#define JOB_FREE_SHIFT 13
-#define JOB_FREE_ONE (1u << JOB_FREE_SHIFT)
-#define JOB_FREE_MASK (0x7ffu << JOB_FREE_SHIFT)
+/* seat_word: OPEN, the workers' seats, tickets taken (one fetch_add each) */
+#define SEAT_OPEN (1u << 31)
+#define SEAT_SEATS_SHIFT 16
+#define SEAT_SEATS_MASK (0x7ffu << SEAT_SEATS_SHIFT)
+#define SEAT_TICKETS_MASK 0xffffu
+
+/* done_word: CLOSED with the number of workers that entered, leaves so far,
+ * WAITER (the run_lock holder sleeps on done_word) */
+#define DONE_CLOSED (1u << 31)
+#define DONE_ENTERED_SHIFT 16
+#define DONE_ENTERED_MASK (0x7fffu << DONE_ENTERED_SHIFT)
+#define DONE_WAITER (1u << 15)
+#define DONE_LEAVES_MASK 0x7fffu
 
 /* sched_worker.state */
 enum { W_WAKE = 0, W_SPIN = 1, W_WORK = 2, W_SLEEP = 3 };
@@ -109,12 +118,13 @@ struct sched_pool {
   cpu_set_t *float_set;          /* PUs of the pool's cores, for unpinned workers */
   size_t float_size;
   pthread_mutex_t run_lock;
-  pool_job job;                  /* see run_lock and job_word above */
+  pool_job job;                  /* see run_lock and seat_word above */
   pool_range *ranges;            /* nworkers of them */
 
-  _Alignas(POOL_LINE) _Atomic uint32_t job_word;
+  _Alignas(POOL_LINE) _Atomic uint32_t seat_word;   /* polled by spinners */
   _Atomic uint32_t avoid;        /* worker the calling thread stands in for */
   _Atomic uint32_t shutdown;
+  _Alignas(POOL_LINE) _Atomic uint32_t done_word;   /* polled by the caller */
   _Alignas(POOL_LINE) _Atomic uint32_t nspin;
 };
 
@@ -254,6 +264,32 @@ static pool_range *range_fullest(sched_pool *pool)
   return best;
 }
 
+static bool seat_can_enter(uint32_t s)
+{
+  return (s & SEAT_OPEN) && (s & SEAT_TICKETS_MASK) < (s & SEAT_SEATS_MASK) >> SEAT_SEATS_SHIFT;
+}
+
+static bool done_complete(uint32_t d)
+{
+  return (d & DONE_CLOSED) && (d & DONE_LEAVES_MASK) == (d & DONE_ENTERED_MASK) >> DONE_ENTERED_SHIFT;
+}
+
+/* Closes the job to newcomers (the first caller only): the workers that got
+ * a seat so far are all that will, and done_word learns how many. */
+static void job_close(sched_pool *pool)
+{
+  if (!(atomic_load_explicit(&pool->seat_word, memory_order_relaxed) & SEAT_OPEN))
+    return;
+  uint32_t old = atomic_fetch_and_explicit(&pool->seat_word, ~SEAT_OPEN, memory_order_relaxed);
+  if (!(old & SEAT_OPEN))
+    return;
+  uint32_t seats = (old & SEAT_SEATS_MASK) >> SEAT_SEATS_SHIFT, tickets = old & SEAT_TICKETS_MASK;
+  uint32_t add = DONE_CLOSED | (tickets < seats ? tickets : seats) << DONE_ENTERED_SHIFT;
+  uint32_t d = atomic_fetch_add_explicit(&pool->done_word, add, memory_order_acq_rel) + add;
+  if (done_complete(d) && (d & DONE_WAITER))
+    pool_futex_wake(&pool->done_word, 1);
+}
+
 /* A participant's part of the job: its own range, then others' until every
  * range is dry; then closes the job to newcomers.  Called between entry and
  * leave (workers) or by the run_lock holder (the caller). */
@@ -271,36 +307,35 @@ static void job_work(sched_pool *pool, unsigned seat, sched_worker *w)
     if (range_take(victim, false, &a, &b))
       job_run_span(j, a, b, w);
   }
-  atomic_fetch_and_explicit(&pool->job_word, ~(JOB_OPEN | JOB_FREE_MASK), memory_order_relaxed);
+  job_close(pool);
 }
 
 /* ---- the worker side ---- */
 
 static void pool_wake(sched_pool *pool, unsigned seats, unsigned avoid);
 
-/* Takes a seat in the open job; false when there is none to take. */
+/* Takes a seat in the open job (a ticket below the number of seats); false
+ * when there is none to take.  A ticket drawn too late is void and harmless:
+ * job_close counts at most the seats. */
 static bool job_try_enter(sched_pool *pool, unsigned *seat, unsigned *seats_left)
 {
-  uint32_t w = atomic_load_explicit(&pool->job_word, memory_order_relaxed);
-  while ((w & JOB_OPEN) && (w & JOB_FREE_MASK)) {
-    uint32_t nw = w - JOB_FREE_ONE + JOB_INFLIGHT_ONE;
-    if (atomic_compare_exchange_weak_explicit(&pool->job_word, &w, nw, memory_order_acquire,
-                                              memory_order_relaxed)) {
-      unsigned free_before = (w & JOB_FREE_MASK) >> JOB_FREE_SHIFT;
-      *seat = pool->job.nranges - free_before;
-      *seats_left = free_before - 1;
-      return true;
-    }
-  }
-  return false;
+  if (!seat_can_enter(atomic_load_explicit(&pool->seat_word, memory_order_relaxed)))
+    return false;
+  uint32_t old = atomic_fetch_add_explicit(&pool->seat_word, 1, memory_order_acquire);
+  if (!seat_can_enter(old))
+    return false;
+  unsigned seats = (old & SEAT_SEATS_MASK) >> SEAT_SEATS_SHIFT, ticket = old & SEAT_TICKETS_MASK;
+  *seat = pool->job.nranges - seats + ticket;
+  *seats_left = seats - ticket - 1;
+  return true;
 }
 
 /* Leaves the job: after this the worker doesn't touch pool->job or ranges. */
 static void job_leave(sched_pool *pool)
 {
-  uint32_t old = atomic_fetch_sub_explicit(&pool->job_word, JOB_INFLIGHT_ONE, memory_order_release);
-  if ((old & JOB_INFLIGHT_MASK) == JOB_INFLIGHT_ONE && (old & JOB_WAITER))
-    pool_futex_wake(&pool->job_word, 1);
+  uint32_t d = atomic_fetch_add_explicit(&pool->done_word, 1, memory_order_release) + 1;
+  if (done_complete(d) && (d & DONE_WAITER))
+    pool_futex_wake(&pool->done_word, 1);
 }
 
 /* Whether w should be up: shutdown, or a seat it may take. */
@@ -308,8 +343,7 @@ static bool worker_wanted(sched_pool *pool, sched_worker *w)
 {
   if (atomic_load(&pool->shutdown))
     return true;
-  uint32_t jw = atomic_load(&pool->job_word);
-  return (jw & JOB_OPEN) && (jw & JOB_FREE_MASK) && atomic_load(&pool->avoid) != w->index;
+  return seat_can_enter(atomic_load(&pool->seat_word)) && atomic_load(&pool->avoid) != w->index;
 }
 
 enum { POLL_ENTERED, POLL_EXIT, POLL_SLEEP };
@@ -322,8 +356,7 @@ static int worker_poll(sched_pool *pool, sched_worker *w, unsigned *seat, unsign
   for (unsigned i = 0;; i++) {
     if (atomic_load_explicit(&pool->shutdown, memory_order_relaxed))
       return POLL_EXIT;
-    uint32_t jw = atomic_load_explicit(&pool->job_word, memory_order_relaxed);
-    if ((jw & JOB_OPEN) && (jw & JOB_FREE_MASK)) {
+    if (seat_can_enter(atomic_load_explicit(&pool->seat_word, memory_order_relaxed))) {
       if (atomic_load_explicit(&pool->avoid, memory_order_relaxed) == w->index)
         return POLL_SLEEP;
       if (job_try_enter(pool, seat, seats_left))
@@ -446,13 +479,13 @@ static void pool_wake(sched_pool *pool, unsigned seats, unsigned avoid)
   }
 }
 
-/* Whether the job is closed and no worker is inside, after up to spin_ns of
- * spinning. */
-static bool pool_spin_done(sched_pool *pool, uint32_t busy)
+/* Whether the job is complete (closed, and every worker that entered has
+ * left), after up to spin_ns of spinning. */
+static bool pool_spin_done(sched_pool *pool)
 {
   uint64_t deadline = 0;
   for (unsigned i = 0;; i++) {
-    if (!(atomic_load_explicit(&pool->job_word, memory_order_acquire) & busy))
+    if (done_complete(atomic_load_explicit(&pool->done_word, memory_order_acquire)))
       return true;
     pool_relax();
     if ((i & 15) == 0) {
@@ -465,26 +498,24 @@ static bool pool_spin_done(sched_pool *pool, uint32_t busy)
   }
 }
 
-/* Waits until the job is closed and no worker is inside (spin, then sleep
- * with JOB_WAITER set; the last leaver wakes us).  Leaves job_word 0. */
+/* Waits until the job is complete: spins, then sleeps with DONE_WAITER set
+ * (whoever completes the job wakes us). */
 static void pool_wait_done(sched_pool *pool)
 {
-  const uint32_t busy = JOB_OPEN | JOB_INFLIGHT_MASK;
-  bool done = pool_spin_done(pool, busy);
+  bool done = pool_spin_done(pool);
   while (!done) {
-    uint32_t w = atomic_load_explicit(&pool->job_word, memory_order_acquire);
-    done = !(w & busy);
+    uint32_t d = atomic_load_explicit(&pool->done_word, memory_order_acquire);
+    done = done_complete(d);
     if (done)
       break;
-    if (!(w & JOB_WAITER)) {
-      if (!atomic_compare_exchange_weak_explicit(&pool->job_word, &w, w | JOB_WAITER,
+    if (!(d & DONE_WAITER)) {
+      if (!atomic_compare_exchange_weak_explicit(&pool->done_word, &d, d | DONE_WAITER,
                                                  memory_order_acquire, memory_order_relaxed))
         continue;
-      w |= JOB_WAITER;
+      d |= DONE_WAITER;
     }
-    pool_futex_wait(&pool->job_word, w);
+    pool_futex_wait(&pool->done_word, d);
   }
-  atomic_store_explicit(&pool->job_word, 0, memory_order_relaxed);
 }
 
 /* The worker whose core the calling thread runs on, POOL_NONE if none. */
@@ -556,8 +587,10 @@ void sched_run(sched_pool *pool, const sched_job *job)
   }
   unsigned worker_seats = take_part ? seats - 1 : seats;
   atomic_store_explicit(&pool->avoid, take_part ? stand_in : POOL_NONE, memory_order_relaxed);
-  /* Publish: the job and ranges above become visible to whoever enters. */
-  atomic_store(&pool->job_word, JOB_OPEN | (worker_seats << JOB_FREE_SHIFT));
+  /* Publish: the job, ranges and done_word above become visible to whoever
+   * takes a seat (its fetch_add on seat_word reads this store). */
+  atomic_store_explicit(&pool->done_word, 0, memory_order_relaxed);
+  atomic_store(&pool->seat_word, SEAT_OPEN | worker_seats << SEAT_SEATS_SHIFT);
   pool_wake(pool, worker_seats, take_part ? stand_in : POOL_NONE);
   if (take_part) {
     pool_tls_worker = me;

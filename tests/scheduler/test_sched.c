@@ -402,8 +402,11 @@ TEST(num_threads_env_respected)
   unsetenv("LANECL_NUM_THREADS");
 }
 
+static void pin_self(int pu);
+
 TEST(one_group_runs_on_one_thread)
 {
+  pin_self(sched_topology_get()->core_pu[0]);     /* on a core of the pool */
   setenv("LANECL_NUM_THREADS", "4", 1);
   sched_pool *pool = pool_default();
   for (int i = 0; i < 50; i++) {
