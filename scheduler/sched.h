@@ -42,8 +42,14 @@ typedef struct sched_config {
   int pin;                   /* pin each worker to its core's PU */
 } sched_config;
 
-/* Environment overrides: LANECL_NUM_THREADS=n, LANECL_AFFINITY=0. */
+/* Environment overrides: LANECL_NUM_THREADS=n, LANECL_AFFINITY=0.
+ * (LANECL_NUM_THREADS=n: n workers over the configured cores, round robin;
+ * LANECL_AFFINITY=0: workers float over the pool's cores; LANECL_SPIN_US=us:
+ * how long an idle worker, or a caller waiting for its job, spins before it
+ * sleeps, default 20.)  cfg NULL: every core, pinned.  NULL when a core index
+ * is out of range or on failure. */
 sched_pool *sched_pool_create(const sched_config *cfg);
+/* Joins the workers.  The pool must be idle: not from inside a group. */
 void sched_pool_destroy(sched_pool *pool);
 unsigned sched_pool_size(const sched_pool *pool);
 /* Number of distinct sched_worker_index values: the workers plus one slot for
@@ -61,7 +67,10 @@ typedef struct sched_job {
 /* Runs every group of job and returns when all are done.  Groups are handed out
  * in ranges through atomics; idle workers steal.  A job of one group runs on
  * one worker (or the caller).  Thread-safe: jobs from several callers are
- * served in turn. */
+ * served in turn.
+ * (The caller takes part when it runs on a core of the pool, standing in for
+ * that core's worker, so at most sched_pool_size threads run a job.  Called
+ * from inside a group, of any pool, it runs the job inline on that thread.) */
 void sched_run(sched_pool *pool, const sched_job *job);
 
 /* Per-worker arenas, valid until the next call with the same index on the same

@@ -172,6 +172,24 @@ TEST(concurrent_callers)
   sched_pool_destroy(pool);
 }
 
+/* A pool on the last core only: callers on other cores wait while the
+ * worker runs their jobs, a caller on that core runs them itself; both at
+ * once here. */
+TEST(concurrent_callers_sub_pool)
+{
+  const sched_topology *t = sched_topology_get();
+  int core = (int)t->ncores - 1;
+  sched_config cfg = {1, &core, 1};
+  sched_pool *pool = sched_pool_create(&cfg);
+  ASSERT_TRUE(pool != NULL);
+  pthread_t th[4];
+  for (int i = 0; i < 4; i++)
+    ASSERT_EQ(pthread_create(&th[i], NULL, caller_thread, pool), 0);
+  for (int i = 0; i < 4; i++)
+    pthread_join(th[i], NULL);
+  sched_pool_destroy(pool);
+}
+
 /* ---- nesting ---- */
 
 typedef struct nest_job {
