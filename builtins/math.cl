@@ -1,0 +1,483 @@
+/* Math built-in functions (OpenCL C 3.0 section 6.15.2) for float, double and
+ * (with cl_khr_fp16) half, scalars and widths 2, 3, 4, 8, 16.  Functions with
+ * pointer arguments are in math_ptr.cl, native_ and half_ in math_native.cl.
+ *
+ * How each is computed (the report of the library lists the same):
+ *  - LLVM intrinsics through __builtin_elementwise_*, one call for the whole
+ *    vector: fabs floor ceil trunc round rint sqrt copysign fmin fmax fma mad,
+ *    and sin cos tan asin acos atan sinh cosh tanh exp exp2 log log2 log10 pow
+ *    (the back end turns the transcendental ones into libm calls per lane;
+ *    glibc's results are within the spec's ULP bounds).
+ *  - plain vector code: rsqrt fdim maxmag minmag nan, and exp10 via llvm.exp10.
+ *  - lane loops over a scalar implementation: the libm functions without an
+ *    LLVM intrinsic (atan2 acosh asinh atanh cbrt erf erfc expm1 log1p tgamma
+ *    lgamma hypot fmod remainder nextafter logb ilogb ldexp), and our own
+ *    sinpi cospi tanpi asinpi acospi atanpi atan2pi pown powr rootn.
+ * Single precision functions that need care (the *pi family, pown, rootn)
+ * are computed in double and rounded once.  half goes through float.
+ */
+
+#include "lanecl_builtins.h"
+
+#define FP_WIDTHS(DEF, ...) FOR_WIDTHS(DEF, __VA_ARGS__)
+#define FP_VWIDTHS(DEF, ...) FOR_VWIDTHS(DEF, __VA_ARGS__)
+
+/* ------------------------------------------------------------------------ */
+/* Elementwise intrinsics: scalars and vectors alike.                       */
+
+#define DEF_ELT1(NAME, B, T, IT, UT, N, L, K)                                             \
+  OVLD T##N NAME(T##N x)                                                                   \
+  {                                                                                        \
+    return __builtin_elementwise_##B(x);                                                   \
+  }
+#define DEF_ELT2(NAME, B, T, IT, UT, N, L, K)                                             \
+  OVLD T##N NAME(T##N x, T##N y)                                                           \
+  {                                                                                        \
+    return __builtin_elementwise_##B(x, y);                                                \
+  }
+#define DEF_ELT3(NAME, B, T, IT, UT, N, L, K)                                             \
+  OVLD T##N NAME(T##N x, T##N y, T##N z)                                                   \
+  {                                                                                        \
+    return __builtin_elementwise_##B(x, y, z);                                             \
+  }
+#define ELT1(NAME, B) FOR_FP_TYPES(FP_WIDTHS, DEF_ELT1, NAME, B)
+#define ELT2(NAME, B) FOR_FP_TYPES(FP_WIDTHS, DEF_ELT2, NAME, B)
+#define ELT3(NAME, B) FOR_FP_TYPES(FP_WIDTHS, DEF_ELT3, NAME, B)
+
+ELT1(fabs, abs)
+ELT1(floor, floor)
+ELT1(ceil, ceil)
+ELT1(trunc, trunc)
+ELT1(round, round)
+ELT1(rint, rint)
+ELT1(sqrt, sqrt)
+ELT1(sin, sin)
+ELT1(cos, cos)
+ELT1(tan, tan)
+ELT1(asin, asin)
+ELT1(acos, acos)
+ELT1(atan, atan)
+ELT1(sinh, sinh)
+ELT1(cosh, cosh)
+ELT1(tanh, tanh)
+ELT1(exp, exp)
+ELT1(exp2, exp2)
+ELT1(log, log)
+ELT1(log2, log2)
+ELT1(log10, log10)
+ELT2(copysign, copysign)
+ELT2(pow, pow)
+ELT3(fma, fma)
+ELT3(mad, fma) /* mad: any precision; fma is as fast here and exact */
+
+/* fmin/fmax: llvm.minnum/maxnum (a NaN operand is ignored), also with a
+ * scalar second operand for vectors. */
+#define DEF_FMINMAX(T, IT, UT, N, L, K)                                                  \
+  OVLD T##N fmin(T##N x, T##N y)                                                           \
+  {                                                                                        \
+    return EMIN(x, y);                                                                     \
+  }                                                                                        \
+  OVLD T##N fmax(T##N x, T##N y)                                                           \
+  {                                                                                        \
+    return EMAX(x, y);                                                                     \
+  }
+FOR_FP_TYPES(FP_WIDTHS, DEF_FMINMAX)
+#define DEF_FMINMAX_S(T, IT, UT, N, L, K)                                                \
+  OVLD T##N fmin(T##N x, T y)                                                              \
+  {                                                                                        \
+    return EMIN(x, (T##N)y);                                                               \
+  }                                                                                        \
+  OVLD T##N fmax(T##N x, T y)                                                              \
+  {                                                                                        \
+    return EMAX(x, (T##N)y);                                                               \
+  }
+FOR_FP_TYPES(FP_VWIDTHS, DEF_FMINMAX_S)
+
+/* ------------------------------------------------------------------------ */
+/* Plain vector code.                                                       */
+
+#define DEF_VECCODE(T, IT, UT, N, L, K)                                                  \
+  OVLD T##N rsqrt(T##N x)                                                                  \
+  {                                                                                        \
+    return (T##N)1 / __builtin_elementwise_sqrt(x);                                        \
+  }                                                                                        \
+  OVLD T##N fdim(T##N x, T##N y)                                                           \
+  {                                                                                        \
+    T##N r = x > y ? x - y : (T##N)0;                                                      \
+    return (x != x || y != y) ? x + y : r; /* NaN in, NaN out */                           \
+  }                                                                                        \
+  OVLD T##N maxmag(T##N x, T##N y)                                                         \
+  {                                                                                        \
+    T##N ax = __builtin_elementwise_abs(x), ay = __builtin_elementwise_abs(y);             \
+    return ax > ay ? x : ay > ax ? y : EMAX(x, y);                                         \
+  }                                                                                        \
+  OVLD T##N minmag(T##N x, T##N y)                                                         \
+  {                                                                                        \
+    T##N ax = __builtin_elementwise_abs(x), ay = __builtin_elementwise_abs(y);             \
+    return ax < ay ? x : ay < ax ? y : EMIN(x, y);                                         \
+  }
+FOR_FP_TYPES(FP_WIDTHS, DEF_VECCODE)
+
+/* nan(nancode): a quiet NaN carrying the code in its significand. */
+#define DEF_NAN(T, UT, QNAN, N, L, K)                                                    \
+  OVLD T##N nan(UT##N code)                                                                \
+  {                                                                                        \
+    return __builtin_astype((UT##N)(code | (UT##N)(QNAN)), T##N);                          \
+  }
+#define NAN_WIDTHS(DEF, ...) FOR_WIDTHS(DEF, __VA_ARGS__)
+NAN_WIDTHS(DEF_NAN, float, uint, 0x7fc00000U)
+NAN_WIDTHS(DEF_NAN, double, ulong, 0x7ff8000000000000UL)
+#ifdef cl_khr_fp16
+NAN_WIDTHS(DEF_NAN, half, ushort, (ushort)0x7e00)
+#endif
+
+/* exp10: llvm.exp10 (no elementwise builtin in clang 19); lanes. */
+OVLD float exp10(float x)
+{
+  return __builtin_exp10f(x);
+}
+OVLD double exp10(double x)
+{
+  return __builtin_exp10(x);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Scalar implementations (float, double) of the lane-loop functions.       */
+
+#define LIBM1(NAME)                                                                       \
+  OVLD float NAME(float x)                                                                 \
+  {                                                                                        \
+    return __builtin_##NAME##f(x);                                                         \
+  }                                                                                        \
+  OVLD double NAME(double x)                                                               \
+  {                                                                                        \
+    return __builtin_##NAME(x);                                                            \
+  }
+#define LIBM2(NAME)                                                                       \
+  OVLD float NAME(float x, float y)                                                        \
+  {                                                                                        \
+    return __builtin_##NAME##f(x, y);                                                      \
+  }                                                                                        \
+  OVLD double NAME(double x, double y)                                                     \
+  {                                                                                        \
+    return __builtin_##NAME(x, y);                                                         \
+  }
+
+LIBM1(acosh)
+LIBM1(asinh)
+LIBM1(atanh)
+LIBM1(cbrt)
+LIBM1(erf)
+LIBM1(erfc)
+LIBM1(expm1)
+LIBM1(log1p)
+LIBM1(tgamma)
+LIBM1(lgamma)
+LIBM1(logb)
+LIBM2(atan2)
+LIBM2(hypot)
+LIBM2(fmod)
+LIBM2(remainder)
+LIBM2(nextafter)
+
+/* ilogb: libm says FP_ILOGBNAN is INT_MIN, OpenCL says INT_MAX. */
+OVLD int ilogb(float x)
+{
+  return x != x ? FP_ILOGBNAN : __builtin_ilogbf(x);
+}
+OVLD int ilogb(double x)
+{
+  return x != x ? FP_ILOGBNAN : __builtin_ilogb(x);
+}
+
+OVLD float ldexp(float x, int k)
+{
+  return __builtin_ldexpf(x, k);
+}
+OVLD double ldexp(double x, int k)
+{
+  return __builtin_ldexp(x, k);
+}
+
+/* ---- the pi family, in double (float rounds the double result once) ----
+ * pi*a is carried as a double-double (hi + lo) so that the argument error
+ * stays below half an ulp; the *pi functions reduce exactly first. */
+#define PI_HI 0x1.921fb54442d18p+1
+#define PI_LO 0x1.1a62633145c07p-53
+
+/* sin(pi*a) for a in [0, 0.5] */
+INLINE double sinpi_core(double a)
+{
+  if (a <= 0.25) {
+    double hi = PI_HI * a;
+    double lo = __builtin_fma(PI_HI, a, -hi) + PI_LO * a;
+    return __builtin_sin(hi) + __builtin_cos(hi) * lo;
+  }
+  double t = 0.5 - a; /* exact */
+  double hi = PI_HI * t;
+  double lo = __builtin_fma(PI_HI, t, -hi) + PI_LO * t;
+  return __builtin_cos(hi) - __builtin_sin(hi) * lo;
+}
+
+/* tan(pi*a) for a in [0, 0.25] */
+INLINE double tanpi_core(double a)
+{
+  double hi = PI_HI * a;
+  double lo = __builtin_fma(PI_HI, a, -hi) + PI_LO * a;
+  double t = __builtin_tan(hi);
+  return t + lo * (1.0 + t * t);
+}
+
+OVLD double sinpi(double x)
+{
+  double r = x - 2.0 * __builtin_rint(x * 0.5); /* [-1, 1], exact; NaN for inf */
+  double a = __builtin_fabs(r);
+  if (a > 0.5)
+    a = 1.0 - a;
+  if (a == 0.0)
+    return __builtin_copysign(0.0, x); /* sinpi(n) = +-0 with the sign of n */
+  return __builtin_copysign(sinpi_core(a), r);
+}
+
+OVLD double cospi(double x)
+{
+  double r = x - 2.0 * __builtin_rint(x * 0.5);
+  double t = 0.5 - __builtin_fabs(r); /* cos(pi a) = sin(pi (0.5 - a)) */
+  if (t == 0.0)
+    return 0.0; /* cospi(n + 0.5) = +0 */
+  return __builtin_copysign(sinpi_core(__builtin_fabs(t)), t);
+}
+
+OVLD double tanpi(double x)
+{
+  double k = __builtin_rint(x);
+  double r = x - k; /* [-0.5, 0.5], exact; NaN for inf */
+  double a = __builtin_fabs(r);
+  if (r == 0.0) {
+    bool odd = __builtin_fmod(k, 2.0) != 0.0;
+    return odd ? __builtin_copysign(0.0, -x) : __builtin_copysign(0.0, x);
+  }
+  if (a == 0.5) {
+    bool odd = __builtin_fmod(__builtin_floor(x), 2.0) != 0.0;
+    return odd ? -INFINITY : INFINITY;
+  }
+  double t = a <= 0.25 ? tanpi_core(a) : 1.0 / tanpi_core(0.5 - a);
+  return __builtin_copysign(t, r);
+}
+
+OVLD double asinpi(double x)
+{
+  return __builtin_asin(x) * M_1_PI;
+}
+OVLD double acospi(double x)
+{
+  return __builtin_acos(x) * M_1_PI;
+}
+OVLD double atanpi(double x)
+{
+  return __builtin_atan(x) * M_1_PI;
+}
+OVLD double atan2pi(double y, double x)
+{
+  return __builtin_atan2(y, x) * M_1_PI;
+}
+
+#define VIA_DOUBLE1(NAME)                                                                 \
+  OVLD float NAME(float x)                                                                 \
+  {                                                                                        \
+    return (float)NAME((double)x);                                                         \
+  }
+VIA_DOUBLE1(sinpi)
+VIA_DOUBLE1(cospi)
+VIA_DOUBLE1(tanpi)
+VIA_DOUBLE1(asinpi)
+VIA_DOUBLE1(acospi)
+VIA_DOUBLE1(atanpi)
+OVLD float atan2pi(float y, float x)
+{
+  return (float)atan2pi((double)y, (double)x);
+}
+
+/* ---- pown, rootn, powr ---- */
+OVLD double pown(double x, int n)
+{
+  return __builtin_pow(x, (double)n);
+}
+OVLD float pown(float x, int n)
+{
+  return (float)__builtin_pow((double)x, (double)n);
+}
+
+/* rootn(x, n) = x^(1/n).  1/n is split as hi + lo; pow(x, hi) is corrected
+ * by the factor x^lo = 1 + lo*log(x). */
+OVLD double rootn(double x, int n)
+{
+  if (n == 0 || (x < 0.0 && (n & 1) == 0))
+    return NAN;
+  double ax = __builtin_fabs(x);
+  double dn = (double)n;
+  double hi = 1.0 / dn;
+  double lo = __builtin_fma(-hi, dn, 1.0) / dn;
+  double p = __builtin_pow(ax, hi);
+  if (p != 0.0 && p < INFINITY && ax != 1.0)
+    p = __builtin_fma(p * lo, __builtin_log(ax), p);
+  return (n & 1) ? __builtin_copysign(p, x) : p;
+}
+OVLD float rootn(float x, int n)
+{
+  if (n == 0 || (x < 0.0f && (n & 1) == 0))
+    return NAN;
+  double p = __builtin_pow(__builtin_fabs((double)x), 1.0 / (double)n);
+  return (float)((n & 1) ? __builtin_copysign(p, (double)x) : p);
+}
+
+/* powr: pow for x >= 0 with its own special cases (spec 7.5.1). */
+#define DEF_POWR(T)                                                                       \
+  OVLD T powr(T x, T y)                                                                    \
+  {                                                                                        \
+    if (x < (T)0 || x != x || y != y)                                                      \
+      return (T)NAN;                                                                       \
+    if (x == (T)0 && y == (T)0)                                                            \
+      return (T)NAN;                                                                       \
+    if (x == (T)INFINITY && y == (T)0)                                                     \
+      return (T)NAN;                                                                       \
+    if (x == (T)1 && __builtin_fabs((double)y) == INFINITY)                                \
+      return (T)NAN;                                                                       \
+    return pow(__builtin_elementwise_abs(x), y);                                           \
+  }
+DEF_POWR(float)
+DEF_POWR(double)
+
+/* ------------------------------------------------------------------------ */
+/* half scalars through float.                                              */
+#ifdef cl_khr_fp16
+#define HALF1(NAME)                                                                       \
+  OVLD half NAME(half x)                                                                   \
+  {                                                                                        \
+    return (half)NAME((float)x);                                                           \
+  }
+#define HALF2(NAME)                                                                       \
+  OVLD half NAME(half x, half y)                                                           \
+  {                                                                                        \
+    return (half)NAME((float)x, (float)y);                                                 \
+  }
+HALF1(acosh)
+HALF1(asinh)
+HALF1(atanh)
+HALF1(cbrt)
+HALF1(erf)
+HALF1(erfc)
+HALF1(expm1)
+HALF1(log1p)
+HALF1(tgamma)
+HALF1(lgamma)
+HALF1(logb)
+HALF1(exp10)
+HALF1(sinpi)
+HALF1(cospi)
+HALF1(tanpi)
+HALF1(asinpi)
+HALF1(acospi)
+HALF1(atanpi)
+HALF2(atan2)
+HALF2(atan2pi)
+HALF2(hypot)
+HALF2(fmod)
+HALF2(remainder)
+HALF2(powr)
+OVLD half nextafter(half x, half y)
+{
+  /* one step in the half encoding */
+  if (x != x || y != y)
+    return x + y;
+  if (x == y)
+    return y;
+  short b = as_short(x);
+  if (x == (half)0)
+    return as_half((short)((as_short(y) & (short)0x8000) | 1));
+  b += ((x < y) == (x > (half)0)) ? 1 : -1;
+  return as_half(b);
+}
+OVLD int ilogb(half x)
+{
+  return ilogb((float)x);
+}
+OVLD half ldexp(half x, int k)
+{
+  return (half)ldexp((float)x, k);
+}
+OVLD half pown(half x, int n)
+{
+  return (half)pown((float)x, n);
+}
+OVLD half rootn(half x, int n)
+{
+  return (half)rootn((float)x, n);
+}
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Vector versions by lane loops over the scalar overloads above.          */
+
+#define DEF_LANE1(NAME, T, IT, UT, N, L, K)                                              \
+  OVLD T##N NAME(T##N x)                                                                   \
+  {                                                                                        \
+    return MAP1_V(L, T##N, NAME, x);                                                       \
+  }
+#define DEF_LANE2(NAME, T, IT, UT, N, L, K)                                              \
+  OVLD T##N NAME(T##N x, T##N y)                                                           \
+  {                                                                                        \
+    return MAP2_V(L, T##N, NAME, x, y);                                                    \
+  }
+#define LANE1(NAME) FOR_FP_TYPES(FP_VWIDTHS, DEF_LANE1, NAME)
+#define LANE2(NAME) FOR_FP_TYPES(FP_VWIDTHS, DEF_LANE2, NAME)
+
+LANE1(acosh)
+LANE1(asinh)
+LANE1(atanh)
+LANE1(cbrt)
+LANE1(erf)
+LANE1(erfc)
+LANE1(expm1)
+LANE1(log1p)
+LANE1(tgamma)
+LANE1(lgamma)
+LANE1(logb)
+LANE1(exp10)
+LANE1(sinpi)
+LANE1(cospi)
+LANE1(tanpi)
+LANE1(asinpi)
+LANE1(acospi)
+LANE1(atanpi)
+LANE2(atan2)
+LANE2(atan2pi)
+LANE2(hypot)
+LANE2(fmod)
+LANE2(remainder)
+LANE2(nextafter)
+LANE2(powr)
+
+#define DEF_LANE_INT(T, IT, UT, N, L, K)                                                 \
+  OVLD int##N ilogb(T##N x)                                                                \
+  {                                                                                        \
+    return MAP1_V(L, int##N, ilogb, x);                                                    \
+  }                                                                                        \
+  OVLD T##N ldexp(T##N x, int##N k)                                                        \
+  {                                                                                        \
+    return MAP2_V(L, T##N, ldexp, x, k);                                                   \
+  }                                                                                        \
+  OVLD T##N ldexp(T##N x, int k)                                                           \
+  {                                                                                        \
+    int##N kv = (int##N)k;                                                                 \
+    return MAP2_V(L, T##N, ldexp, x, kv);                                                  \
+  }                                                                                        \
+  OVLD T##N pown(T##N x, int##N n)                                                         \
+  {                                                                                        \
+    return MAP2_V(L, T##N, pown, x, n);                                                    \
+  }                                                                                        \
+  OVLD T##N rootn(T##N x, int##N n)                                                        \
+  {                                                                                        \
+    return MAP2_V(L, T##N, rootn, x, n);                                                   \
+  }
+FOR_FP_TYPES(FP_VWIDTHS, DEF_LANE_INT)
