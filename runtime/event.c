@@ -258,7 +258,10 @@ static void complete_work_locked(cl_event work, rt_defer *d)
       if (status < 0 && edge->propagate)
         to->dep_failed = true;
       if (--to->npending == 0) {
-        rt_event_set_status_locked(to, CL_SUBMITTED, d);
+        /* A command whose wait list failed is never submitted: its status
+         * goes from CL_QUEUED to the error. */
+        if (!to->dep_failed)
+          rt_event_set_status_locked(to, CL_SUBMITTED, d);
         if (runs_inline(to)) {
           to->rnext = work;
           work = to;
@@ -292,7 +295,8 @@ void rt_event_complete_locked(cl_event e, cl_int status, rt_defer *d)
 
 void rt_event_ready_locked(cl_event e, bool wake, rt_defer *d)
 {
-  rt_event_set_status_locked(e, CL_SUBMITTED, d);
+  if (!e->dep_failed)
+    rt_event_set_status_locked(e, CL_SUBMITTED, d);
   if (runs_inline(e)) {
     e->rnext = NULL;
     complete_work_locked(e, d);
