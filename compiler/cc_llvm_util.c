@@ -1,0 +1,344 @@
+/* Helpers over the LLVM-C API (see cc_llvm_util.h). */
+#include "compiler/cc_llvm_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/DebugInfo.h>
+#include <llvm-c/IRReader.h>
+
+static LLVMContextRef inst_context(LLVMValueRef inst)
+{
+  LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(inst));
+  return LLVMGetModuleContext(LLVMGetGlobalParent(fn));
+}
+
+LLVMValueRef cc_first_non_phi(LLVMBasicBlockRef bb)
+{
+  LLVMValueRef i = LLVMGetFirstInstruction(bb);
+  while (i && LLVMIsAPHINode(i))
+    i = LLVMGetNextInstruction(i);
+  return i;
+}
+
+void cc_phi_retarget(LLVMBasicBlockRef bb, LLVMBasicBlockRef from, LLVMBasicBlockRef to)
+{
+  LLVMContextRef ctx = LLVMGetModuleContext(LLVMGetGlobalParent(LLVMGetBasicBlockParent(bb)));
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+  LLVMValueRef phi = LLVMGetFirstInstruction(bb);
+  while (phi && LLVMIsAPHINode(phi)) {
+    LLVMValueRef next = LLVMGetNextInstruction(phi);
+    unsigned n = LLVMCountIncoming(phi), hit = 0;
+    for (unsigned i = 0; i < n; i++)
+      hit |= LLVMGetIncomingBlock(phi, i) == from;
+    if (hit) {
+      /* The C API cannot set an incoming block: build the phi again. */
+      LLVMPositionBuilderBefore(b, phi);
+      LLVMValueRef np = LLVMBuildPhi(b, LLVMTypeOf(phi), "");
+      for (unsigned i = 0; i < n; i++) {
+        LLVMValueRef v = LLVMGetIncomingValue(phi, i);
+        LLVMBasicBlockRef in = LLVMGetIncomingBlock(phi, i);
+        if (in == from)
+          in = to;
+        LLVMAddIncoming(np, &v, &in, 1);
+      }
+      LLVMReplaceAllUsesWith(phi, np);
+      size_t len;
+      const char *name = LLVMGetValueName2(phi, &len);
+      char *copy = strndup(name, len);
+      LLVMInstructionEraseFromParent(phi);
+      if (copy)
+        LLVMSetValueName2(np, copy, strlen(copy));
+      free(copy);
+    }
+    phi = next;
+  }
+  LLVMDisposeBuilder(b);
+}
+
+LLVMBasicBlockRef cc_split_block_before(LLVMValueRef inst, const char *name)
+{
+  LLVMContextRef ctx = inst_context(inst);
+  LLVMBasicBlockRef bb = LLVMGetInstructionParent(inst);
+  LLVMValueRef fn = LLVMGetBasicBlockParent(bb);
+  LLVMBasicBlockRef next = LLVMGetNextBasicBlock(bb);
+  LLVMBasicBlockRef nb = next ? LLVMInsertBasicBlockInContext(ctx, next, name)
+                              : LLVMAppendBasicBlockInContext(ctx, fn, name);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+  LLVMPositionBuilderAtEnd(b, nb);
+  LLVMValueRef i = inst;
+  while (i) {
+    LLVMValueRef next_i = LLVMGetNextInstruction(i);
+    size_t len;
+    const char *n = LLVMGetValueName2(i, &len);
+    char *copy = strndup(n, len);
+    LLVMInstructionRemoveFromParent(i);
+    LLVMInsertIntoBuilderWithName(b, i, copy ? copy : "");
+    free(copy);
+    i = next_i;
+  }
+  LLVMValueRef term = LLVMGetBasicBlockTerminator(nb);
+  if (term) {
+    unsigned ns = LLVMGetNumSuccessors(term);
+    for (unsigned s = 0; s < ns; s++)
+      cc_phi_retarget(LLVMGetSuccessor(term, s), bb, nb);
+  }
+  LLVMPositionBuilderAtEnd(b, bb);
+  LLVMBuildBr(b, nb);
+  LLVMDisposeBuilder(b);
+  return nb;
+}
+
+LLVMBasicBlockRef cc_split_block_after(LLVMValueRef inst, const char *name)
+{
+  return cc_split_block_before(LLVMGetNextInstruction(inst), name);
+}
+
+/* ---- demotion ---- */
+
+int cc_value_escapes(LLVMValueRef inst)
+{
+  LLVMBasicBlockRef bb = LLVMGetInstructionParent(inst);
+  for (LLVMUseRef u = LLVMGetFirstUse(inst); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (!LLVMIsAInstruction(user))
+      continue;
+    if (LLVMIsAPHINode(user) || LLVMGetInstructionParent(user) != bb)
+      return 1;
+  }
+  return 0;
+}
+
+LLVMValueRef *cc_collect_users(LLVMValueRef v, unsigned *n)
+{
+  unsigned cap = 8, cnt = 0;
+  LLVMValueRef *users = malloc(cap * sizeof(*users));
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u && users; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    int seen = 0;
+    for (unsigned i = 0; i < cnt && !seen; i++)
+      seen = users[i] == user;
+    if (seen)
+      continue;
+    if (cnt == cap) {
+      LLVMValueRef *grown = realloc(users, 2 * cap * sizeof(*users));
+      if (!grown) {
+        free(users);
+        users = NULL;
+        break;
+      }
+      users = grown;
+      cap *= 2;
+    }
+    users[cnt++] = user;
+  }
+  *n = users ? cnt : 0;
+  return users;
+}
+
+static void demote_value(LLVMBuilderRef b, LLVMValueRef inst, LLVMValueRef alloca_pos)
+{
+  LLVMTypeRef ty = LLVMTypeOf(inst);
+  LLVMBasicBlockRef bb = LLVMGetInstructionParent(inst);
+  LLVMPositionBuilderBefore(b, alloca_pos);
+  LLVMValueRef slot = LLVMBuildAlloca(b, ty, "reg2mem");
+
+  LLVMValueRef after = LLVMIsAPHINode(inst) ? cc_first_non_phi(bb) : LLVMGetNextInstruction(inst);
+  LLVMPositionBuilderBefore(b, after);
+  LLVMValueRef store = LLVMBuildStore(b, inst, slot);
+
+  unsigned nusers;
+  LLVMValueRef *users = cc_collect_users(inst, &nusers);
+  for (unsigned u = 0; u < nusers; u++) {
+    LLVMValueRef user = users[u];
+    if (!LLVMIsAInstruction(user) || user == store)
+      continue;
+    int is_phi = LLVMIsAPHINode(user) != NULL;
+    if (!is_phi && LLVMGetInstructionParent(user) == bb)
+      continue;
+    unsigned nops = LLVMGetNumOperands(user);
+    LLVMBasicBlockRef cached_bb = NULL;
+    LLVMValueRef cached = NULL;
+    for (unsigned k = 0; k < nops; k++) {
+      if (LLVMGetOperand(user, k) != inst)
+        continue;
+      if (is_phi) {
+        LLVMBasicBlockRef in = LLVMGetIncomingBlock(user, k);
+        if (in != cached_bb) {
+          LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(in));
+          cached = LLVMBuildLoad2(b, ty, slot, "reload");
+          cached_bb = in;
+        }
+        LLVMSetOperand(user, k, cached);
+      } else {
+        LLVMPositionBuilderBefore(b, user);
+        LLVMSetOperand(user, k, LLVMBuildLoad2(b, ty, slot, "reload"));
+      }
+    }
+  }
+  free(users);
+}
+
+static void demote_phi(LLVMBuilderRef b, LLVMValueRef phi, LLVMValueRef alloca_pos)
+{
+  LLVMTypeRef ty = LLVMTypeOf(phi);
+  LLVMPositionBuilderBefore(b, alloca_pos);
+  LLVMValueRef slot = LLVMBuildAlloca(b, ty, "phi2mem");
+  unsigned n = LLVMCountIncoming(phi);
+  for (unsigned i = 0; i < n; i++) {
+    LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(LLVMGetIncomingBlock(phi, i)));
+    LLVMBuildStore(b, LLVMGetIncomingValue(phi, i), slot);
+  }
+  LLVMPositionBuilderBefore(b, cc_first_non_phi(LLVMGetInstructionParent(phi)));
+  LLVMValueRef ld = LLVMBuildLoad2(b, ty, slot, "phi.reload");
+  LLVMReplaceAllUsesWith(phi, ld);
+  LLVMInstructionEraseFromParent(phi);
+}
+
+/* Instructions of fn matching pred, malloc'd (*n of them). */
+static LLVMValueRef *collect_insts(LLVMValueRef fn, int (*pred)(LLVMValueRef), unsigned *n)
+{
+  unsigned cap = 64, cnt = 0;
+  LLVMValueRef *v = malloc(cap * sizeof(*v));
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && v; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && v; i = LLVMGetNextInstruction(i)) {
+      if (!pred(i))
+        continue;
+      if (cnt == cap) {
+        LLVMValueRef *grown = realloc(v, 2 * cap * sizeof(*v));
+        if (!grown) {
+          free(v);
+          v = NULL;
+          break;
+        }
+        v = grown;
+        cap *= 2;
+      }
+      v[cnt++] = i;
+    }
+  *n = v ? cnt : 0;
+  return v;
+}
+
+static int needs_value_demotion(LLVMValueRef i)
+{
+  if (LLVMIsAAllocaInst(i) || LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMVoidTypeKind ||
+      LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMTokenTypeKind || LLVMIsATerminatorInst(i))
+    return 0;
+  return cc_value_escapes(i);
+}
+
+static int is_phi(LLVMValueRef i)
+{
+  return LLVMIsAPHINode(i) != NULL;
+}
+
+unsigned cc_demote_cross_block(LLVMValueRef fn, LLVMValueRef alloca_pos)
+{
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(inst_context(alloca_pos));
+  unsigned n, total = 0;
+  LLVMValueRef *v = collect_insts(fn, needs_value_demotion, &n);
+  for (unsigned i = 0; i < n; i++)
+    demote_value(b, v[i], alloca_pos);
+  total += n;
+  free(v);
+  v = collect_insts(fn, is_phi, &n);
+  for (unsigned i = 0; i < n; i++)
+    demote_phi(b, v[i], alloca_pos);
+  total += n;
+  free(v);
+  LLVMDisposeBuilder(b);
+  return total;
+}
+
+/* ---- calls ---- */
+
+LLVMValueRef cc_called_function(LLVMValueRef call)
+{
+  if (!LLVMIsACallInst(call))
+    return NULL;
+  LLVMValueRef f = LLVMGetCalledValue(call);
+  return f && LLVMIsAFunction(f) ? f : NULL;
+}
+
+const char *cc_callee_name(LLVMValueRef call, size_t *len)
+{
+  LLVMValueRef f = cc_called_function(call);
+  *len = 0;
+  return f ? LLVMGetValueName2(f, len) : NULL;
+}
+
+int cc_callee_has_prefix(LLVMValueRef call, const char *prefix)
+{
+  size_t len, plen = strlen(prefix);
+  const char *name = cc_callee_name(call, &len);
+  return name && len >= plen && !memcmp(name, prefix, plen);
+}
+
+/* ---- metadata ---- */
+
+LLVMMetadataRef cc_md_distinct_empty(LLVMContextRef ctx)
+{
+  static const char src[] = "!lanecl.tmp = !{!0}\n!0 = distinct !{}\n";
+  LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(src, sizeof(src) - 1, "ag");
+  LLVMModuleRef tmp = NULL;
+  char *msg = NULL;
+  if (LLVMParseIRInContext(ctx, buf, &tmp, &msg)) {
+    LLVMDisposeMessage(msg);
+    return NULL;
+  }
+  LLVMValueRef op = NULL;
+  if (LLVMGetNamedMetadataNumOperands(tmp, "lanecl.tmp") == 1)
+    LLVMGetNamedMetadataOperands(tmp, "lanecl.tmp", &op);
+  /* Distinct nodes belong to the context: the node outlives the module. */
+  LLVMMetadataRef md = op ? LLVMValueAsMetadata(op) : NULL;
+  LLVMDisposeModule(tmp);
+  return md;
+}
+
+LLVMMetadataRef cc_md_loop_id(LLVMContextRef ctx, LLVMMetadataRef *ops, unsigned n)
+{
+  LLVMMetadataRef all[16];
+  if (n + 1 > sizeof(all) / sizeof(all[0]))
+    n = sizeof(all) / sizeof(all[0]) - 1;
+  LLVMMetadataRef tmp = LLVMTemporaryMDNode(ctx, NULL, 0);
+  all[0] = tmp;
+  for (unsigned i = 0; i < n; i++)
+    all[i + 1] = ops[i];
+  LLVMMetadataRef node = LLVMMDNodeInContext2(ctx, all, n + 1);
+  /* Self-reference makes the node distinct; this also frees tmp. */
+  LLVMMetadataReplaceAllUsesWith(tmp, node);
+  return node;
+}
+
+static LLVMMetadataRef md_prop(LLVMContextRef ctx, const char *name, LLVMMetadataRef v)
+{
+  LLVMMetadataRef ops[2] = {LLVMMDStringInContext2(ctx, name, strlen(name)), v};
+  return LLVMMDNodeInContext2(ctx, ops, 2);
+}
+
+LLVMMetadataRef cc_md_prop_bool(LLVMContextRef ctx, const char *name, int v)
+{
+  return md_prop(ctx, name, LLVMValueAsMetadata(LLVMConstInt(LLVMInt1TypeInContext(ctx), v != 0, 0)));
+}
+
+LLVMMetadataRef cc_md_prop_i32(LLVMContextRef ctx, const char *name, unsigned v)
+{
+  return md_prop(ctx, name, LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(ctx), v, 0)));
+}
+
+LLVMMetadataRef cc_md_prop_node(LLVMContextRef ctx, const char *name, LLVMMetadataRef node)
+{
+  return md_prop(ctx, name, node);
+}
+
+void cc_md_set(LLVMValueRef inst, const char *kind, LLVMMetadataRef node)
+{
+  LLVMContextRef ctx = inst_context(inst);
+  LLVMSetMetadata(inst, LLVMGetMDKindIDInContext(ctx, kind, strlen(kind)), LLVMMetadataAsValue(ctx, node));
+}
+
+unsigned cc_attr_kind(const char *name)
+{
+  return LLVMGetEnumAttributeKindForName(name, strlen(name));
+}

@@ -1,0 +1,1739 @@
+/* Work-group functions: each kernel K becomes
+ *     void __lanecl_wg_K(void *const *args, const lanecl_wg_ctx *ctx)
+ * that runs a whole work-group (see cc_internal.h, lanecl_cc.h).
+ *
+ * 1. K's blocks move into `i32 K.body(params, ctx, lx, ly, lz, state, coll)`
+ *    (internal, alwaysinline): one work-item's run from the region `state`
+ *    up to the next boundary.  It returns the id of the boundary reached, or
+ *    -1 at the end of the kernel.  The work-item builtins read ctx and lx/ly/lz.
+ * 2. Boundaries are barriers, wait_group_events and the work-group
+ *    collectives.  With boundaries, every SSA value that crosses a block is
+ *    demoted to an alloca (our reg2mem), each boundary call ends its block,
+ *    and that block saves the allocas live after the boundary into the frame
+ *    (ctx->frame, structure of arrays over work-items) and returns the
+ *    boundary's id.  The body's entry switches on `state`: 0 starts the
+ *    kernel, id restores the live allocas from the frame, produces the
+ *    collective's result and continues after the boundary.  Private memory
+ *    that is not a plain scalar (arrays, structs, anything whose address is
+ *    taken) lives in the frame for the whole kernel: nothing is copied, and
+ *    each work-item's copy has its own address.
+ * 3. The work-group function runs the lane loops: for each state a
+ *    z/y/x loop nest calling K.body with a constant state (after inlining each
+ *    nest holds exactly one region), then, at a collective, the combine
+ *    helper of builtins/ once for the whole group.  The x loop is marked
+ *    parallel (llvm.loop.parallel_accesses over an access group put on every
+ *    access to memory that is not private stack memory) and asks the loop
+ *    vectorizer to vectorize across work-items.
+ *
+ * Collective data: each work-item stores its operand at coll_buf[w] (w = the
+ * linear local id).  Scans read their own element back.  Reduce, all, any and
+ * broadcast results are uniform: the work-group function reads them once and
+ * passes them to the next region in the body's `coll` argument (raw bits),
+ * because coll_buf[0] may be overwritten by work-item 0 at the next
+ * collective of the same region before the others have read it.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/cc_internal.h"
+#include "compiler/cc_llvm_util.h"
+
+#define WG_MAX_SLOT_ALIGN 64 /* the frame must be this aligned */
+
+/* ---- a pointer -> index map (open addressing) ---- */
+
+typedef struct ptrmap {
+  const void **keys;
+  unsigned *vals;
+  size_t mask;
+} ptrmap;
+
+static int ptrmap_init(ptrmap *pm, size_t n)
+{
+  size_t cap = 16;
+  while (cap < 2 * n + 16)
+    cap *= 2;
+  pm->keys = calloc(cap, sizeof(*pm->keys));
+  pm->vals = calloc(cap, sizeof(*pm->vals));
+  pm->mask = cap - 1;
+  return pm->keys && pm->vals ? CC_OK : CC_OUT_OF_MEMORY;
+}
+
+static void ptrmap_free(ptrmap *pm)
+{
+  free(pm->keys);
+  free(pm->vals);
+  pm->keys = NULL;
+  pm->vals = NULL;
+}
+
+static size_t ptrmap_pos(const ptrmap *pm, const void *key)
+{
+  size_t h = ((uintptr_t)key >> 4) * 0x9E3779B97F4A7C15ull;
+  size_t i = (h >> 20) & pm->mask;
+  while (pm->keys[i] && pm->keys[i] != key)
+    i = (i + 1) & pm->mask;
+  return i;
+}
+
+/* The map is sized for all its keys up front: no growth. */
+static void ptrmap_put(ptrmap *pm, const void *key, unsigned val)
+{
+  size_t i = ptrmap_pos(pm, key);
+  pm->keys[i] = key;
+  pm->vals[i] = val;
+}
+
+static int ptrmap_get(const ptrmap *pm, const void *key, unsigned *val)
+{
+  if (!pm->keys)
+    return 0;
+  size_t i = ptrmap_pos(pm, key);
+  if (!pm->keys[i])
+    return 0;
+  *val = pm->vals[i];
+  return 1;
+}
+
+/* ---- Itanium-mangled OpenCL builtin names: _Z<len><ident><params> ---- */
+
+typedef struct mangled {
+  const char *ident;
+  size_t ilen;
+  const char *params;
+  size_t plen;
+} mangled;
+
+static int demangle(LLVMValueRef call, mangled *mg)
+{
+  size_t len;
+  const char *name = cc_callee_name(call, &len);
+  if (!name || len < 3 || name[0] != '_' || name[1] != 'Z')
+    return 0;
+  size_t i = 2, n = 0;
+  while (i < len && name[i] >= '0' && name[i] <= '9' && n < 1000)
+    n = n * 10 + (size_t)(name[i++] - '0');
+  if (n == 0 || i + n > len)
+    return 0;
+  mg->ident = name + i;
+  mg->ilen = n;
+  mg->params = name + i + n;
+  mg->plen = len - i - n;
+  return 1;
+}
+
+static int ident_is(const mangled *mg, const char *s)
+{
+  return mg->ilen == strlen(s) && !memcmp(mg->ident, s, mg->ilen);
+}
+
+static int ident_starts(const mangled *mg, const char *s, size_t *rest)
+{
+  size_t n = strlen(s);
+  if (mg->ilen < n || memcmp(mg->ident, s, n))
+    return 0;
+  *rest = n;
+  return 1;
+}
+
+/* ---- boundaries ---- */
+
+enum wg_bkind {
+  WB_BARRIER,   /* barrier, work_group_barrier: the call goes */
+  WB_WAIT,      /* wait_group_events: the call stays, then a barrier */
+  WB_ALL,
+  WB_ANY,
+  WB_BCAST,
+  WB_REDUCE,
+  WB_SCAN_INC,
+  WB_SCAN_EXC,
+};
+
+typedef struct wg_boundary {
+  LLVMValueRef call;
+  enum wg_bkind kind;
+  char what[48];    /* for the report */
+  char helper[64];  /* combine helper, "" when none */
+  LLVMTypeRef ty;   /* collective operand and result type */
+  unsigned esize;   /* bytes of one coll_buf element */
+  LLVMBasicBlockRef cont;    /* where the work-item goes on after it */
+  LLVMBasicBlockRef resume;  /* the body's entry for its state */
+} wg_boundary;
+
+static const char *const wg_ops[] = {"add", "min", "max", "mul", "and", "or",
+                                     "xor", "logical_and", "logical_or", "logical_xor"};
+
+/* Element type name of the helpers from the first mangled parameter. */
+static const char *mangled_type_suffix(const mangled *mg)
+{
+  if (mg->plen >= 2 && mg->params[0] == 'D' && mg->params[1] == 'h')
+    return "h16";
+  if (mg->plen < 1)
+    return NULL;
+  switch (mg->params[0]) {
+  case 'i': return "i32";
+  case 'j': return "u32";
+  case 'l': return "i64";
+  case 'm': return "u64";
+  case 'f': return "f32";
+  case 'd': return "f64";
+  default: return NULL;
+  }
+}
+
+/* 1 when call is a boundary (bd filled), 0 when not, -1 on an unsupported
+ * collective (*why set). */
+static int classify_boundary(LLVMValueRef call, wg_boundary *bd, const char **why)
+{
+  mangled mg;
+  size_t rest;
+  if (!LLVMIsACallInst(call) || !demangle(call, &mg))
+    return 0;
+  memset(bd, 0, sizeof(*bd));
+  bd->call = call;
+  if (ident_is(&mg, "barrier") || ident_is(&mg, "work_group_barrier")) {
+    bd->kind = WB_BARRIER;
+    snprintf(bd->what, sizeof(bd->what), "barrier");
+    return 1;
+  }
+  if (ident_is(&mg, "wait_group_events")) {
+    bd->kind = WB_WAIT;
+    snprintf(bd->what, sizeof(bd->what), "wait_group_events");
+    return 1;
+  }
+  if (!ident_starts(&mg, "work_group_", &rest))
+    return 0;
+  const char *op = NULL;
+  const char *helper_kind = NULL;
+  size_t r2 = 0;
+  if (ident_is(&mg, "work_group_all")) {
+    bd->kind = WB_ALL;
+  } else if (ident_is(&mg, "work_group_any")) {
+    bd->kind = WB_ANY;
+  } else if (ident_is(&mg, "work_group_broadcast")) {
+    bd->kind = WB_BCAST;
+  } else if (ident_starts(&mg, "work_group_reduce_", &r2)) {
+    bd->kind = WB_REDUCE;
+    helper_kind = "reduce";
+    op = mg.ident + r2;
+  } else if (ident_starts(&mg, "work_group_scan_inclusive_", &r2)) {
+    bd->kind = WB_SCAN_INC;
+    helper_kind = "scan_inclusive";
+    op = mg.ident + r2;
+  } else if (ident_starts(&mg, "work_group_scan_exclusive_", &r2)) {
+    bd->kind = WB_SCAN_EXC;
+    helper_kind = "scan_exclusive";
+    op = mg.ident + r2;
+  } else {
+    return 0; /* pipes and the like: not a boundary */
+  }
+  snprintf(bd->what, sizeof(bd->what), "%.*s", (int)mg.ilen, mg.ident);
+  bd->ty = LLVMTypeOf(call);
+  if (bd->kind == WB_ALL || bd->kind == WB_ANY) {
+    snprintf(bd->helper, sizeof(bd->helper), "__lanecl_wg_%s", bd->kind == WB_ALL ? "all" : "any");
+    return 1;
+  }
+  const char *ty = mangled_type_suffix(&mg);
+  if (!ty) {
+    *why = "unsupported operand type";
+    return -1;
+  }
+  if (op) {
+    size_t oplen = mg.ilen - r2;
+    int known = 0;
+    for (size_t i = 0; i < sizeof(wg_ops) / sizeof(wg_ops[0]) && !known; i++)
+      known = strlen(wg_ops[i]) == oplen && !memcmp(wg_ops[i], op, oplen);
+    if (!known) {
+      *why = "unknown operation";
+      return -1;
+    }
+    snprintf(bd->helper, sizeof(bd->helper), "__lanecl_wg_%s_%.*s_%s", helper_kind, (int)oplen, op, ty);
+  }
+  return 1;
+}
+
+/* ---- per-kernel generator state ---- */
+
+typedef struct wg_slot {
+  LLVMValueRef alloca;
+  LLVMTypeRef ty;     /* allocated type (simple slots: the type loaded/stored) */
+  uint64_t size;      /* bytes per work-item, a multiple of align */
+  uint64_t align;
+  uint64_t off;       /* slot j of work-item w: frame + off * nwi + w * size */
+  int resident;       /* lives in the frame for the whole kernel */
+  LLVMValueRef addr;  /* this work-item's copy (computed in the body's entry) */
+} wg_slot;
+
+typedef struct wg_gen {
+  LLVMModuleRef m;
+  LLVMContextRef c;
+  LLVMTargetDataRef td;
+  LLVMBuilderRef b;
+  const cc_device_desc *dev;
+  cc_kernel_info *ki;
+  int opt_disable;
+  LLVMTypeRef t_i1, t_i8, t_i32, t_i64, t_ptr, t_void;
+  LLVMMetadataRef ag;     /* the kernel's access group */
+  LLVMMetadataRef empty;  /* !{} */
+  unsigned kind_ag, kind_invariant;
+
+  LLVMValueRef body, wg;
+  unsigned nparams;
+  LLVMTypeRef *ptypes;    /* the kernel's parameter types */
+  int *byval;             /* parameter i was passed byval */
+  LLVMValueRef p_ctx, p_lid[3], p_state, p_coll;
+  LLVMBasicBlockRef entry, start;  /* body: alloca block, state 0's first block */
+
+  wg_boundary *bnd;
+  unsigned nbnd;
+  wg_slot *slots;
+  unsigned nslots;
+  uint64_t frame_bytes;
+  uint64_t bcast_off;  /* frame slot (i64) of the broadcast's linear id, when used */
+  int has_bcast, has_coll;
+  LLVMValueRef ls[3], nwi, lin, frame, coll_buf;  /* body entry values */
+
+  cc_str report;
+} wg_gen;
+
+static LLVMValueRef c64(wg_gen *g, uint64_t v)
+{
+  return LLVMConstInt(g->t_i64, v, 0);
+}
+
+static LLVMValueRef c32(wg_gen *g, uint64_t v)
+{
+  return LLVMConstInt(g->t_i32, v, 0);
+}
+
+static void mark_parallel(wg_gen *g, LLVMValueRef inst)
+{
+  LLVMSetMetadata(inst, g->kind_ag, LLVMMetadataAsValue(g->c, g->ag));
+}
+
+/* A field of *ctx (never written while a work-group runs). */
+static LLVMValueRef ctx_load(wg_gen *g, LLVMValueRef ctxp, size_t off, LLVMTypeRef ty, const char *name)
+{
+  LLVMValueRef idx = c64(g, off);
+  LLVMValueRef p = LLVMBuildInBoundsGEP2(g->b, g->t_i8, ctxp, &idx, 1, "");
+  LLVMValueRef v = LLVMBuildLoad2(g->b, ty, p, name);
+  LLVMSetAlignment(v, ty == g->t_i32 ? 4 : 8);
+  LLVMSetMetadata(v, g->kind_invariant, LLVMMetadataAsValue(g->c, g->empty));
+  mark_parallel(g, v);
+  return v;
+}
+
+static LLVMValueRef ctx_dim(wg_gen *g, size_t field, unsigned d, const char *name)
+{
+  return ctx_load(g, g->p_ctx, field + 8 * d, g->t_i64, name);
+}
+
+/* ---- 1. the body ---- */
+
+static void copy_param_attrs(wg_gen *g, LLVMValueRef from, LLVMValueRef to, unsigned idx)
+{
+  unsigned n = LLVMGetAttributeCountAtIndex(from, idx);
+  if (!n)
+    return;
+  LLVMAttributeRef *a = malloc(n * sizeof(*a));
+  if (!a)
+    return;
+  LLVMGetAttributesAtIndex(from, idx, a);
+  unsigned skip[] = {cc_attr_kind("byval"), cc_attr_kind("byref"), cc_attr_kind("inalloca"),
+                     cc_attr_kind("preallocated")};
+  for (unsigned i = 0; i < n; i++) {
+    if (!LLVMIsStringAttribute(a[i])) {
+      unsigned k = LLVMGetEnumAttributeKind(a[i]), drop = 0;
+      for (unsigned s = 0; s < sizeof(skip) / sizeof(skip[0]); s++)
+        drop |= k == skip[s];
+      if (drop)
+        continue;
+    }
+    LLVMAddAttributeAtIndex(to, idx, a[i]);
+  }
+  free(a);
+}
+
+/* String attributes of the kernel (fast-math, denormal mode, ...) go to the
+ * functions made from it; enum ones (convergent, noinline, memory effects)
+ * no longer hold. */
+static void copy_fn_string_attrs(LLVMValueRef from, LLVMValueRef to)
+{
+  unsigned n = LLVMGetAttributeCountAtIndex(from, LLVMAttributeFunctionIndex);
+  if (!n)
+    return;
+  LLVMAttributeRef *a = malloc(n * sizeof(*a));
+  if (!a)
+    return;
+  LLVMGetAttributesAtIndex(from, LLVMAttributeFunctionIndex, a);
+  for (unsigned i = 0; i < n; i++) {
+    unsigned len;
+    const char *k;
+    if (!LLVMIsStringAttribute(a[i]))
+      continue;
+    k = LLVMGetStringAttributeKind(a[i], &len);
+    if ((len == 10 && !memcmp(k, "target-cpu", 10)) || (len == 15 && !memcmp(k, "target-features", 15)))
+      continue;
+    LLVMAddAttributeAtIndex(to, LLVMAttributeFunctionIndex, a[i]);
+  }
+  free(a);
+}
+
+static void add_fn_attr(wg_gen *g, LLVMValueRef fn, const char *name)
+{
+  LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(g->c, cc_attr_kind(name), 0));
+}
+
+static void add_param_attr(wg_gen *g, LLVMValueRef fn, unsigned param, const char *name)
+{
+  LLVMAddAttributeAtIndex(fn, param + 1, LLVMCreateEnumAttribute(g->c, cc_attr_kind(name), 0));
+}
+
+static void add_string_attr(wg_gen *g, LLVMValueRef fn, const char *k, const char *v)
+{
+  LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                          LLVMCreateStringAttribute(g->c, k, strlen(k), v, strlen(v)));
+}
+
+/* A byval parameter the kernel may write gets its own copy in the body. */
+static void copy_writable_byval(wg_gen *g, LLVMValueRef kernel, unsigned i)
+{
+  LLVMValueRef p = LLVMGetParam(g->body, i);
+  LLVMAttributeRef bv = LLVMGetEnumAttributeAtIndex(kernel, i + 1, cc_attr_kind("byval"));
+  if (LLVMGetEnumAttributeAtIndex(kernel, i + 1, cc_attr_kind("readonly")) ||
+      LLVMGetEnumAttributeAtIndex(kernel, i + 1, cc_attr_kind("readnone")) || !LLVMGetFirstUse(p))
+    return;
+  LLVMTypeRef ty = LLVMGetTypeAttributeValue(bv);
+  unsigned align = LLVMABIAlignmentOfType(g->td, ty);
+  LLVMPositionBuilderBefore(g->b, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(g->body)));
+  LLVMValueRef copy = LLVMBuildAlloca(g->b, ty, "byval.copy");
+  LLVMSetAlignment(copy, align);
+  LLVMReplaceAllUsesWith(p, copy);
+  LLVMBuildMemCpy(g->b, copy, align, p, 1, c64(g, LLVMABISizeOfType(g->td, ty)));
+}
+
+static int make_body(wg_gen *g, LLVMValueRef kernel, char **err)
+{
+  const char *kname = g->ki->name;
+  LLVMTypeRef fty = LLVMGlobalGetValueType(kernel);
+  unsigned n = LLVMCountParamTypes(fty);
+  if (n != g->ki->nargs || LLVMIsFunctionVarArg(fty)) {
+    cc_set_err(err, "kernel %s: %u parameters but %u arguments in its metadata", kname, n, g->ki->nargs);
+    return CC_INTERNAL;
+  }
+  if (LLVMGetFirstUse(kernel)) {
+    cc_set_err(err, "kernel %s is called from another function that was not inlined", kname);
+    return CC_INTERNAL;
+  }
+  if (LLVMGetTypeKind(LLVMGetReturnType(fty)) != LLVMVoidTypeKind) {
+    cc_set_err(err, "kernel %s does not return void", kname);
+    return CC_INTERNAL;
+  }
+  g->nparams = n;
+  g->ptypes = calloc(n + 6, sizeof(*g->ptypes));
+  g->byval = calloc(n + 1, sizeof(*g->byval));
+  size_t nlen = strlen(kname);
+  char *name = malloc(nlen + sizeof(LANECL_WG_PREFIX) + 8);
+  if (!g->ptypes || !g->byval || !name) {
+    free(name);
+    return CC_OUT_OF_MEMORY;
+  }
+  LLVMGetParamTypes(fty, g->ptypes);
+  g->ptypes[n] = g->t_ptr;
+  g->ptypes[n + 1] = g->ptypes[n + 2] = g->ptypes[n + 3] = g->t_i64;
+  g->ptypes[n + 4] = g->t_i32;
+  g->ptypes[n + 5] = g->t_i64;
+
+  snprintf(name, nlen + 8, "%s.body", kname);
+  g->body = LLVMAddFunction(g->m, name, LLVMFunctionType(g->t_i32, g->ptypes, n + 6, 0));
+  snprintf(name, nlen + sizeof(LANECL_WG_PREFIX) + 8, LANECL_WG_PREFIX "%s", kname);
+  LLVMTypeRef wty_params[2] = {g->t_ptr, g->t_ptr};
+  g->wg = LLVMAddFunction(g->m, name, LLVMFunctionType(g->t_void, wty_params, 2, 0));
+  free(name);
+
+  LLVMSetLinkage(g->body, LLVMInternalLinkage);
+  copy_fn_string_attrs(kernel, g->body);
+  copy_fn_string_attrs(kernel, g->wg);
+  add_fn_attr(g, g->body, "alwaysinline");
+  add_fn_attr(g, g->body, "nounwind");
+  add_fn_attr(g, g->wg, "nounwind");
+  if (g->dev && g->dev->simd_bits) {
+    char w[16];
+    snprintf(w, sizeof(w), "%u", g->dev->simd_bits);
+    add_string_attr(g, g->body, "prefer-vector-width", w);
+    add_string_attr(g, g->wg, "prefer-vector-width", w);
+  }
+  LLVMSetLinkage(g->wg, LLVMExternalLinkage);
+  LLVMSetVisibility(g->wg, LLVMDefaultVisibility);
+  for (unsigned p = 0; p < 2; p++) {
+    add_param_attr(g, g->wg, p, "noalias");
+    add_param_attr(g, g->wg, p, "nocapture");
+    add_param_attr(g, g->wg, p, "readonly");
+  }
+  add_param_attr(g, g->body, n, "nocapture");
+  add_param_attr(g, g->body, n, "readonly");
+
+  for (unsigned i = 0; i < n; i++) {
+    g->byval[i] = LLVMGetEnumAttributeAtIndex(kernel, i + 1, cc_attr_kind("byval")) != NULL;
+    copy_param_attrs(g, kernel, g->body, i + 1);
+    LLVMReplaceAllUsesWith(LLVMGetParam(kernel, i), LLVMGetParam(g->body, i));
+  }
+  g->p_ctx = LLVMGetParam(g->body, n);
+  for (unsigned d = 0; d < 3; d++)
+    g->p_lid[d] = LLVMGetParam(g->body, n + 1 + d);
+  g->p_state = LLVMGetParam(g->body, n + 4);
+  g->p_coll = LLVMGetParam(g->body, n + 5);
+  LLVMSetValueName2(g->p_ctx, "ctx", 3);
+  LLVMSetValueName2(g->p_lid[0], "lx", 2);
+  LLVMSetValueName2(g->p_lid[1], "ly", 2);
+  LLVMSetValueName2(g->p_lid[2], "lz", 2);
+  LLVMSetValueName2(g->p_state, "state", 5);
+  LLVMSetValueName2(g->p_coll, "coll", 4);
+
+  /* Move the blocks; `ret void` becomes `ret i32 -1` (done). */
+  LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(kernel);
+  while (bb) {
+    LLVMBasicBlockRef next = LLVMGetNextBasicBlock(bb);
+    LLVMRemoveBasicBlockFromParent(bb);
+    LLVMAppendExistingBasicBlock(g->body, bb);
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+    if (t && LLVMGetInstructionOpcode(t) == LLVMRet) {
+      LLVMPositionBuilderBefore(g->b, t);
+      LLVMBuildRet(g->b, LLVMConstInt(g->t_i32, (unsigned long long)-1, 1));
+      LLVMInstructionEraseFromParent(t);
+    }
+    bb = next;
+  }
+  for (unsigned i = 0; i < n; i++)
+    if (g->byval[i])
+      copy_writable_byval(g, kernel, i);
+  LLVMDeleteFunction(kernel);
+  return CC_OK;
+}
+
+/* ---- 2. work-item builtins ---- */
+
+enum wi_kind {
+  WI_GLOBAL_ID, WI_LOCAL_ID, WI_GROUP_ID, WI_LOCAL_SIZE, WI_ENQ_LOCAL_SIZE, WI_NUM_GROUPS,
+  WI_GLOBAL_SIZE, WI_GLOBAL_OFFSET, WI_WORK_DIM, WI_GLOBAL_LINEAR_ID, WI_LOCAL_LINEAR_ID,
+};
+
+static const struct {
+  const char *ident;
+  const char *params;
+  enum wi_kind kind;
+} wi_funcs[] = {
+    {"get_global_id", "j", WI_GLOBAL_ID},
+    {"get_local_id", "j", WI_LOCAL_ID},
+    {"get_group_id", "j", WI_GROUP_ID},
+    {"get_local_size", "j", WI_LOCAL_SIZE},
+    {"get_enqueued_local_size", "j", WI_ENQ_LOCAL_SIZE},
+    {"get_num_groups", "j", WI_NUM_GROUPS},
+    {"get_global_size", "j", WI_GLOBAL_SIZE},
+    {"get_global_offset", "j", WI_GLOBAL_OFFSET},
+    {"get_work_dim", "v", WI_WORK_DIM},
+    {"get_global_linear_id", "v", WI_GLOBAL_LINEAR_ID},
+    {"get_local_linear_id", "v", WI_LOCAL_LINEAR_ID},
+};
+
+/* get_global_id(d) - get_global_offset(d) */
+static LLVMValueRef global_id_no_offset(wg_gen *g, unsigned d)
+{
+  LLVMValueRef grp = ctx_dim(g, offsetof(lanecl_wg_ctx, group_id), d, "group_id");
+  LLVMValueRef els = ctx_dim(g, offsetof(lanecl_wg_ctx, enqueued_local_size), d, "enq_local_size");
+  return LLVMBuildAdd(g->b, LLVMBuildMul(g->b, grp, els, ""), g->p_lid[d], "");
+}
+
+static LLVMValueRef wi_dim_value(wg_gen *g, enum wi_kind k, unsigned d)
+{
+  switch (k) {
+  case WI_GLOBAL_ID:
+    return LLVMBuildAdd(g->b, global_id_no_offset(g, d),
+                        ctx_dim(g, offsetof(lanecl_wg_ctx, global_offset), d, "global_offset"), "global_id");
+  case WI_LOCAL_ID: return g->p_lid[d];
+  case WI_GROUP_ID: return ctx_dim(g, offsetof(lanecl_wg_ctx, group_id), d, "group_id");
+  case WI_LOCAL_SIZE: return ctx_dim(g, offsetof(lanecl_wg_ctx, local_size), d, "local_size");
+  case WI_ENQ_LOCAL_SIZE: return ctx_dim(g, offsetof(lanecl_wg_ctx, enqueued_local_size), d, "enq_local_size");
+  case WI_NUM_GROUPS: return ctx_dim(g, offsetof(lanecl_wg_ctx, num_groups), d, "num_groups");
+  case WI_GLOBAL_SIZE: return ctx_dim(g, offsetof(lanecl_wg_ctx, global_size), d, "global_size");
+  case WI_GLOBAL_OFFSET: return ctx_dim(g, offsetof(lanecl_wg_ctx, global_offset), d, "global_offset");
+  default: return NULL;
+  }
+}
+
+/* The spec's value for a dimension index out of range: 0 for ids and offsets, 1 for sizes. */
+static uint64_t wi_out_of_range(enum wi_kind k)
+{
+  return k == WI_GLOBAL_ID || k == WI_LOCAL_ID || k == WI_GROUP_ID || k == WI_GLOBAL_OFFSET ? 0 : 1;
+}
+
+static LLVMValueRef wi_value(wg_gen *g, enum wi_kind k, LLVMValueRef dim)
+{
+  switch (k) {
+  case WI_WORK_DIM:
+    return ctx_load(g, g->p_ctx, offsetof(lanecl_wg_ctx, work_dim), g->t_i32, "work_dim");
+  case WI_LOCAL_LINEAR_ID: {
+    LLVMValueRef l0 = ctx_dim(g, offsetof(lanecl_wg_ctx, local_size), 0, "local_size");
+    LLVMValueRef l1 = ctx_dim(g, offsetof(lanecl_wg_ctx, local_size), 1, "local_size");
+    LLVMValueRef v = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, g->p_lid[2], l1, ""), g->p_lid[1], "");
+    return LLVMBuildAdd(g->b, LLVMBuildMul(g->b, v, l0, ""), g->p_lid[0], "local_linear_id");
+  }
+  case WI_GLOBAL_LINEAR_ID: {
+    LLVMValueRef g0 = ctx_dim(g, offsetof(lanecl_wg_ctx, global_size), 0, "global_size");
+    LLVMValueRef g1 = ctx_dim(g, offsetof(lanecl_wg_ctx, global_size), 1, "global_size");
+    LLVMValueRef v = LLVMBuildMul(g->b, global_id_no_offset(g, 2), g1, "");
+    v = LLVMBuildAdd(g->b, v, global_id_no_offset(g, 1), "");
+    v = LLVMBuildMul(g->b, v, g0, "");
+    return LLVMBuildAdd(g->b, v, global_id_no_offset(g, 0), "global_linear_id");
+  }
+  default:
+    break;
+  }
+  if (LLVMIsAConstantInt(dim)) {
+    unsigned long long d = LLVMConstIntGetZExtValue(dim);
+    return d < 3 ? wi_dim_value(g, k, (unsigned)d) : c64(g, wi_out_of_range(k));
+  }
+  LLVMValueRef v = c64(g, wi_out_of_range(k));
+  for (int d = 2; d >= 0; d--) {
+    LLVMValueRef is_d = LLVMBuildICmp(g->b, LLVMIntEQ, dim, LLVMConstInt(LLVMTypeOf(dim), (unsigned)d, 0), "");
+    v = LLVMBuildSelect(g->b, is_d, wi_dim_value(g, k, (unsigned)d), v, "");
+  }
+  return v;
+}
+
+static int lower_workitem_call(wg_gen *g, LLVMValueRef call)
+{
+  mangled mg;
+  if (!demangle(call, &mg))
+    return 0;
+  for (size_t i = 0; i < sizeof(wi_funcs) / sizeof(wi_funcs[0]); i++) {
+    if (!ident_is(&mg, wi_funcs[i].ident) || mg.plen != strlen(wi_funcs[i].params) ||
+        memcmp(mg.params, wi_funcs[i].params, mg.plen))
+      continue;
+    LLVMPositionBuilderBefore(g->b, call);
+    LLVMValueRef dim = wi_funcs[i].params[0] == 'j' ? LLVMGetOperand(call, 0) : NULL;
+    LLVMValueRef v = wi_value(g, wi_funcs[i].kind, dim);
+    LLVMTypeRef rt = LLVMTypeOf(call);
+    if (LLVMTypeOf(v) != rt)
+      v = LLVMBuildIntCast2(g->b, v, rt, 0, "");
+    LLVMReplaceAllUsesWith(call, v);
+    LLVMInstructionEraseFromParent(call);
+    return 1;
+  }
+  return 0;
+}
+
+/* Work-item functions lowered; calls lose `convergent` (boundaries aside,
+ * nothing in a region needs it and it blocks the vectorizer's checks). */
+static void lower_workitem_calls(wg_gen *g)
+{
+  unsigned convergent = cc_attr_kind("convergent");
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->body); bb; bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMValueRef i = LLVMGetFirstInstruction(bb);
+    while (i) {
+      LLVMValueRef next = LLVMGetNextInstruction(i);
+      if (LLVMIsACallInst(i) && !lower_workitem_call(g, i)) {
+        wg_boundary bd;
+        const char *why;
+        LLVMValueRef f = cc_called_function(i);
+        if (classify_boundary(i, &bd, &why) == 0) {
+          LLVMRemoveCallSiteEnumAttribute(i, LLVMAttributeFunctionIndex, convergent);
+          if (f && LLVMIsDeclaration(f) && !LLVMGetIntrinsicID(f))
+            LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, convergent);
+        }
+      }
+      i = next;
+    }
+  }
+}
+
+/* ---- access groups: which accesses are independent across work-items ---- */
+
+/* Simple: a scalar (integer, float, pointer, vector) alloca used only by
+ * loads and stores of its own type.  SROA promotes it; across boundaries it
+ * is saved and restored by value.  Any other alloca is private memory with
+ * an address. */
+static int alloca_is_simple(LLVMValueRef a)
+{
+  LLVMTypeRef ty = LLVMGetAllocatedType(a);
+  switch (LLVMGetTypeKind(ty)) {
+  case LLVMIntegerTypeKind: case LLVMHalfTypeKind: case LLVMBFloatTypeKind: case LLVMFloatTypeKind:
+  case LLVMDoubleTypeKind: case LLVMPointerTypeKind: case LLVMVectorTypeKind:
+    break;
+  default:
+    return 0;
+  }
+  LLVMValueRef n = LLVMGetOperand(a, 0);
+  if (!LLVMIsAConstantInt(n) || LLVMConstIntGetZExtValue(n) != 1)
+    return 0;
+  for (LLVMUseRef u = LLVMGetFirstUse(a); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsALoadInst(user)) {
+      if (LLVMTypeOf(user) != ty || LLVMGetVolatile(user))
+        return 0;
+    } else if (LLVMIsAStoreInst(user)) {
+      if (LLVMGetOperand(user, 1) != a || LLVMGetOperand(user, 0) == a ||
+          LLVMTypeOf(LLVMGetOperand(user, 0)) != ty || LLVMGetVolatile(user))
+        return 0;
+    } else {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+#define WG_PTR_DEPTH 24
+
+/* 1 when p points to memory that is not shared between iterations of the
+ * lane loop through a private stack slot: kernel arguments, globals (__local
+ * and __constant variables), the OpenCL global/constant/local address spaces,
+ * and, with boundaries, the frame-resident private memory (one copy per
+ * work-item).  0 for stack memory and for what can't be traced. */
+static int ptr_is_shared(wg_gen *g, LLVMValueRef p, LLVMValueRef *phis, unsigned nphis)
+{
+  LLVMTypeRef ty = LLVMTypeOf(p);
+  if (LLVMGetTypeKind(ty) == LLVMPointerTypeKind) {
+    unsigned as = LLVMGetPointerAddressSpace(ty);
+    if (as == CC_AS_GLOBAL || as == CC_AS_CONSTANT || as == CC_AS_LOCAL)
+      return 1;
+  }
+  if (LLVMIsAArgument(p) || LLVMIsAGlobalValue(p))
+    return 1;
+  if (LLVMIsAAllocaInst(p))
+    return g->nbnd > 0 && !alloca_is_simple(p);
+  if (nphis >= WG_PTR_DEPTH)
+    return 0;
+  if (LLVMIsAGetElementPtrInst(p) || LLVMIsABitCastInst(p) || LLVMIsAAddrSpaceCastInst(p))
+    return ptr_is_shared(g, LLVMGetOperand(p, 0), phis, nphis + 1);
+  if (LLVMIsAConstantExpr(p)) {
+    LLVMOpcode op = LLVMGetConstOpcode(p);
+    if (op == LLVMGetElementPtr || op == LLVMBitCast || op == LLVMAddrSpaceCast)
+      return ptr_is_shared(g, LLVMGetOperand(p, 0), phis, nphis + 1);
+    return 0;
+  }
+  if (LLVMIsASelectInst(p))
+    return ptr_is_shared(g, LLVMGetOperand(p, 1), phis, nphis + 1) &&
+           ptr_is_shared(g, LLVMGetOperand(p, 2), phis, nphis + 1);
+  if (LLVMIsAPHINode(p)) {
+    LLVMValueRef path[WG_PTR_DEPTH];
+    for (unsigned i = 0; i < nphis; i++)
+      if (phis[i] == p)
+        return 1; /* a cycle adds nothing */
+    memcpy(path, phis, nphis * sizeof(*path));
+    path[nphis] = p;
+    unsigned n = LLVMCountIncoming(p);
+    for (unsigned i = 0; i < n; i++)
+      if (!ptr_is_shared(g, LLVMGetIncomingValue(p, i), path, nphis + 1))
+        return 0;
+    return 1;
+  }
+  if (cc_callee_has_prefix(p, "llvm.threadlocal.address"))
+    return ptr_is_shared(g, LLVMGetOperand(p, 0), phis, nphis + 1);
+  return 0;
+}
+
+static int ptr_shared(wg_gen *g, LLVMValueRef p)
+{
+  LLVMValueRef phis[WG_PTR_DEPTH];
+  return ptr_is_shared(g, p, phis, 0);
+}
+
+/* Puts the access group on every load, store and call whose memory is not
+ * private stack memory. */
+static void mark_accesses(wg_gen *g)
+{
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->body); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      int mark = 0;
+      if (LLVMIsALoadInst(i)) {
+        mark = !LLVMGetVolatile(i) && ptr_shared(g, LLVMGetOperand(i, 0));
+      } else if (LLVMIsAStoreInst(i)) {
+        mark = !LLVMGetVolatile(i) && ptr_shared(g, LLVMGetOperand(i, 1));
+      } else if (LLVMIsACallInst(i)) {
+        unsigned n = LLVMGetNumArgOperands(i);
+        mark = 1;
+        for (unsigned a = 0; a < n && mark; a++) {
+          LLVMValueRef v = LLVMGetOperand(i, a);
+          if (LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMPointerTypeKind)
+            mark = ptr_shared(g, v);
+        }
+      }
+      if (mark)
+        mark_parallel(g, i);
+    }
+}
+
+/* ---- 3. regions ---- */
+
+static int add_boundary(wg_gen *g, const wg_boundary *bd, unsigned *cap)
+{
+  if (g->nbnd == *cap) {
+    unsigned ncap = *cap ? 2 * *cap : 8;
+    wg_boundary *nb = realloc(g->bnd, ncap * sizeof(*nb));
+    if (!nb)
+      return CC_OUT_OF_MEMORY;
+    g->bnd = nb;
+    *cap = ncap;
+  }
+  g->bnd[g->nbnd++] = *bd;
+  return CC_OK;
+}
+
+static int find_boundaries(wg_gen *g, char **err)
+{
+  unsigned cap = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->body); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      wg_boundary bd;
+      const char *why = "";
+      int r = classify_boundary(i, &bd, &why);
+      if (r < 0) {
+        size_t len;
+        const char *name = cc_callee_name(i, &len);
+        cc_set_err(err, "kernel %s: work-group function %.*s: %s", g->ki->name, (int)len, name, why);
+        return CC_BUILD_FAILED;
+      }
+      if (r > 0) {
+        if (bd.ty && LLVMGetTypeKind(bd.ty) != LLVMVoidTypeKind)
+          bd.esize = (unsigned)LLVMABISizeOfType(g->td, bd.ty);
+        if (add_boundary(g, &bd, &cap) != CC_OK)
+          return CC_OUT_OF_MEMORY;
+      }
+    }
+  return CC_OK;
+}
+
+/* ---- rematerialization: recompute instead of saving ----
+ * A value that is a pure function of the kernel's arguments, the local ids
+ * and ctx (get_global_id(0), &a[i], get_local_size(0) - 1 - l, ...) is
+ * computed again where it is used in another block instead of going through
+ * memory: it then never needs a frame slot, and optimization merges the
+ * copies inside a region. */
+
+#define WG_REMAT_BUDGET 48 /* instructions per rematerialized tree */
+
+enum { RM_YES = 1, RM_NO = 2 };
+
+static int remat_opcode_ok(LLVMOpcode op)
+{
+  switch (op) {
+  case LLVMAdd: case LLVMFAdd: case LLVMSub: case LLVMFSub: case LLVMMul: case LLVMFMul:
+  case LLVMUDiv: case LLVMSDiv: case LLVMFDiv: case LLVMURem: case LLVMSRem: case LLVMFRem:
+  case LLVMShl: case LLVMLShr: case LLVMAShr: case LLVMAnd: case LLVMOr: case LLVMXor: case LLVMFNeg:
+  case LLVMGetElementPtr: case LLVMTrunc: case LLVMZExt: case LLVMSExt: case LLVMFPToUI: case LLVMFPToSI:
+  case LLVMUIToFP: case LLVMSIToFP: case LLVMFPTrunc: case LLVMFPExt: case LLVMPtrToInt: case LLVMIntToPtr:
+  case LLVMBitCast: case LLVMAddrSpaceCast: case LLVMICmp: case LLVMFCmp: case LLVMSelect:
+  case LLVMExtractElement: case LLVMInsertElement: case LLVMShuffleVector: case LLVMExtractValue:
+  case LLVMInsertValue:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+static int remat_ok(wg_gen *g, LLVMValueRef v, ptrmap *memo, unsigned *budget)
+{
+  unsigned known;
+  if (LLVMIsAArgument(v))
+    return v != g->p_state && v != g->p_coll;
+  if (LLVMIsAConstant(v))
+    return 1;
+  if (!LLVMIsAInstruction(v))
+    return 0;
+  if (ptrmap_get(memo, v, &known))
+    return known == RM_YES;
+  if (*budget == 0)
+    return 0;
+  (*budget)--;
+  LLVMOpcode op = LLVMGetInstructionOpcode(v);
+  int ok = remat_opcode_ok(op);
+  if (op == LLVMLoad)
+    ok = LLVMGetMetadata(v, g->kind_invariant) != NULL;  /* ctx fields */
+  if (op == LLVMCall)
+    ok = cc_callee_has_prefix(v, "llvm.threadlocal.address");
+  unsigned n = ok ? (unsigned)LLVMGetNumOperands(v) : 0;
+  if (op == LLVMCall && n)
+    n--; /* the callee */
+  for (unsigned i = 0; i < n && ok; i++)
+    ok = remat_ok(g, LLVMGetOperand(v, i), memo, budget);
+  ptrmap_put(memo, v, ok ? RM_YES : RM_NO);
+  return ok;
+}
+
+typedef struct remat_map {
+  LLVMValueRef from[WG_REMAT_BUDGET + 1], to[WG_REMAT_BUDGET + 1];
+  unsigned n;
+} remat_map;
+
+/* A copy of v's tree at the builder's position. */
+static LLVMValueRef remat_clone(wg_gen *g, LLVMValueRef v, remat_map *map)
+{
+  if (!LLVMIsAInstruction(v))
+    return v;
+  for (unsigned i = 0; i < map->n; i++)
+    if (map->from[i] == v)
+      return map->to[i];
+  unsigned n = (unsigned)LLVMGetNumOperands(v);
+  LLVMValueRef ops[8], *opv = n <= 8 ? ops : malloc(n * sizeof(*opv));
+  if (!opv)
+    return NULL;
+  int bad = 0;
+  for (unsigned i = 0; i < n; i++)
+    bad |= !(opv[i] = remat_clone(g, LLVMGetOperand(v, i), map));
+  LLVMValueRef c = bad ? NULL : LLVMInstructionClone(v);
+  if (c) {
+    LLVMInsertIntoBuilderWithName(g->b, c, "");
+    for (unsigned i = 0; i < n; i++)
+      LLVMSetOperand(c, i, opv[i]);
+    if (map->n <= WG_REMAT_BUDGET) {
+      map->from[map->n] = v;
+      map->to[map->n++] = c;
+    }
+  }
+  if (opv != ops)
+    free(opv);
+  return c;
+}
+
+static int rematerialize(wg_gen *g)
+{
+  unsigned ninst = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->body); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+      ninst++;
+  ptrmap memo = {0};
+  if (ptrmap_init(&memo, ninst))
+    return CC_OUT_OF_MEMORY;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->body); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef v = LLVMGetFirstInstruction(bb); v; v = LLVMGetNextInstruction(v)) {
+      unsigned budget = WG_REMAT_BUDGET;
+      if (LLVMIsAAllocaInst(v) || LLVMIsAPHINode(v) || !cc_value_escapes(v) || !remat_ok(g, v, &memo, &budget))
+        continue;
+      /* Every use in another block (or in a phi) gets its own copy. */
+      unsigned nusers;
+      LLVMValueRef *users = cc_collect_users(v, &nusers);
+      for (unsigned ui = 0; ui < nusers; ui++) {
+        LLVMValueRef user = users[ui];
+        int is_phi = LLVMIsAPHINode(user) != NULL;
+        if (!LLVMIsAInstruction(user) || (!is_phi && LLVMGetInstructionParent(user) == bb))
+          continue;
+        unsigned nops = (unsigned)LLVMGetNumOperands(user);
+        for (unsigned k = 0; k < nops; k++) {
+          if (LLVMGetOperand(user, k) != v || (is_phi && LLVMGetIncomingBlock(user, k) == bb))
+            continue;
+          remat_map map;
+          map.n = 0;
+          if (is_phi)
+            LLVMPositionBuilderBefore(g->b, LLVMGetBasicBlockTerminator(LLVMGetIncomingBlock(user, k)));
+          else
+            LLVMPositionBuilderBefore(g->b, user);
+          LLVMValueRef c = remat_clone(g, v, &map);
+          if (c)
+            LLVMSetOperand(user, k, c);
+        }
+      }
+      free(users);
+    }
+  ptrmap_free(&memo);
+  return CC_OK;
+}
+
+/* A new first block holding every alloca (static ones hoisted out of loops);
+ * the old entry becomes state 0's first block. */
+static int hoist_allocas(wg_gen *g, char **err)
+{
+  LLVMBasicBlockRef old = LLVMGetEntryBasicBlock(g->body);
+  g->entry = LLVMInsertBasicBlockInContext(g->c, old, "allocas");
+  g->start = old;
+  LLVMPositionBuilderAtEnd(g->b, g->entry);
+  LLVMValueRef br = LLVMBuildBr(g->b, old);
+  for (LLVMBasicBlockRef bb = old; bb; bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMValueRef i = LLVMGetFirstInstruction(bb);
+    while (i) {
+      LLVMValueRef next = LLVMGetNextInstruction(i);
+      if (LLVMIsAAllocaInst(i)) {
+        if (!LLVMIsAConstantInt(LLVMGetOperand(i, 0))) {
+          cc_set_err(err, "kernel %s: variable-sized private arrays are not supported with barriers",
+                     g->ki->name);
+          return CC_BUILD_FAILED;
+        }
+        size_t len;
+        const char *n = LLVMGetValueName2(i, &len);
+        char *copy = strndup(n, len);
+        LLVMInstructionRemoveFromParent(i);
+        LLVMPositionBuilderBefore(g->b, br);
+        LLVMInsertIntoBuilderWithName(g->b, i, copy ? copy : "");
+        free(copy);
+      }
+      i = next;
+    }
+  }
+  return CC_OK;
+}
+
+/* Lifetime markers would end a saved value's life at a boundary. */
+static void drop_lifetime_markers(wg_gen *g)
+{
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->body); bb; bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMValueRef i = LLVMGetFirstInstruction(bb);
+    while (i) {
+      LLVMValueRef next = LLVMGetNextInstruction(i);
+      if (cc_callee_has_prefix(i, "llvm.lifetime."))
+        LLVMInstructionEraseFromParent(i);
+      i = next;
+    }
+  }
+}
+
+/* Slots: every non-simple alloca (resident), then the simple ones that are
+ * live after some boundary (live[b] bitsets over simple allocas, indexed by
+ * simple_idx).  Fills the slot list and the frame layout. */
+static int collect_allocas(wg_gen *g, LLVMValueRef **simple, unsigned *nsimple)
+{
+  unsigned n = 0, cap = 64, ns = 0;
+  LLVMValueRef *s = malloc(cap * sizeof(*s));
+  g->slots = NULL;
+  g->nslots = 0;
+  for (LLVMValueRef i = LLVMGetFirstInstruction(g->entry); i && s; i = LLVMGetNextInstruction(i))
+    n += LLVMIsAAllocaInst(i) != NULL;
+  g->slots = calloc(n + 2, sizeof(*g->slots));
+  if (!s || !g->slots) {
+    free(s);
+    return CC_OUT_OF_MEMORY;
+  }
+  for (LLVMValueRef i = LLVMGetFirstInstruction(g->entry); i; i = LLVMGetNextInstruction(i)) {
+    if (!LLVMIsAAllocaInst(i))
+      continue;
+    if (alloca_is_simple(i)) {
+      if (ns == cap) {
+        LLVMValueRef *grown = realloc(s, 2 * cap * sizeof(*s));
+        if (!grown) {
+          free(s);
+          return CC_OUT_OF_MEMORY;
+        }
+        s = grown;
+        cap *= 2;
+      }
+      s[ns++] = i;
+      continue;
+    }
+    wg_slot *sl = &g->slots[g->nslots++];
+    LLVMTypeRef ty = LLVMGetAllocatedType(i);
+    uint64_t count = LLVMConstIntGetZExtValue(LLVMGetOperand(i, 0));
+    uint64_t align = LLVMGetAlignment(i);
+    if (align < LLVMABIAlignmentOfType(g->td, ty))
+      align = LLVMABIAlignmentOfType(g->td, ty);
+    if (align > WG_MAX_SLOT_ALIGN)
+      align = WG_MAX_SLOT_ALIGN;
+    sl->alloca = i;
+    sl->ty = ty;
+    sl->align = align;
+    sl->size = (LLVMABISizeOfType(g->td, ty) * count + align - 1) / align * align;
+    sl->resident = 1;
+  }
+  *simple = s;
+  *nsimple = ns;
+  return CC_OK;
+}
+
+/* Backward liveness of the simple allocas over the body's blocks; live[b]
+ * gets the set live at the continuation of boundary b. */
+static int alloca_liveness(wg_gen *g, LLVMValueRef *simple, unsigned nsimple, uint64_t **live_out)
+{
+  unsigned nb = LLVMCountBasicBlocks(g->body);
+  size_t W = (nsimple + 63) / 64;
+  ptrmap bidx = {0}, sidx = {0};
+  LLVMBasicBlockRef *blocks = malloc(nb * sizeof(*blocks));
+  uint64_t *gen = calloc((size_t)nb * W + 1, 8), *kill = calloc((size_t)nb * W + 1, 8);
+  uint64_t *in = calloc((size_t)nb * W + 1, 8), *live = calloc((size_t)g->nbnd * W + 1, 8);
+  unsigned *succ_start = calloc(nb + 1, sizeof(unsigned)), *succ = NULL, nsucc = 0;
+  int rc = CC_OUT_OF_MEMORY;
+  if (!blocks || !gen || !kill || !in || !live || !succ_start || ptrmap_init(&bidx, nb) ||
+      ptrmap_init(&sidx, nsimple))
+    goto free_all;
+  for (unsigned i = 0; i < nsimple; i++)
+    ptrmap_put(&sidx, simple[i], i);
+  unsigned k = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->body); bb; bb = LLVMGetNextBasicBlock(bb)) {
+    blocks[k] = bb;
+    ptrmap_put(&bidx, bb, k);
+    nsucc += LLVMGetNumSuccessors(LLVMGetBasicBlockTerminator(bb));
+    k++;
+  }
+  succ = malloc((nsucc + 1) * sizeof(*succ));
+  if (!succ)
+    goto free_all;
+  nsucc = 0;
+  for (unsigned bi = 0; bi < nb; bi++) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(blocks[bi]);
+    unsigned ns = LLVMGetNumSuccessors(t), v;
+    succ_start[bi] = nsucc;
+    for (unsigned s = 0; s < ns; s++)
+      if (ptrmap_get(&bidx, LLVMGetSuccessor(t, s), &v))
+        succ[nsucc++] = v;
+    uint64_t *gb = gen + bi * W, *kb = kill + bi * W;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(blocks[bi]); i; i = LLVMGetNextInstruction(i)) {
+      unsigned s;
+      if (LLVMIsALoadInst(i) && ptrmap_get(&sidx, LLVMGetOperand(i, 0), &s)) {
+        if (!(kb[s / 64] >> (s % 64) & 1))
+          gb[s / 64] |= 1ull << (s % 64);
+      } else if (LLVMIsAStoreInst(i) && ptrmap_get(&sidx, LLVMGetOperand(i, 1), &s)) {
+        kb[s / 64] |= 1ull << (s % 64);
+      }
+    }
+  }
+  succ_start[nb] = nsucc;
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (unsigned bi = nb; bi-- > 0;) {
+      for (size_t w = 0; w < W; w++) {
+        uint64_t out = 0;
+        for (unsigned s = succ_start[bi]; s < succ_start[bi + 1]; s++)
+          out |= in[(size_t)succ[s] * W + w];
+        uint64_t nin = gen[bi * W + w] | (out & ~kill[bi * W + w]);
+        if (nin != in[bi * W + w]) {
+          in[bi * W + w] = nin;
+          changed = 1;
+        }
+      }
+    }
+  }
+  for (unsigned b = 0; b < g->nbnd; b++) {
+    unsigned bi;
+    if (ptrmap_get(&bidx, g->bnd[b].cont, &bi))
+      memcpy(live + (size_t)b * W, in + (size_t)bi * W, W * 8);
+  }
+  *live_out = live;
+  live = NULL;
+  rc = CC_OK;
+free_all:
+  ptrmap_free(&bidx);
+  ptrmap_free(&sidx);
+  free(blocks);
+  free(gen);
+  free(kill);
+  free(in);
+  free(live);
+  free(succ_start);
+  free(succ);
+  return rc;
+}
+
+static void layout_frame(wg_gen *g)
+{
+  uint64_t off = 0;
+  for (unsigned j = 0; j < g->nslots; j++) {
+    wg_slot *s = &g->slots[j];
+    off = (off + s->align - 1) / s->align * s->align;
+    s->off = off;
+    off += s->size;
+  }
+  if (g->has_bcast) {
+    off = (off + 7) / 8 * 8;
+    g->bcast_off = off;
+    off += 8;
+  }
+  g->frame_bytes = (off + 7) / 8 * 8;
+}
+
+/* This work-item's element of an array of per-work-item values of type ty
+ * (size bytes each) starting at base. */
+static LLVMValueRef lane_elem(wg_gen *g, LLVMValueRef base, LLVMTypeRef ty, uint64_t size)
+{
+  LLVMValueRef idx = g->lin;
+  if (ty)
+    return LLVMBuildInBoundsGEP2(g->b, ty, base, &idx, 1, "");
+  idx = LLVMBuildMul(g->b, g->lin, c64(g, size), "");
+  return LLVMBuildInBoundsGEP2(g->b, g->t_i8, base, &idx, 1, "");
+}
+
+static LLVMValueRef frame_base(wg_gen *g, uint64_t off)
+{
+  LLVMValueRef o = LLVMBuildMul(g->b, c64(g, off), g->nwi, "");
+  return LLVMBuildInBoundsGEP2(g->b, g->t_i8, g->frame, &o, 1, "");
+}
+
+static LLVMValueRef build_load(wg_gen *g, LLVMTypeRef ty, LLVMValueRef p, unsigned align, int parallel)
+{
+  LLVMValueRef v = LLVMBuildLoad2(g->b, ty, p, "");
+  LLVMSetAlignment(v, align);
+  if (parallel)
+    mark_parallel(g, v);
+  return v;
+}
+
+static void build_store(wg_gen *g, LLVMValueRef v, LLVMValueRef p, unsigned align, int parallel)
+{
+  LLVMValueRef s = LLVMBuildStore(g->b, v, p);
+  LLVMSetAlignment(s, align);
+  if (parallel)
+    mark_parallel(g, s);
+}
+
+/* Raw bits (i64) of a uniform collective result back to its type. */
+static LLVMValueRef bits_to_type(wg_gen *g, LLVMValueRef bits, LLVMTypeRef ty, unsigned size)
+{
+  if (LLVMGetTypeKind(ty) == LLVMIntegerTypeKind)
+    return LLVMBuildTrunc(g->b, bits, ty, "");
+  LLVMValueRef v = size == 8 ? bits : LLVMBuildTrunc(g->b, bits, LLVMIntTypeInContext(g->c, size * 8), "");
+  return LLVMBuildBitCast(g->b, v, ty, "");
+}
+
+/* The body's entry: frame addresses, resident allocas replaced, the state switch. */
+static void build_body_entry(wg_gen *g)
+{
+  LLVMValueRef br = LLVMGetBasicBlockTerminator(g->entry);
+  LLVMPositionBuilderBefore(g->b, br);
+  for (unsigned d = 0; d < 3; d++)
+    g->ls[d] = ctx_dim(g, offsetof(lanecl_wg_ctx, local_size), d, "local_size");
+  g->nwi = LLVMBuildMul(g->b, LLVMBuildMul(g->b, g->ls[0], g->ls[1], ""), g->ls[2], "nwi");
+  LLVMValueRef v = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, g->p_lid[2], g->ls[1], ""), g->p_lid[1], "");
+  g->lin = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, v, g->ls[0], ""), g->p_lid[0], "lin");
+  g->frame = ctx_load(g, g->p_ctx, offsetof(lanecl_wg_ctx, frame), g->t_ptr, "frame");
+  g->coll_buf = ctx_load(g, g->p_ctx, offsetof(lanecl_wg_ctx, coll_buf), g->t_ptr, "coll_buf");
+  for (unsigned j = 0; j < g->nslots; j++) {
+    wg_slot *s = &g->slots[j];
+    LLVMValueRef base = frame_base(g, s->off);
+    s->addr = lane_elem(g, base, s->resident ? NULL : s->ty, s->size);
+    if (s->resident) {
+      LLVMReplaceAllUsesWith(s->alloca, s->addr);
+      LLVMInstructionEraseFromParent(s->alloca);
+      s->alloca = NULL;
+    }
+  }
+  LLVMValueRef sw = LLVMBuildSwitch(g->b, g->p_state, g->start, g->nbnd);
+  for (unsigned b = 0; b < g->nbnd; b++)
+    LLVMAddCase(sw, c32(g, b + 1), g->bnd[b].resume);
+  LLVMInstructionEraseFromParent(br);
+}
+
+static void rewrite_boundary(wg_gen *g, unsigned bi, const uint64_t *live, unsigned first_simple)
+{
+  wg_boundary *bd = &g->bnd[bi];
+  LLVMBasicBlockRef bb = LLVMGetInstructionParent(bd->call);
+  LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+  LLVMValueRef res = NULL;
+
+  /* Resume: restore what is live, then the collective's result. */
+  LLVMPositionBuilderAtEnd(g->b, bd->resume);
+  for (unsigned j = first_simple; j < g->nslots; j++) {
+    wg_slot *s = &g->slots[j];
+    unsigned k = j - first_simple;
+    if (!(live[k / 64] >> (k % 64) & 1))
+      continue;
+    LLVMValueRef v = build_load(g, s->ty, s->addr, (unsigned)s->align, 1);
+    LLVMBuildStore(g->b, v, s->alloca);
+  }
+  switch (bd->kind) {
+  case WB_SCAN_INC:
+  case WB_SCAN_EXC:
+    res = build_load(g, bd->ty, lane_elem(g, g->coll_buf, bd->ty, bd->esize), bd->esize, 1);
+    break;
+  case WB_ALL:
+  case WB_ANY:
+  case WB_BCAST:
+  case WB_REDUCE:
+    res = bits_to_type(g, g->p_coll, bd->ty, bd->esize);
+    break;
+  default:
+    break;
+  }
+  LLVMBuildBr(g->b, bd->cont);
+
+  /* The boundary: publish the operand, save what is live, return the id. */
+  LLVMPositionBuilderBefore(g->b, term);
+  if (bd->kind != WB_BARRIER && bd->kind != WB_WAIT) {
+    LLVMValueRef op = LLVMGetOperand(bd->call, 0);
+    build_store(g, op, lane_elem(g, g->coll_buf, bd->ty, bd->esize), bd->esize, 1);
+  }
+  if (bd->kind == WB_BCAST) {
+    unsigned nargs = LLVMGetNumArgOperands(bd->call);
+    LLVMValueRef id[3];
+    for (unsigned d = 0; d < 3; d++)
+      id[d] = d + 1 < nargs ? LLVMBuildZExtOrBitCast(g->b, LLVMGetOperand(bd->call, d + 1), g->t_i64, "")
+                            : c64(g, 0);
+    LLVMValueRef t = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, id[2], g->ls[1], ""), id[1], "");
+    t = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, t, g->ls[0], ""), id[0], "bcast_lin");
+    build_store(g, t, lane_elem(g, frame_base(g, g->bcast_off), g->t_i64, 8), 8, 1);
+  }
+  for (unsigned j = first_simple; j < g->nslots; j++) {
+    wg_slot *s = &g->slots[j];
+    unsigned k = j - first_simple;
+    if (!(live[k / 64] >> (k % 64) & 1))
+      continue;
+    LLVMValueRef v = LLVMBuildLoad2(g->b, s->ty, s->alloca, "");
+    build_store(g, v, s->addr, (unsigned)s->align, 1);
+  }
+  LLVMBuildRet(g->b, c32(g, bi + 1));
+  LLVMInstructionEraseFromParent(term);
+  if (res)
+    LLVMReplaceAllUsesWith(bd->call, res);
+  if (bd->kind != WB_WAIT)
+    LLVMInstructionEraseFromParent(bd->call);
+  bd->call = NULL;
+}
+
+static int build_regions(wg_gen *g, char **err)
+{
+  int rc = hoist_allocas(g, err);
+  if (rc)
+    return rc;
+  drop_lifetime_markers(g);
+  for (unsigned b = 0; b < g->nbnd; b++) {
+    g->bnd[b].cont = cc_split_block_after(g->bnd[b].call, "cont");
+    g->has_bcast |= g->bnd[b].kind == WB_BCAST;
+    g->has_coll |= g->bnd[b].kind != WB_BARRIER && g->bnd[b].kind != WB_WAIT;
+  }
+  rc = rematerialize(g);
+  if (rc)
+    return rc;
+  mark_accesses(g);
+  cc_demote_cross_block(g->body, LLVMGetBasicBlockTerminator(g->entry));
+  /* Demotion stored collective results right after their calls: those
+   * stores go on in a block of their own, after the resume point. */
+  for (unsigned b = 0; b < g->nbnd; b++) {
+    LLVMValueRef next = LLVMGetNextInstruction(g->bnd[b].call);
+    if (next != LLVMGetBasicBlockTerminator(LLVMGetInstructionParent(g->bnd[b].call)))
+      g->bnd[b].cont = cc_split_block_after(g->bnd[b].call, "cont");
+  }
+
+  LLVMValueRef *simple = NULL;
+  unsigned nsimple = 0;
+  uint64_t *live = NULL;
+  rc = collect_allocas(g, &simple, &nsimple);
+  if (!rc)
+    rc = alloca_liveness(g, simple, nsimple, &live);
+  if (rc) {
+    free(simple);
+    return rc;
+  }
+  size_t W = (nsimple + 63) / 64;
+  /* Keep only the simple allocas live across some boundary; compact the bitsets. */
+  unsigned first_simple = g->nslots;
+  wg_slot *grown = realloc(g->slots, (g->nslots + nsimple + 1) * sizeof(*g->slots));
+  uint64_t *live2 = calloc((size_t)g->nbnd * W + 1, 8);
+  if (!grown || !live2) {
+    if (grown)
+      g->slots = grown;
+    free(live2);
+    free(live);
+    free(simple);
+    return CC_OUT_OF_MEMORY;
+  }
+  g->slots = grown;
+  for (unsigned i = 0; i < nsimple; i++) {
+    int any = 0;
+    for (unsigned b = 0; b < g->nbnd && !any; b++)
+      any = live[(size_t)b * W + i / 64] >> (i % 64) & 1;
+    if (!any)
+      continue;
+    unsigned k = g->nslots - first_simple;
+    for (unsigned b = 0; b < g->nbnd; b++)
+      if (live[(size_t)b * W + i / 64] >> (i % 64) & 1)
+        live2[(size_t)b * W + k / 64] |= 1ull << (k % 64);
+    wg_slot *s = &g->slots[g->nslots++];
+    memset(s, 0, sizeof(*s));
+    s->alloca = simple[i];
+    s->ty = LLVMGetAllocatedType(simple[i]);
+    s->size = LLVMABISizeOfType(g->td, s->ty);
+    s->align = LLVMABIAlignmentOfType(g->td, s->ty);
+  }
+  free(live);
+  free(simple);
+  layout_frame(g);
+
+  for (unsigned b = 0; b < g->nbnd; b++) {
+    char name[32];
+    snprintf(name, sizeof(name), "resume.%u", b + 1);
+    g->bnd[b].resume = LLVMAppendBasicBlockInContext(g->c, g->body, name);
+  }
+  build_body_entry(g);
+  for (unsigned b = 0; b < g->nbnd; b++)
+    rewrite_boundary(g, b, live2 + (size_t)b * W, first_simple);
+  free(live2);
+  return CC_OK;
+}
+
+/* ---- the report: what each region reaches, whether it has a loop ---- */
+
+/* Depth-first walk from start over the body's CFG; *has_loop when a cycle is
+ * reachable; ends[] gets the return values met (-1 = end of kernel). */
+static int region_walk(wg_gen *g, LLVMBasicBlockRef start, int *has_loop, cc_str *ends)
+{
+  unsigned nb = LLVMCountBasicBlocks(g->body);
+  ptrmap idx = {0};
+  unsigned char *color = calloc(nb + 1, 1);
+  LLVMBasicBlockRef *blocks = malloc((nb + 1) * sizeof(*blocks));
+  struct frame { unsigned b, next; } *stack = malloc((nb + 1) * sizeof(*stack));
+  char *seen_end = calloc(g->nbnd + 2, 1);
+  int rc = CC_OUT_OF_MEMORY;
+  if (!color || !blocks || !stack || !seen_end || ptrmap_init(&idx, nb))
+    goto free_all;
+  unsigned k = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->body); bb; bb = LLVMGetNextBasicBlock(bb)) {
+    blocks[k] = bb;
+    ptrmap_put(&idx, bb, k++);
+  }
+  unsigned sp = 0, s0;
+  *has_loop = 0;
+  if (!ptrmap_get(&idx, start, &s0))
+    goto done;
+  stack[sp++] = (struct frame){s0, 0};
+  color[s0] = 1;
+  while (sp) {
+    struct frame *f = &stack[sp - 1];
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(blocks[f->b]);
+    unsigned ns = LLVMGetNumSuccessors(t);
+    if (f->next == 0 && LLVMGetInstructionOpcode(t) == LLVMRet && LLVMGetNumOperands(t) == 1) {
+      LLVMValueRef rv = LLVMGetOperand(t, 0);
+      if (LLVMIsAConstantInt(rv)) {
+        long long id = LLVMConstIntGetSExtValue(rv);
+        unsigned slot = id < 0 ? 0 : (unsigned)id;
+        if (slot <= g->nbnd && !seen_end[slot]) {
+          seen_end[slot] = 1;
+          if (id < 0)
+            cc_str_printf(ends, "%send", ends->len ? ", " : "");
+          else
+            cc_str_printf(ends, "%s%s #%lld", ends->len ? ", " : "", g->bnd[id - 1].what, id);
+        }
+      }
+    }
+    if (f->next < ns) {
+      unsigned v;
+      LLVMBasicBlockRef sb = LLVMGetSuccessor(t, f->next++);
+      if (!ptrmap_get(&idx, sb, &v))
+        continue;
+      if (color[v] == 1)
+        *has_loop = 1;
+      if (color[v] == 0) {
+        color[v] = 1;
+        stack[sp++] = (struct frame){v, 0};
+      }
+    } else {
+      color[f->b] = 2;
+      sp--;
+    }
+  }
+done:
+  rc = CC_OK;
+free_all:
+  ptrmap_free(&idx);
+  free(color);
+  free(blocks);
+  free(stack);
+  free(seen_end);
+  return rc;
+}
+
+/* One line per region in the report; vec_state[s]: the lane loop of state s
+ * is worth vectorizing (no loop inside the region).  Returns how many are. */
+static int report_regions(wg_gen *g, int *vec_state, unsigned *nvec)
+{
+  *nvec = 0;
+  for (unsigned r = 0; r <= g->nbnd; r++) {
+    cc_str ends = {0};
+    int loop = 0;
+    LLVMBasicBlockRef start = r == 0 ? g->start : g->bnd[r - 1].resume;
+    int rc = region_walk(g, start, &loop, &ends);
+    char *e = cc_str_take(&ends);
+    if (rc) {
+      free(e);
+      return rc;
+    }
+    if (r == 0)
+      cc_str_printf(&g->report, "  region 0: start -> %s: ", e);
+    else
+      cc_str_printf(&g->report, "  region %u: after %s #%u -> %s: ", r, g->bnd[r - 1].what, r, e);
+    free(e);
+    if (g->opt_disable)
+      cc_str_printf(&g->report, "scalar (-cl-opt-disable)\n");
+    else if (loop)
+      cc_str_printf(&g->report, "inner loop, scalar\n");
+    else
+      cc_str_printf(&g->report, "lane loop vectorizable\n");
+    vec_state[r] = !loop && !g->opt_disable;
+    *nvec += vec_state[r];
+  }
+  return CC_OK;
+}
+
+/* ---- 4. the work-group function ---- */
+
+static unsigned lane_width(wg_gen *g)
+{
+  unsigned bits = g->dev && g->dev->simd_bits ? g->dev->simd_bits : 128;
+  return bits / 32 ? bits / 32 : 1;
+}
+
+/* z/y/x lane loops around one call of the body with a constant state; the
+ * builder is left at the end of the block after the nest.  Returns the
+ * call's value (the boundary reached; the same for every work-item). */
+static LLVMValueRef build_lane_loops(wg_gen *g, LLVMValueRef *argv, unsigned state, LLVMValueRef coll,
+                                     const LLVMValueRef ls[3], int vectorize)
+{
+  LLVMBasicBlockRef pre = LLVMGetInsertBlock(g->b);
+  LLVMBasicBlockRef zh = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.z");
+  LLVMBasicBlockRef yh = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.y");
+  LLVMBasicBlockRef xb = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.x");
+  LLVMBasicBlockRef xe = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.x.end");
+  LLVMBasicBlockRef ye = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.y.end");
+  LLVMBasicBlockRef dn = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.done");
+  LLVMValueRef zero = c64(g, 0), one = c64(g, 1);
+  unsigned n = g->nparams;
+  LLVMBuildBr(g->b, zh);
+
+  LLVMPositionBuilderAtEnd(g->b, zh);
+  LLVMValueRef z = LLVMBuildPhi(g->b, g->t_i64, "lz");
+  LLVMBuildBr(g->b, yh);
+  LLVMPositionBuilderAtEnd(g->b, yh);
+  LLVMValueRef y = LLVMBuildPhi(g->b, g->t_i64, "ly");
+  LLVMBuildBr(g->b, xb);
+  LLVMPositionBuilderAtEnd(g->b, xb);
+  LLVMValueRef x = LLVMBuildPhi(g->b, g->t_i64, "lx");
+  argv[n + 1] = x;
+  argv[n + 2] = y;
+  argv[n + 3] = z;
+  argv[n + 4] = c32(g, state);
+  argv[n + 5] = coll;
+  LLVMValueRef r = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(g->body), g->body, argv, n + 6, "next");
+  LLVMValueRef x1 = LLVMBuildNUWAdd(g->b, x, one, "");
+  LLVMValueRef br = LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntULT, x1, ls[0], ""), xb, xe);
+  if (!g->opt_disable) {
+    LLVMMetadataRef ops[3];
+    unsigned nops = 0;
+    ops[nops++] = cc_md_prop_node(g->c, "llvm.loop.parallel_accesses", g->ag);
+    if (vectorize)
+      ops[nops++] = cc_md_prop_bool(g->c, "llvm.loop.vectorize.enable", 1);
+    cc_md_set(br, "llvm.loop", cc_md_loop_id(g->c, ops, nops));
+  }
+  LLVMPositionBuilderAtEnd(g->b, xe);
+  LLVMValueRef y1 = LLVMBuildNUWAdd(g->b, y, one, "");
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntULT, y1, ls[1], ""), yh, ye);
+  LLVMPositionBuilderAtEnd(g->b, ye);
+  LLVMValueRef z1 = LLVMBuildNUWAdd(g->b, z, one, "");
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntULT, z1, ls[2], ""), zh, dn);
+
+  LLVMValueRef v[2];
+  LLVMBasicBlockRef from[2];
+  v[0] = zero, v[1] = z1, from[0] = pre, from[1] = ye;
+  LLVMAddIncoming(z, v, from, 2);
+  v[1] = y1, from[0] = zh, from[1] = xe;
+  LLVMAddIncoming(y, v, from, 2);
+  v[1] = x1, from[0] = yh, from[1] = xb;
+  LLVMAddIncoming(x, v, from, 2);
+  LLVMPositionBuilderAtEnd(g->b, dn);
+  return r;
+}
+
+static LLVMValueRef helper_decl(wg_gen *g, const char *name)
+{
+  LLVMValueRef f = LLVMGetNamedFunction(g->m, name);
+  if (f)
+    return f;
+  LLVMTypeRef p[2] = {g->t_ptr, g->t_i64};
+  f = LLVMAddFunction(g->m, name, LLVMFunctionType(g->t_void, p, 2, 0));
+  add_fn_attr(g, f, "nounwind");
+  return f;
+}
+
+/* The regions' vectorizability, per state (index 0 = state 0). */
+static int build_wg_function(wg_gen *g, const int *vec_state)
+{
+  unsigned n = g->nparams;
+  LLVMValueRef args = LLVMGetParam(g->wg, 0), ctxp = LLVMGetParam(g->wg, 1);
+  LLVMValueRef *argv = calloc(n + 6, sizeof(*argv));
+  if (!argv)
+    return CC_OUT_OF_MEMORY;
+  LLVMSetValueName2(args, "args", 4);
+  LLVMSetValueName2(ctxp, "ctx", 3);
+  LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->c, g->wg, "entry");
+  LLVMPositionBuilderAtEnd(g->b, entry);
+  LLVMValueRef local_args = NULL;
+  for (unsigned i = 0; i < n; i++) {
+    LLVMValueRef idx = c64(g, i), v;
+    if (g->ki->args[i].kind == CC_ARG_LOCAL) {
+      if (!local_args)
+        local_args = ctx_load(g, ctxp, offsetof(lanecl_wg_ctx, local_args), g->t_ptr, "local_args");
+      v = build_load(g, g->ptypes[i], LLVMBuildInBoundsGEP2(g->b, g->t_ptr, local_args, &idx, 1, ""), 8, 0);
+    } else {
+      LLVMValueRef ap = build_load(g, g->t_ptr, LLVMBuildInBoundsGEP2(g->b, g->t_ptr, args, &idx, 1, ""), 8, 0);
+      if (!g->byval[i])
+        v = build_load(g, g->ptypes[i], ap, 1, 0);
+      else if (g->ptypes[i] != g->t_ptr)
+        v = LLVMBuildAddrSpaceCast(g->b, ap, g->ptypes[i], "");
+      else
+        v = ap;
+    }
+    argv[i] = v;
+  }
+  argv[n] = ctxp;
+  LLVMValueRef ls[3];
+  for (unsigned d = 0; d < 3; d++)
+    ls[d] = ctx_load(g, ctxp, offsetof(lanecl_wg_ctx, local_size) + 8 * d, g->t_i64, "local_size");
+
+  if (g->nbnd == 0) {
+    build_lane_loops(g, argv, 0, c64(g, 0), ls, vec_state[0]);
+    LLVMBuildRetVoid(g->b);
+    free(argv);
+    return CC_OK;
+  }
+
+  LLVMValueRef nwi = LLVMBuildMul(g->b, LLVMBuildMul(g->b, ls[0], ls[1], ""), ls[2], "nwi");
+  LLVMValueRef coll_buf = ctx_load(g, ctxp, offsetof(lanecl_wg_ctx, coll_buf), g->t_ptr, "coll_buf");
+  LLVMValueRef frame = ctx_load(g, ctxp, offsetof(lanecl_wg_ctx, frame), g->t_ptr, "frame");
+  LLVMBasicBlockRef disp = LLVMAppendBasicBlockInContext(g->c, g->wg, "dispatch");
+  LLVMBasicBlockRef nextb = LLVMAppendBasicBlockInContext(g->c, g->wg, "next");
+  LLVMBasicBlockRef exitb = LLVMAppendBasicBlockInContext(g->c, g->wg, "exit");
+  LLVMBuildBr(g->b, disp);
+  LLVMPositionBuilderAtEnd(g->b, disp);
+  LLVMValueRef state = LLVMBuildPhi(g->b, g->t_i32, "state");
+  LLVMValueRef coll = LLVMBuildPhi(g->b, g->t_i64, "coll");
+  LLVMValueRef sw = LLVMBuildSwitch(g->b, state, exitb, g->nbnd + 1);
+  LLVMValueRef v0[2] = {c32(g, 0), c64(g, 0)};
+  LLVMAddIncoming(state, &v0[0], &entry, 1);
+  LLVMAddIncoming(coll, &v0[1], &entry, 1);
+
+  LLVMPositionBuilderAtEnd(g->b, nextb);
+  LLVMValueRef next = LLVMBuildPhi(g->b, g->t_i32, "next");
+  LLVMValueRef nsw = LLVMBuildSwitch(g->b, next, exitb, g->nbnd);
+  for (unsigned s = 0; s <= g->nbnd; s++) {
+    char name[32];
+    snprintf(name, sizeof(name), "state.%u", s);
+    LLVMBasicBlockRef sb = LLVMAppendBasicBlockInContext(g->c, g->wg, name);
+    LLVMAddCase(sw, c32(g, s), sb);
+    LLVMPositionBuilderAtEnd(g->b, sb);
+    LLVMValueRef r = build_lane_loops(g, argv, s, coll, ls, vec_state[s]);
+    LLVMBasicBlockRef done = LLVMGetInsertBlock(g->b);
+    LLVMBuildBr(g->b, nextb);
+    LLVMAddIncoming(next, &r, &done, 1);
+  }
+  for (unsigned b = 0; b < g->nbnd; b++) {
+    wg_boundary *bd = &g->bnd[b];
+    char name[32];
+    snprintf(name, sizeof(name), "combine.%u", b + 1);
+    LLVMBasicBlockRef cb = LLVMAppendBasicBlockInContext(g->c, g->wg, name);
+    LLVMAddCase(nsw, c32(g, b + 1), cb);
+    LLVMPositionBuilderAtEnd(g->b, cb);
+    LLVMValueRef cv = c64(g, 0);
+    LLVMTypeRef ety = bd->esize ? LLVMIntTypeInContext(g->c, bd->esize * 8) : NULL;
+    if (bd->helper[0]) {
+      LLVMValueRef f = helper_decl(g, bd->helper);
+      LLVMValueRef hargs[2] = {coll_buf, nwi};
+      LLVMBuildCall2(g->b, LLVMGlobalGetValueType(f), f, hargs, 2, "");
+    }
+    if (bd->kind == WB_ALL || bd->kind == WB_ANY || bd->kind == WB_REDUCE) {
+      cv = LLVMBuildZExt(g->b, build_load(g, ety, coll_buf, bd->esize, 0), g->t_i64, "");
+    } else if (bd->kind == WB_BCAST) {
+      /* The ids are uniform: work-item 0's copy says which element. */
+      LLVMValueRef o = LLVMBuildMul(g->b, c64(g, g->bcast_off), nwi, "");
+      LLVMValueRef t = build_load(g, g->t_i64, LLVMBuildInBoundsGEP2(g->b, g->t_i8, frame, &o, 1, ""), 8, 0);
+      LLVMValueRef p = LLVMBuildInBoundsGEP2(g->b, ety, coll_buf, &t, 1, "");
+      cv = LLVMBuildZExt(g->b, build_load(g, ety, p, bd->esize, 0), g->t_i64, "");
+    }
+    LLVMValueRef sv = c32(g, b + 1);
+    LLVMBuildBr(g->b, disp);
+    LLVMAddIncoming(state, &sv, &cb, 1);
+    LLVMAddIncoming(coll, &cv, &cb, 1);
+  }
+  LLVMPositionBuilderAtEnd(g->b, exitb);
+  LLVMBuildRetVoid(g->b);
+  free(argv);
+  return CC_OK;
+}
+
+/* ---- per kernel ---- */
+
+static int wg_kernel(wg_gen *g, char **err)
+{
+  LLVMValueRef kernel = LLVMGetNamedFunction(g->m, g->ki->name);
+  if (!kernel || LLVMIsDeclaration(kernel)) {
+    cc_set_err(err, "kernel %s: no definition in the module", g->ki->name);
+    return CC_INTERNAL;
+  }
+  int rc = make_body(g, kernel, err);
+  if (rc)
+    return rc;
+  lower_workitem_calls(g);
+  rc = find_boundaries(g, err);
+  if (rc)
+    return rc;
+  if (g->nbnd) {
+    rc = build_regions(g, err);
+  } else {
+    mark_accesses(g);
+  }
+  if (rc)
+    return rc;
+
+  if (!g->start)
+    g->start = LLVMGetEntryBasicBlock(g->body);
+  unsigned vec_regions = 0;
+  int *vec_state = calloc(g->nbnd + 1, sizeof(int));
+  if (!vec_state)
+    return CC_OUT_OF_MEMORY;
+  cc_str_printf(&g->report, "kernel %s: %u region%s, frame %llu bytes per work-item\n", g->ki->name,
+                g->nbnd + 1, g->nbnd ? "s" : "", (unsigned long long)g->frame_bytes);
+  rc = report_regions(g, vec_state, &vec_regions);
+  if (!rc)
+    rc = build_wg_function(g, vec_state);
+  free(vec_state);
+  if (rc)
+    return rc;
+
+  cc_kernel_info *ki = g->ki;
+  ki->frame_bytes = g->frame_bytes;
+  ki->nregions = g->nbnd + 1;
+  ki->uses_barriers = g->nbnd > 0;
+  ki->simd_width = vec_regions ? lane_width(g) : 1;
+  cc_str_printf(&g->report, "  lane loop: %s\n",
+                vec_regions ? "vectorized across work-items by the loop vectorizer" : "scalar");
+  free(ki->report);
+  ki->report = cc_str_take(&g->report);
+  return CC_OK;
+}
+
+int cc_wg_generate(LLVMModuleRef m, LLVMTargetMachineRef tm, const cc_device_desc *dev,
+                   cc_kernel_info *kinfo, uint32_t nkernels, int opt_disable, char **err)
+{
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+  int rc = CC_OK;
+  (void)tm;
+  for (uint32_t k = 0; k < nkernels && rc == CC_OK; k++) {
+    wg_gen g;
+    memset(&g, 0, sizeof(g));
+    g.m = m;
+    g.c = c;
+    g.td = td;
+    g.b = b;
+    g.dev = dev;
+    g.ki = &kinfo[k];
+    g.opt_disable = opt_disable;
+    g.t_i1 = LLVMInt1TypeInContext(c);
+    g.t_i8 = LLVMInt8TypeInContext(c);
+    g.t_i32 = LLVMInt32TypeInContext(c);
+    g.t_i64 = LLVMInt64TypeInContext(c);
+    g.t_ptr = LLVMPointerTypeInContext(c, 0);
+    g.t_void = LLVMVoidTypeInContext(c);
+    g.empty = LLVMMDNodeInContext2(c, NULL, 0);
+    g.ag = cc_md_distinct_empty(c);
+    g.kind_ag = LLVMGetMDKindIDInContext(c, "llvm.access.group", 17);
+    g.kind_invariant = LLVMGetMDKindIDInContext(c, "invariant.load", 14);
+    if (!g.ag) {
+      cc_set_err(err, "cannot create an access group node");
+      rc = CC_INTERNAL;
+      break;
+    }
+    rc = wg_kernel(&g, err);
+    free(g.ptypes);
+    free(g.byval);
+    free(g.bnd);
+    free(g.slots);
+    free(cc_str_take(&g.report));
+  }
+  LLVMDisposeBuilder(b);
+  return rc;
+}
