@@ -235,11 +235,12 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_nam
     return RT_INFO_VAL(v, n, ret, cl_uint, 0);  /* natural alignment */
   case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
   case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
+    /* What the __opencl_c_atomic_* features say.  No work-item scope: it
+     * exists only for image fences, and there are no images. */
     return RT_INFO_VAL(v, n, ret, cl_device_atomic_capabilities,
                        CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
-                           CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM |
-                           CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP | CL_DEVICE_ATOMIC_SCOPE_DEVICE |
-                           CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES);
+                           CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |
+                           CL_DEVICE_ATOMIC_SCOPE_DEVICE | CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES);
 
   /* ---- images and samplers: none ---- */
   case CL_DEVICE_IMAGE_SUPPORT:

@@ -434,6 +434,7 @@ TEST(device_compute_limits)
   ASSERT_TRUE(ac & CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
   ASSERT_TRUE(ac & CL_DEVICE_ATOMIC_SCOPE_DEVICE);      /* __opencl_c_atomic_scope_device */
   ASSERT_TRUE(ac & CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES); /* __opencl_c_atomic_scope_all_devices */
+  ASSERT_TRUE(!(ac & CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM)); /* image fences only */
   ASSERT_OK(clGetDeviceInfo(d, CL_DEVICE_ATOMIC_FENCE_CAPABILITIES, sizeof(ac), &ac, NULL));
   ASSERT_TRUE((ac & (CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
                      CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP)) ==
