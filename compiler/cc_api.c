@@ -155,6 +155,12 @@ static void diag_handler(LLVMDiagnosticInfoRef di, void *ctx)
   if (sev != LLVMDSError && sev != LLVMDSWarning)
     return;
   char *text = LLVMGetDiagInfoDescription(di);
+  /* The optimizer's "loop not vectorized/unrolled: ..." warnings tell the
+   * user nothing about their program (the vectorizer's report does). */
+  if (sev == LLVMDSWarning && text && strstr(text, "loop not ")) {
+    LLVMDisposeMessage(text);
+    return;
+  }
   cc_str_printf(&d->text, "%s: %s\n", sev == LLVMDSError ? "error" : "warning", text ? text : "");
   LLVMDisposeMessage(text);
   if (sev == LLVMDSError)
