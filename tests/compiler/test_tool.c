@@ -2,6 +2,7 @@
  * build-time --prepare-builtins step. */
 #include "tests/compiler/cc_test.h"
 
+#include <dirent.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -55,6 +56,7 @@ static const char *path(const char *name)
 
 static void setup(void)
 {
+  strcpy(dir, "/tmp/lanecl-tool-XXXXXX");
   ASSERT_TRUE(mkdtemp(dir) != NULL);
   FILE *f = fopen(path("k.cl"), "w");
   fputs("kernel void scale(global float *x, float a, local float *tmp)\n"
@@ -62,6 +64,18 @@ static void setup(void)
         "  x[i] = a * tmp[get_local_id(0)] * FACTOR; }\n",
         f);
   fclose(f);
+}
+
+static void teardown(void)
+{
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  while (d && (e = readdir(d)))
+    if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+      unlink(path(e->d_name));
+  if (d)
+    closedir(d);
+  rmdir(dir);
 }
 
 TEST(build_and_report)
@@ -98,6 +112,7 @@ TEST(build_and_report)
   const char *a4[] = {"--no-such-flag", NULL};
   ASSERT_EQ(run_tool(a4, &out), 2);
   free(out);
+  teardown();
 }
 
 TEST(emit_ir_and_asm)
@@ -116,6 +131,7 @@ TEST(emit_ir_and_asm)
   ASSERT_EQ(run_tool(a3, &out), 0);
   ASSERT_CONTAINS(out, "@" LANECL_WG_PREFIX "scale(");
   free(out);
+  teardown();
 }
 
 TEST(compile_then_link)
@@ -134,6 +150,7 @@ TEST(compile_then_link)
     tl_fail(__FILE__, __LINE__, "%s", out);
   ASSERT_CONTAINS(out, "executable, 1 kernel");
   free(out);
+  teardown();
 }
 
 TEST(prepare_builtins)
@@ -186,4 +203,5 @@ TEST(prepare_builtins)
   const char *a2[] = {"--prepare-builtins", path("b.cl"), "-o", path("bad.bc"), NULL};
   ASSERT_EQ(run_tool(a2, &out), 1);
   free(out);
+  teardown();
 }
