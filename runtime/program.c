@@ -128,20 +128,28 @@ static char *dup_str(const char *s)
   return strdup(s ? s : "");
 }
 
+static void build_init(rt_build *b, cl_device_id dev)
+{
+  memset(b, 0, sizeof(*b));
+  b->device = dev;
+  b->module_fd = -1;
+  b->status = CL_BUILD_NONE;
+  b->binary_type = CL_PROGRAM_BINARY_TYPE_NONE;
+}
+
+/* Frees what b holds; b is then as build_init left it. */
 static void build_clear(rt_build *b)
 {
   if (b->module)
     dlclose(b->module);
+  if (b->module_fd >= 0)
+    close(b->module_fd);
   free(b->fns);
   cc_binary_free(&b->bin);
   cc_blob_free(&b->blob);
   free(b->options);
   free(b->log);
-  cl_device_id dev = b->device;
-  memset(b, 0, sizeof(*b));
-  b->device = dev;
-  b->status = CL_BUILD_NONE;
-  b->binary_type = CL_PROGRAM_BINARY_TYPE_NONE;
+  build_init(b, b->device);
 }
 
 bool rt_build_is_executable(const rt_build *b)
@@ -188,8 +196,9 @@ static uint64_t elf_writable_data(const void *data, size_t size)
 }
 
 /* dlopen the native code of an executable container: through a memfd
- * (/proc/self/fd/N), or a temporary file where /proc is missing. */
-static void *open_native(const cc_blob *native, rt_str *why)
+ * (/proc/self/fd/N, *fd stays open while the module is loaded), or a
+ * temporary file where /proc is missing (*fd -1). */
+static void *open_native(const cc_blob *native, int *fd_out, rt_str *why)
 {
   char path[PATH_MAX];
   int fd = memfd_create("lanecl-program", MFD_CLOEXEC);
@@ -217,9 +226,13 @@ static void *open_native(const cc_blob *native, rt_str *why)
     rt_str_add(why, "can't write the native code: %s", strerror(errno));
   else if (!(h = dlopen(path, RTLD_NOW | RTLD_LOCAL)))
     rt_str_add(why, "can't load the native code: %s", dlerror());
-  close(fd);
   if (tmpfile)
     unlink(path);
+  if (tmpfile || !h) {
+    close(fd);
+    fd = -1;
+  }
+  *fd_out = fd;
   return h;
 }
 
@@ -245,7 +258,7 @@ static bool build_install(rt_build *b, uint64_t device_key, rt_str *why)
     rt_str_add(why, "the executable has no native code");
     return false;
   }
-  b->module = open_native(&b->bin.native, why);
+  b->module = open_native(&b->bin.native, &b->module_fd, why);
   if (!b->module)
     return false;
   b->fns = calloc(b->bin.nkernels ? b->bin.nkernels : 1, sizeof(*b->fns));
@@ -289,8 +302,7 @@ static cl_program program_new(cl_context ctx, rt_program_origin origin, cl_uint 
   p->ndevices = n;
   for (cl_uint i = 0; i < n; i++) {
     p->devices[i] = devices[i];
-    p->builds[i].device = devices[i];
-    build_clear(&p->builds[i]);
+    build_init(&p->builds[i], devices[i]);
   }
   p->ctx = ctx;
   rt_context_retain(ctx);
@@ -534,8 +546,8 @@ static void job_run(build_job *j)
   cl_int result = CL_SUCCESS;
   for (cl_uint k = 0; k < j->n; k++) {
     int i = j->idx[k];
-    rt_build nb = {.device = p->devices[i]};
-    build_clear(&nb);
+    rt_build nb;
+    build_init(&nb, p->devices[i]);
     nb.options = dup_str(j->options);
     /* Read-only use of the old state: this job owns the device until it swaps the result in. */
     cl_int err = job_run_device(j, k, &p->builds[i], &nb);
@@ -562,13 +574,11 @@ static void job_run(build_job *j)
         break;
       }
     } else {
-      if (nb.module)
-        dlclose(nb.module);
-      nb.module = NULL;
-      free(nb.fns);
-      nb.fns = NULL;
-      cc_binary_free(&nb.bin);
-      cc_blob_free(&nb.blob);
+      char *log = nb.log, *options = nb.options;
+      nb.log = nb.options = NULL;
+      build_clear(&nb);
+      nb.log = log;
+      nb.options = options;
       nb.status = CL_BUILD_ERROR;
       nb.binary_type = CL_PROGRAM_BINARY_TYPE_NONE;
       if (result == CL_SUCCESS || result == failure_code(j->kind))

@@ -27,6 +27,8 @@ typedef struct rt_build {
   cc_binary bin;           /* blob parsed (kernel metadata); nkernels 0 when none */
   bool nonuniform;         /* non-uniform work-groups allowed (OpenCL C 2.0+, no -cl-uniform-work-group-size) */
   void *module;            /* dlopen handle of the native code (executables) */
+  int module_fd;           /* its memfd, open while loaded (glibc knows a module by its
+                            * path /proc/self/fd/N: N must not be reused meanwhile); -1 none */
   lanecl_wg_fn *fns;       /* per kernel of bin: __lanecl_wg_<name> */
   uint64_t global_var_bytes; /* writable data of the native module */
 } rt_build;

@@ -1218,3 +1218,40 @@ TEST(threads_build_one_program)
   clReleaseContext(ctx);
   free(src);
 }
+
+/* Regression: each executable's native code is its own module, also when
+ * the file descriptor it was loaded through would be reused (glibc knows a
+ * module by its path /proc/self/fd/N). */
+TEST(many_programs_loaded_at_once)
+{
+  cl_context ctx = tl_context();
+  enum { P = 6 };
+  cl_program progs[P];
+  for (int i = 0; i < P; i++) {
+    char src[256];
+    snprintf(src, sizeof(src), "__kernel void k%d(__global int *o) { o[get_global_id(0)] = %d; }\n", i, i * 11);
+    progs[i] = tl_build(ctx, src, NULL);
+  }
+  cl_command_queue q = tl_queue(ctx, 0);
+  cl_int err;
+  cl_mem buf = clCreateBuffer(ctx, 0, 16 * sizeof(int), NULL, &err);
+  ASSERT_OK(err);
+  for (int i = P - 1; i >= 0; i--) {
+    char name[16];
+    snprintf(name, sizeof(name), "k%d", i);
+    cl_kernel k = clCreateKernel(progs[i], name, &err);
+    ASSERT_OK(err);
+    ASSERT_OK(clSetKernelArg(k, 0, sizeof(cl_mem), &buf));
+    size_t n = 16;
+    ASSERT_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &n, NULL, 0, NULL, NULL));
+    int out[16];
+    ASSERT_OK(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof(out), out, 0, NULL, NULL));
+    ASSERT_EQ(out[15], i * 11);
+    clReleaseKernel(k);
+  }
+  for (int i = 0; i < P; i++)
+    clReleaseProgram(progs[i]);
+  clReleaseMemObject(buf);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+}

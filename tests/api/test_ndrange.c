@@ -1,0 +1,586 @@
+/* Kernel execution through the ICD loader: clEnqueueNDRangeKernel (every
+ * error code, empty ranges, offsets, 1D/2D/3D ids, uniform and non-uniform
+ * groups, the local size chosen for NULL, reqd_work_group_size), clEnqueueTask,
+ * clEnqueueNativeKernel, argument snapshots at enqueue time, what a pending
+ * command keeps alive, and programs built for another (sub-)device. */
+#include <stdbool.h>
+
+#include "tests/testlib.h"
+
+/* One record of 24 ulongs per work-item: global id, local id, group id, local
+ * size, enqueued local size, global size, offset, number of groups (3 each). */
+static const char ids_src[] =
+    "__kernel void ids(__global ulong *o)\n"
+    "{\n"
+    "  size_t lin = 0;\n"
+    "  for (int d = get_work_dim() - 1; d >= 0; d--)\n"
+    "    lin = lin * get_global_size(d) + (get_global_id(d) - get_global_offset(d));\n"
+    "  __global ulong *r = o + lin * 24;\n"
+    "  for (uint d = 0; d < 3; d++) {\n"
+    "    r[0 + d] = get_global_id(d);\n"
+    "    r[3 + d] = get_local_id(d);\n"
+    "    r[6 + d] = get_group_id(d);\n"
+    "    r[9 + d] = get_local_size(d);\n"
+    "    r[12 + d] = get_enqueued_local_size(d);\n"
+    "    r[15 + d] = get_global_size(d);\n"
+    "    r[18 + d] = get_global_offset(d);\n"
+    "    r[21 + d] = get_num_groups(d);\n"
+    "  }\n"
+    "}\n";
+
+static const char misc_src[] =
+    "__kernel void add(__global int *o, int v) { o[get_global_id(0)] += v; }\n"
+    "__kernel void lsize(__global int *o) { o[get_global_id(0)] = (int)get_local_size(0); }\n"
+    "__kernel void scratch(__global int *o, __local int *tmp)\n"
+    "{\n"
+    "  tmp[get_local_id(0)] = (int)get_global_id(0);\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  o[get_global_id(0)] = tmp[get_local_size(0) - 1 - get_local_id(0)];\n"
+    "}\n"
+    "__kernel __attribute__((reqd_work_group_size(4, 2, 1))) void fixed(__global int *o)\n"
+    "{\n"
+    "  o[get_global_id(1) * get_global_size(0) + get_global_id(0)] =\n"
+    "      (int)(get_local_size(0) * 10 + get_local_size(1));\n"
+    "}\n";
+
+static cl_kernel kernel_of(cl_program p, const char *name)
+{
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, name, &err);
+  ASSERT_OK(err);
+  return k;
+}
+
+static cl_mem buffer(cl_context ctx, size_t size, const void *init)
+{
+  cl_int err;
+  cl_mem m = clCreateBuffer(ctx, init ? CL_MEM_COPY_HOST_PTR : 0, size, (void *)init, &err);
+  ASSERT_OK(err);
+  return m;
+}
+
+static size_t device_size(cl_device_id dev, cl_device_info param)
+{
+  size_t v = 0;
+  ASSERT_OK(clGetDeviceInfo(dev, param, sizeof(v), &v, NULL));
+  return v;
+}
+
+/* Runs ids over the range and checks every record against the range. */
+static void check_ids(cl_context ctx, cl_command_queue q, cl_kernel k, cl_uint dims, const size_t *offset,
+                      const size_t *global, const size_t *local)
+{
+  size_t g[3] = {1, 1, 1}, off[3] = {0, 0, 0}, l[3] = {1, 1, 1}, total = 1;
+  for (cl_uint d = 0; d < dims; d++) {
+    g[d] = global[d];
+    off[d] = offset ? offset[d] : 0;
+    l[d] = local[d];
+    total *= g[d];
+  }
+  size_t bytes = total * 24 * sizeof(cl_ulong);
+  cl_ulong *out = malloc(bytes);
+  cl_mem buf = buffer(ctx, bytes, NULL);
+  ASSERT_OK(clSetKernelArg(k, 0, sizeof(cl_mem), &buf));
+  ASSERT_OK(clEnqueueNDRangeKernel(q, k, dims, offset, global, local, 0, NULL, NULL));
+  ASSERT_OK(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, bytes, out, 0, NULL, NULL));
+  for (size_t z = 0; z < g[2]; z++)
+    for (size_t y = 0; y < g[1]; y++)
+      for (size_t x = 0; x < g[0]; x++) {
+        size_t idx[3] = {x, y, z};
+        const cl_ulong *r = out + ((z * g[1] + y) * g[0] + x) * 24;
+        for (int d = 0; d < 3; d++) {
+          size_t groups = (g[d] + l[d] - 1) / l[d], grp = idx[d] / l[d];
+          size_t lsize = grp == groups - 1 ? g[d] - grp * l[d] : l[d];
+          cl_ulong want[8] = {idx[d] + off[d], idx[d] % l[d], grp, lsize, l[d], g[d], off[d], groups};
+          for (int f = 0; f < 8; f++)
+            if (r[f * 3 + d] != want[f])
+              tl_fail(__FILE__, __LINE__, "item (%zu,%zu,%zu) field %d dim %d: %llu, expected %llu", x, y, z, f,
+                      d, (unsigned long long)r[f * 3 + d], (unsigned long long)want[f]);
+        }
+      }
+  clReleaseMemObject(buf);
+  free(out);
+}
+
+TEST(ids_1d_2d_3d_with_offsets)
+{
+  cl_context ctx = tl_context();
+  cl_command_queue q = tl_queue(ctx, 0);
+  cl_program p = tl_build(ctx, ids_src, "-cl-std=CL2.0");
+  cl_kernel k = kernel_of(p, "ids");
+  size_t g1 = 100, o1 = 5, l1 = 10;
+  check_ids(ctx, q, k, 1, &o1, &g1, &l1);
+  check_ids(ctx, q, k, 1, NULL, &g1, &l1);
+  size_t g2[2] = {6, 4}, o2[2] = {2, 3}, l2[2] = {3, 2};
+  check_ids(ctx, q, k, 2, o2, g2, l2);
+  size_t g3[3] = {4, 3, 2}, o3[3] = {1, 2, 3}, l3[3] = {2, 3, 1};
+  check_ids(ctx, q, k, 3, o3, g3, l3);
+  size_t g3b[3] = {8, 8, 8}, l3b[3] = {4, 2, 8};
+  check_ids(ctx, q, k, 3, NULL, g3b, l3b);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+}
+
+/* OpenCL 2.0 programs: the last group of a dimension is smaller. */
+TEST(non_uniform_groups)
+{
+  cl_context ctx = tl_context();
+  cl_command_queue q = tl_queue(ctx, 0);
+  cl_program p = tl_build(ctx, ids_src, "-cl-std=CL2.0");
+  cl_kernel k = kernel_of(p, "ids");
+  size_t g1 = 1000, l1 = 64;
+  check_ids(ctx, q, k, 1, NULL, &g1, &l1);
+  size_t g2[2] = {10, 7}, o2[2] = {100, 0}, l2[2] = {4, 3};
+  check_ids(ctx, q, k, 2, o2, g2, l2);
+  size_t g3[3] = {5, 5, 5}, l3[3] = {2, 3, 4};
+  check_ids(ctx, q, k, 3, NULL, g3, l3);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+}
+
+/* Uniform groups: OpenCL C 1.x programs and -cl-uniform-work-group-size. */
+TEST(uniform_groups_required)
+{
+  cl_context ctx = tl_context();
+  cl_command_queue q = tl_queue(ctx, 0);
+  cl_program p12 = tl_build(ctx, misc_src, NULL);
+  cl_program puni = tl_build(ctx, misc_src, "-cl-std=CL2.0 -cl-uniform-work-group-size");
+  cl_program p20 = tl_build(ctx, misc_src, "-cl-std=CL3.0");
+  cl_mem buf = buffer(ctx, 64 * sizeof(int), NULL);
+  size_t global = 10, local = 4;
+  cl_program progs[3] = {p12, puni, p20};
+  for (int i = 0; i < 3; i++) {
+    cl_kernel k = kernel_of(progs[i], "lsize");
+    ASSERT_OK(clSetKernelArg(k, 0, sizeof(cl_mem), &buf));
+    cl_int err = clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL);
+    ASSERT_CL(err, i < 2 ? CL_INVALID_WORK_GROUP_SIZE : CL_SUCCESS);
+    clReleaseKernel(k);
+  }
+  int out[10];
+  ASSERT_OK(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof(out), out, 0, NULL, NULL));
+  for (int i = 0; i < 10; i++)
+    ASSERT_EQ(out[i], i < 8 ? 4 : 2);
+  clReleaseMemObject(buf);
+  clReleaseProgram(p12);
+  clReleaseProgram(puni);
+  clReleaseProgram(p20);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+}
+
+/* NULL local size: uniform programs get a divisor of the global size, a
+ * multiple of the preferred multiple where one divides; every item runs. */
+TEST(null_local_size_choice)
+{
+  cl_context ctx = tl_context();
+  cl_device_id dev = tl_device();
+  cl_command_queue q = tl_queue(ctx, 0);
+  cl_program p12 = tl_build(ctx, misc_src, NULL), p20 = tl_build(ctx, misc_src, "-cl-std=CL2.0");
+  size_t multiple = device_size(dev, CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE);
+  size_t maxwg = device_size(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE);
+  static const size_t sizes[] = {4096, 1000, 1009, 3, 1, 100000};
+  for (int prog = 0; prog < 2; prog++) {
+    cl_kernel k = kernel_of(prog ? p20 : p12, "lsize");
+    for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+      size_t n = sizes[s];
+      int *out = malloc(n * sizeof(int));
+      cl_mem buf = buffer(ctx, n * sizeof(int), NULL);
+      ASSERT_OK(clSetKernelArg(k, 0, sizeof(cl_mem), &buf));
+      ASSERT_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &n, NULL, 0, NULL, NULL));
+      ASSERT_OK(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, n * sizeof(int), out, 0, NULL, NULL));
+      size_t l = (size_t)out[0];
+      ASSERT_TRUE(l >= 1 && l <= maxwg);
+      if (!prog)
+        ASSERT_EQ(n % l, 0);
+      if (n % multiple == 0 && n >= multiple)
+        ASSERT_EQ(l % multiple, 0);
+      if (prog && n >= multiple)
+        ASSERT_EQ(l % multiple, 0); /* non-uniform allowed: always vectorizable */
+      for (size_t i = 0; i < n; i++) {
+        size_t last_start = (n - 1) / l * l;
+        size_t want = i >= last_start ? n - last_start : l;
+        if ((size_t)out[i] != want)
+          tl_fail(__FILE__, __LINE__, "n %zu: item %zu saw local size %d, expected %zu", n, i, out[i], want);
+      }
+      clReleaseMemObject(buf);
+      free(out);
+    }
+    clReleaseKernel(k);
+  }
+  /* 2D and 3D too */
+  cl_program pids = tl_build(ctx, ids_src, "-cl-std=CL2.0");
+  cl_kernel k = kernel_of(pids, "ids");
+  size_t g2[2] = {64, 30}, g3[3] = {7, 5, 3};
+  cl_mem buf = buffer(ctx, 64 * 30 * 24 * sizeof(cl_ulong), NULL);
+  ASSERT_OK(clSetKernelArg(k, 0, sizeof(cl_mem), &buf));
+  ASSERT_OK(clEnqueueNDRangeKernel(q, k, 2, NULL, g2, NULL, 0, NULL, NULL));
+  ASSERT_OK(clEnqueueNDRangeKernel(q, k, 3, NULL, g3, NULL, 0, NULL, NULL));
+  ASSERT_OK(clFinish(q));
+  clReleaseMemObject(buf);
+  clReleaseKernel(k);
+  clReleaseProgram(pids);
+  clReleaseProgram(p12);
+  clReleaseProgram(p20);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+}
+
+TEST(reqd_work_group_size)
+{
+  cl_context ctx = tl_context();
+  cl_command_queue q = tl_queue(ctx, 0);
+  cl_program p = tl_build(ctx, misc_src, NULL);
+  cl_kernel k = kernel_of(p, "fixed");
+  int out[8 * 4];
+  cl_mem buf = buffer(ctx, sizeof(out), NULL);
+  ASSERT_OK(clSetKernelArg(k, 0, sizeof(cl_mem), &buf));
+  size_t global[2] = {8, 4}, good[2] = {4, 2}, bad[2] = {2, 4}, odd[2] = {6, 4};
+  ASSERT_OK(clEnqueueNDRangeKernel(q, k, 2, NULL, global, NULL, 0, NULL, NULL));
+  ASSERT_OK(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof(out), out, 0, NULL, NULL));
+  for (int i = 0; i < 32; i++)
+    ASSERT_EQ(out[i], 42);
+  ASSERT_OK(clEnqueueNDRangeKernel(q, k, 2, NULL, global, good, 0, NULL, NULL));
+  ASSERT_CL(clEnqueueNDRangeKernel(q, k, 2, NULL, global, bad, 0, NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
+  /* 1D: local (4) and the implied 1 of y don't match (4, 2, 1) */
+  ASSERT_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, global, good, 0, NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
+  /* NULL local: the required size, which must divide the global size */
+  ASSERT_CL(clEnqueueNDRangeKernel(q, k, 2, NULL, odd, NULL, 0, NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
+  ASSERT_CL(clEnqueueTask(q, k, 0, NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
+  clReleaseMemObject(buf);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+}
+
+TEST(ndrange_errors)
+{
+  cl_context ctx = tl_context(), other = tl_context();
+  cl_device_id dev = tl_device();
+  cl_command_queue q = tl_queue(ctx, 0), other_q = tl_queue(other, 0);
+  cl_program p = tl_build(ctx, misc_src, "-cl-std=CL2.0");
+  cl_kernel k = kernel_of(p, "add"), unset = kernel_of(p, "add"), s = kernel_of(p, "scratch");
+  cl_mem buf = buffer(ctx, 4096 * sizeof(int), NULL);
+  int v = 1;
+  ASSERT_OK(clSetKernelArg(k, 0, sizeof(cl_mem), &buf));
+  ASSERT_OK(clSetKernelArg(k, 1, sizeof(int), &v));
+  size_t g = 64, l = 8, maxwg = device_size(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE);
+  size_t items[3];
+  ASSERT_OK(clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof(items), items, NULL));
+  ASSERT_CL(clEnqueueNDRangeKernel(NULL, k, 1, NULL, &g, &l, 0, NULL, NULL), CL_INVALID_COMMAND_QUEUE);
+  ASSERT_CL(clEnqueueNDRangeKernel((cl_command_queue)k, k, 1, NULL, &g, &l, 0, NULL, NULL), CL_INVALID_COMMAND_QUEUE);
+  ASSERT_CL(clEnqueueNDRangeKernel(q, NULL, 1, NULL, &g, &l, 0, NULL, NULL), CL_INVALID_KERNEL);
+  ASSERT_CL(clEnqueueNDRangeKernel(q, (cl_kernel)buf, 1, NULL, &g, &l, 0, NULL, NULL), CL_INVALID_KERNEL);
+  ASSERT_CL(clEnqueueNDRangeKernel(other_q, k, 1, NULL, &g, &l, 0, NULL, NULL), CL_INVALID_CONTEXT);
+  ASSERT_CL(clEnqueueNDRangeKernel(q, unset, 1, NULL, &g, &l, 0, NULL, NULL), CL_INVALID_KERNEL_ARGS);
+  ASSERT_CL(clEnqueueNDRangeKernel(q, k, 0, NULL, &g, &l, 0, NULL, NULL), CL_INVALID_WORK_DIMENSION);
+  ASSERT_CL(clEnqueueNDRangeKernel(q, k, 4, NULL, &g, &l, 0, NULL, NULL), CL_INVALID_WORK_DIMENSION);
+  size_t huge_off = SIZE_MAX - 10;
+  ASSERT_CL(clEnqueueNDRangeKernel(q, k, 1, &huge_off, &g, &l, 0, NULL, NULL), CL_INVALID_GLOBAL_OFFSET);
+  size_t zero_l = 0;
+  ASSERT_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &zero_l, 0, NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
+  size_t too_many = items[0] + 1, g_big = items[0] + 1;
+  ASSERT_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, &g_big, &too_many, 0, NULL, NULL), CL_INVALID_WORK_ITEM_SIZE);
+  size_t g2[2] = {maxwg, 4}, l2[2] = {maxwg, 2};
+  ASSERT_CL(clEnqueueNDRangeKernel(q, k, 2, NULL, g2, l2, 0, NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
+  /* the wait list */
+  cl_event ev = NULL;
+  ASSERT_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 1, NULL, NULL), CL_INVALID_EVENT_WAIT_LIST);
+  ASSERT_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, &ev, NULL), CL_INVALID_EVENT_WAIT_LIST);
+  cl_event not_event = (cl_event)ctx;
+  ASSERT_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 1, &not_event, NULL), CL_INVALID_EVENT_WAIT_LIST);
+  cl_int err;
+  cl_event foreign = clCreateUserEvent(other, &err);
+  ASSERT_OK(err);
+  ASSERT_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 1, &foreign, NULL), CL_INVALID_CONTEXT);
+  clSetUserEventStatus(foreign, CL_COMPLETE);
+  clReleaseEvent(foreign);
+  /* local memory beyond the device's */
+  cl_ulong lmem = 0;
+  ASSERT_OK(clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof(lmem), &lmem, NULL));
+  ASSERT_OK(clSetKernelArg(s, 0, sizeof(cl_mem), &buf));
+  ASSERT_OK(clSetKernelArg(s, 1, (size_t)lmem + 1, NULL));
+  ASSERT_CL(clEnqueueNDRangeKernel(q, s, 1, NULL, &g, &l, 0, NULL, NULL), CL_OUT_OF_RESOURCES);
+  /* none of that ran */
+  ASSERT_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL));
+  int out[64];
+  ASSERT_OK(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof(out), out, 0, NULL, NULL));
+  for (int i = 0; i < 64; i++)
+    ASSERT_EQ(out[i], 1);
+  /* no native kernels */
+  ASSERT_CL(clEnqueueNativeKernel(q, (void(CL_CALLBACK *)(void *))1, NULL, 0, 0, NULL, NULL, 0, NULL, NULL),
+            CL_INVALID_OPERATION);
+  ASSERT_CL(clEnqueueNativeKernel(NULL, (void(CL_CALLBACK *)(void *))1, NULL, 0, 0, NULL, NULL, 0, NULL, NULL),
+            CL_INVALID_COMMAND_QUEUE);
+  clReleaseMemObject(buf);
+  clReleaseKernel(k);
+  clReleaseKernel(unset);
+  clReleaseKernel(s);
+  clReleaseProgram(p);
+  clReleaseCommandQueue(q);
+  clReleaseCommandQueue(other_q);
+  clReleaseContext(ctx);
+  clReleaseContext(other);
+}
+
+/* A zero global size or a NULL global_work_size (OpenCL 2.1+): the command
+ * succeeds and does nothing. */
+TEST(empty_ranges)
+{
+  cl_context ctx = tl_context();
+  cl_command_queue q = tl_queue(ctx, 0);
+  cl_program p = tl_build(ctx, misc_src, NULL);
+  cl_kernel k = kernel_of(p, "add");
+  int init[4] = {1, 2, 3, 4}, out[4];
+  cl_mem buf = buffer(ctx, sizeof(init), init);
+  int v = 100;
+  ASSERT_OK(clSetKernelArg(k, 0, sizeof(cl_mem), &buf));
+  ASSERT_OK(clSetKernelArg(k, 1, sizeof(int), &v));
+  size_t zero = 0, g2[2] = {4, 0}, l2[2] = {2, 1};
+  cl_event ev[3];
+  ASSERT_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &zero, NULL, 0, NULL, &ev[0]));
+  ASSERT_OK(clEnqueueNDRangeKernel(q, k, 2, NULL, g2, l2, 0, NULL, &ev[1]));
+  ASSERT_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, NULL, NULL, 0, NULL, &ev[2]));
+  ASSERT_OK(clWaitForEvents(3, ev));
+  for (int i = 0; i < 3; i++) {
+    cl_int st = 1;
+    ASSERT_OK(clGetEventInfo(ev[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(st), &st, NULL));
+    ASSERT_EQ(st, CL_COMPLETE);
+    clReleaseEvent(ev[i]);
+  }
+  ASSERT_OK(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof(out), out, 0, NULL, NULL));
+  ASSERT_TRUE(!memcmp(out, init, sizeof(out)));
+  clReleaseMemObject(buf);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+}
+
+TEST(enqueue_task)
+{
+  cl_context ctx = tl_context();
+  cl_command_queue q = tl_queue(ctx, 0);
+  cl_program p = tl_build(ctx, misc_src, NULL);
+  cl_kernel k = kernel_of(p, "add");
+  int init[4] = {0}, out[4];
+  cl_mem buf = buffer(ctx, sizeof(init), init);
+  int v = 9;
+  ASSERT_OK(clSetKernelArg(k, 0, sizeof(cl_mem), &buf));
+  ASSERT_OK(clSetKernelArg(k, 1, sizeof(int), &v));
+  cl_event ev, ev2;
+  ASSERT_OK(clEnqueueTask(q, k, 0, NULL, &ev));
+  size_t one = 1;
+  ASSERT_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &one, NULL, 1, &ev, &ev2));
+  ASSERT_OK(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof(out), out, 0, NULL, NULL));
+  ASSERT_EQ(out[0], 18);
+  ASSERT_EQ(out[1], 0);
+  cl_command_type type = 0;
+  ASSERT_OK(clGetEventInfo(ev, CL_EVENT_COMMAND_TYPE, sizeof(type), &type, NULL));
+  ASSERT_EQ(type, CL_COMMAND_TASK);
+  ASSERT_OK(clGetEventInfo(ev2, CL_EVENT_COMMAND_TYPE, sizeof(type), &type, NULL));
+  ASSERT_EQ(type, CL_COMMAND_NDRANGE_KERNEL);
+  ASSERT_CL(clEnqueueTask(NULL, k, 0, NULL, NULL), CL_INVALID_COMMAND_QUEUE);
+  ASSERT_CL(clEnqueueTask(q, NULL, 0, NULL, NULL), CL_INVALID_KERNEL);
+  clReleaseEvent(ev);
+  clReleaseEvent(ev2);
+  clReleaseMemObject(buf);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+}
+
+/* The arguments are taken at enqueue time; a pending command keeps its
+ * kernel, program and buffers alive. */
+TEST(args_snapshot_and_lifetime)
+{
+  cl_context ctx = tl_context();
+  cl_command_queue q = tl_queue(ctx, 0);
+  cl_program p = tl_build(ctx, misc_src, NULL);
+  cl_kernel k = kernel_of(p, "add");
+  int zero[16] = {0}, out[16];
+  cl_mem a = buffer(ctx, sizeof(zero), zero), b = buffer(ctx, sizeof(zero), zero);
+  cl_int err;
+  cl_event gate = clCreateUserEvent(ctx, &err);
+  ASSERT_OK(err);
+  size_t n = 16;
+  int v = 1;
+  ASSERT_OK(clSetKernelArg(k, 0, sizeof(cl_mem), &a));
+  ASSERT_OK(clSetKernelArg(k, 1, sizeof(int), &v));
+  ASSERT_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &n, NULL, 1, &gate, NULL));
+  v = 20;
+  ASSERT_OK(clSetKernelArg(k, 1, sizeof(int), &v));
+  ASSERT_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &n, NULL, 0, NULL, NULL));
+  v = 300;
+  ASSERT_OK(clSetKernelArg(k, 0, sizeof(cl_mem), &b));
+  ASSERT_OK(clSetKernelArg(k, 1, sizeof(int), &v));
+  ASSERT_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &n, NULL, 0, NULL, NULL));
+  /* Everything but a (still read below) goes away before the gate opens. */
+  ASSERT_OK(clReleaseKernel(k));
+  ASSERT_OK(clReleaseProgram(p));
+  ASSERT_OK(clReleaseMemObject(b));
+  ASSERT_OK(clSetUserEventStatus(gate, CL_COMPLETE));
+  ASSERT_OK(clEnqueueReadBuffer(q, a, CL_TRUE, 0, sizeof(out), out, 0, NULL, NULL));
+  for (int i = 0; i < 16; i++)
+    ASSERT_EQ(out[i], 21);
+  ASSERT_OK(clFinish(q));
+  clReleaseEvent(gate);
+  clReleaseMemObject(a);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+}
+
+/* A failed wait list: the kernel does not run. */
+TEST(failed_dependency_skips_kernel)
+{
+  cl_context ctx = tl_context();
+  cl_command_queue q = tl_queue(ctx, 0);
+  cl_program p = tl_build(ctx, misc_src, NULL);
+  cl_kernel k = kernel_of(p, "add");
+  int zero[4] = {0}, out[4];
+  cl_mem a = buffer(ctx, sizeof(zero), zero);
+  int v = 5;
+  ASSERT_OK(clSetKernelArg(k, 0, sizeof(cl_mem), &a));
+  ASSERT_OK(clSetKernelArg(k, 1, sizeof(int), &v));
+  cl_int err;
+  cl_event gate = clCreateUserEvent(ctx, &err), ev;
+  size_t n = 4;
+  ASSERT_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &n, NULL, 1, &gate, &ev));
+  ASSERT_OK(clSetUserEventStatus(gate, -1));
+  ASSERT_CL(clWaitForEvents(1, &ev), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+  ASSERT_OK(clEnqueueReadBuffer(q, a, CL_TRUE, 0, sizeof(out), out, 0, NULL, NULL));
+  ASSERT_EQ(out[0], 0);
+  clReleaseEvent(ev);
+  clReleaseEvent(gate);
+  clReleaseMemObject(a);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+}
+
+/* __local arguments: each group its own block, of the size set. */
+TEST(local_argument_blocks)
+{
+  cl_context ctx = tl_context();
+  cl_command_queue q = tl_queue(ctx, 0);
+  cl_program p = tl_build(ctx, misc_src, NULL);
+  cl_kernel k = kernel_of(p, "scratch");
+  enum { N = 4096 };
+  static int out[N];
+  cl_mem buf = buffer(ctx, sizeof(out), NULL);
+  ASSERT_OK(clSetKernelArg(k, 0, sizeof(cl_mem), &buf));
+  static const size_t locals[] = {1, 7, 64, 256, 1024, 4096};
+  for (size_t t = 0; t < sizeof(locals) / sizeof(locals[0]); t++) {
+    size_t l = locals[t], g = N / l * l;
+    ASSERT_OK(clSetKernelArg(k, 1, l * sizeof(int), NULL));
+    ASSERT_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL));
+    ASSERT_OK(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, g * sizeof(int), out, 0, NULL, NULL));
+    for (size_t i = 0; i < g; i++) {
+      size_t base = i / l * l;
+      ASSERT_EQ(out[i], base + (l - 1 - (i - base)));
+    }
+  }
+  clReleaseMemObject(buf);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+}
+
+/* A program built for one sub-device doesn't run on its sibling; one built
+ * for the parent runs on its sub-devices. */
+TEST(program_built_for_another_device)
+{
+  cl_device_id root = tl_device(), subs[2];
+  cl_device_partition_property props[] = {CL_DEVICE_PARTITION_EQUALLY, 1, 0};
+  cl_uint nsub = 0;
+  cl_uint cus = 0;
+  ASSERT_OK(clGetDeviceInfo(root, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(cus), &cus, NULL));
+  if (cus < 2 || clCreateSubDevices(root, props, 2, subs, &nsub) != CL_SUCCESS || nsub < 2) {
+    printf("  (skipped: the device can't be split in two)\n");
+    return;
+  }
+  cl_int err;
+  cl_device_id devs[3] = {root, subs[0], subs[1]};
+  cl_context ctx = clCreateContext(NULL, 3, devs, NULL, NULL, &err);
+  ASSERT_OK(err);
+  cl_queue_properties none[] = {0};
+  cl_command_queue q0 = clCreateCommandQueueWithProperties(ctx, subs[0], none, &err);
+  ASSERT_OK(err);
+  cl_command_queue q1 = clCreateCommandQueueWithProperties(ctx, subs[1], none, &err);
+  ASSERT_OK(err);
+  const char *src = misc_src;
+  cl_program only0 = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+  ASSERT_OK(clBuildProgram(only0, 1, &subs[0], NULL, NULL, NULL));
+  cl_build_status st;
+  ASSERT_OK(clGetProgramBuildInfo(only0, subs[1], CL_PROGRAM_BUILD_STATUS, sizeof(st), &st, NULL));
+  ASSERT_EQ(st, CL_BUILD_NONE);
+  cl_kernel k = kernel_of(only0, "add");
+  int zero[8] = {0}, out[8];
+  cl_mem buf = buffer(ctx, sizeof(zero), zero);
+  int v = 3;
+  ASSERT_OK(clSetKernelArg(k, 0, sizeof(cl_mem), &buf));
+  ASSERT_OK(clSetKernelArg(k, 1, sizeof(int), &v));
+  size_t n = 8;
+  ASSERT_OK(clEnqueueNDRangeKernel(q0, k, 1, NULL, &n, NULL, 0, NULL, NULL));
+  ASSERT_OK(clFinish(q0));
+  ASSERT_CL(clEnqueueNDRangeKernel(q1, k, 1, NULL, &n, NULL, 0, NULL, NULL), CL_INVALID_PROGRAM_EXECUTABLE);
+  clReleaseKernel(k);
+  /* Built for the root only: the sub-devices use the root's binary. */
+  cl_program only_root = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+  ASSERT_OK(clBuildProgram(only_root, 1, &root, NULL, NULL, NULL));
+  k = kernel_of(only_root, "add");
+  ASSERT_OK(clSetKernelArg(k, 0, sizeof(cl_mem), &buf));
+  ASSERT_OK(clSetKernelArg(k, 1, sizeof(int), &v));
+  ASSERT_OK(clEnqueueNDRangeKernel(q1, k, 1, NULL, &n, NULL, 0, NULL, NULL));
+  ASSERT_OK(clEnqueueReadBuffer(q1, buf, CL_TRUE, 0, sizeof(out), out, 0, NULL, NULL));
+  for (int i = 0; i < 8; i++)
+    ASSERT_EQ(out[i], 6);
+  clReleaseKernel(k);
+  clReleaseMemObject(buf);
+  clReleaseProgram(only0);
+  clReleaseProgram(only_root);
+  clReleaseCommandQueue(q0);
+  clReleaseCommandQueue(q1);
+  clReleaseContext(ctx);
+  clReleaseDevice(subs[0]);
+  clReleaseDevice(subs[1]);
+}
+
+/* Many small kernels with event chains on an out-of-order queue. */
+TEST(event_chains_out_of_order)
+{
+  cl_context ctx = tl_context();
+  cl_command_queue q = tl_queue(ctx, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+  cl_program p = tl_build(ctx, misc_src, NULL);
+  cl_kernel k = kernel_of(p, "add");
+  enum { N = 1000, R = 50 };
+  static int zero[N], out[N];
+  cl_mem buf = buffer(ctx, sizeof(zero), zero);
+  ASSERT_OK(clSetKernelArg(k, 0, sizeof(cl_mem), &buf));
+  cl_event prev = NULL;
+  size_t n = N;
+  for (int r = 1; r <= R; r++) {
+    cl_event ev;
+    ASSERT_OK(clSetKernelArg(k, 1, sizeof(int), &r));
+    ASSERT_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &n, NULL, prev ? 1 : 0, prev ? &prev : NULL, &ev));
+    if (prev)
+      clReleaseEvent(prev);
+    prev = ev;
+  }
+  ASSERT_OK(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof(out), out, 1, &prev, NULL));
+  for (int i = 0; i < N; i++)
+    ASSERT_EQ(out[i], R * (R + 1) / 2);
+  clReleaseEvent(prev);
+  clReleaseMemObject(buf);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+}
