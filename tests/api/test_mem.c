@@ -397,6 +397,12 @@ static struct {
   int order[16];
 } dtor_log;
 
+/* Tests share the log when they run in one process (TL_NOFORK=1). */
+static void reset_dtor_log(void)
+{
+  atomic_store(&dtor_log.n, 0);
+}
+
 static void CL_CALLBACK dtor_cb(cl_mem m, void *user_data)
 {
   int i = atomic_fetch_add(&dtor_log.n, 1);
@@ -406,6 +412,7 @@ static void CL_CALLBACK dtor_cb(cl_mem m, void *user_data)
 
 TEST(destructor_callbacks_lifo_once)
 {
+  reset_dtor_log();
   cl_context ctx = tl_context();
   cl_mem m = buffer(ctx, 0, 64, NULL);
   for (int i = 1; i <= 3; i++)
@@ -427,6 +434,7 @@ TEST(destructor_callbacks_lifo_once)
 
 TEST(memory_lives_until_commands_finish)
 {
+  reset_dtor_log();
   cl_context ctx = tl_context();
   cl_command_queue q = tl_queue(ctx, 0);
   cl_mem m = buffer(ctx, 0, 1 << 20, NULL);
@@ -457,6 +465,7 @@ TEST(memory_lives_until_commands_finish)
 
 TEST(sub_buffer_keeps_parent_alive)
 {
+  reset_dtor_log();
   cl_context ctx = tl_context();
   cl_command_queue q = tl_queue(ctx, 0);
   size_t align = base_align();
