@@ -38,6 +38,12 @@ int cc_prepare(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err);
 int cc_wg_generate(LLVMModuleRef m, LLVMTargetMachineRef tm, const cc_device_desc *dev,
                    cc_kernel_info *kinfo, uint32_t nkernels, int opt_disable, char **err);
 
+/* After cc_link_builtins, before cc_optimize (cc_wg.c): the work-group
+ * functions of kernels that call builtins on vectors (length(float4), ...)
+ * get those inlined and split into scalars, so that the loop vectorizer can
+ * widen their lane loops.  Runs no pass when no kernel needs it. */
+int cc_wg_finish(LLVMModuleRef m, LLVMTargetMachineRef tm, int opt_disable, char **err);
+
 /* Names the generated code calls in the builtins library (builtins/collectives.cl):
  *   void __lanecl_wg_scan_inclusive_<op>_<ty>(__local-or-private void *buf, ulong n)  in place
  *   void __lanecl_wg_scan_exclusive_<op>_<ty>(void *buf, ulong n)                     in place
@@ -141,7 +147,15 @@ void cc_kernel_infos_free(cc_kernel_info *k, uint32_t n);  /* cc_binary.c */
  * every definition keeps its body and external ones become linkonce_odr so the
  * runtime's link copies only what a kernel uses. */
 int cc_prepare_builtins(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err);
-/* lanecl-cc --prepare-builtins in.bc -o out.bc (exported for the tool). */
+/* lanecl-cc --prepare-builtins in.bc -o out.bc (exported for the tool):
+ * prepares the library and writes it split into shards (cc_prepare.c):
+ *   CC_BUILTINS_MAGIC, u32 version, u32 nshards, u32 nsymbols,
+ *   nshards x {u64 offset, u64 size} (bitcode of each shard, offsets from the file start),
+ *   nsymbols x {u32 shard, u32 name length, name bytes} (what each shard defines),
+ *   the shards' bitcode, u64 FNV-1a 64 of all bytes before it.
+ * A plain bitcode file is accepted in its place (linked whole, lazily). */
+#define CC_BUILTINS_MAGIC "LANECLBS"
+#define CC_BUILTINS_VERSION 1u
 __attribute__((visibility("default"))) int cc_prepare_builtins_file(const char *in, const char *out,
                                                                     char **log);
 /* The triple every prepared module gets (the host's, normalised; static string). */

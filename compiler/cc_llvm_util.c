@@ -1,11 +1,13 @@
 /* Helpers over the LLVM-C API (see cc_llvm_util.h). */
 #include "compiler/cc_llvm_util.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <llvm-c/DebugInfo.h>
 #include <llvm-c/IRReader.h>
+#include <llvm-c/Transforms/PassBuilder.h>
 
 static LLVMContextRef inst_context(LLVMValueRef inst)
 {
@@ -341,4 +343,135 @@ void cc_md_set(LLVMValueRef inst, const char *kind, LLVMMetadataRef node)
 unsigned cc_attr_kind(const char *name)
 {
   return LLVMGetEnumAttributeKindForName(name, strlen(name));
+}
+
+/* ---- vector loads and stores, element by element ---- */
+
+static int splittable_vector(LLVMTypeRef ty)
+{
+  if (LLVMGetTypeKind(ty) != LLVMVectorTypeKind)
+    return 0;
+  LLVMTypeRef e = LLVMGetElementType(ty);
+  switch (LLVMGetTypeKind(e)) {
+  case LLVMIntegerTypeKind:
+    return LLVMGetIntTypeWidth(e) % 8 == 0;
+  case LLVMHalfTypeKind: case LLVMBFloatTypeKind: case LLVMFloatTypeKind: case LLVMDoubleTypeKind:
+  case LLVMPointerTypeKind:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+static int is_split_candidate(LLVMValueRef i)
+{
+  if (LLVMIsALoadInst(i))
+    return !LLVMGetVolatile(i) && LLVMGetOrdering(i) == LLVMAtomicOrderingNotAtomic && splittable_vector(LLVMTypeOf(i));
+  if (LLVMIsAStoreInst(i))
+    return !LLVMGetVolatile(i) && LLVMGetOrdering(i) == LLVMAtomicOrderingNotAtomic &&
+           splittable_vector(LLVMTypeOf(LLVMGetOperand(i, 0)));
+  return 0;
+}
+
+/* The alignment known at byte offset off from an address aligned to align. */
+static unsigned offset_align(unsigned align, uint64_t off)
+{
+  while (align > 1 && off % align)
+    align /= 2;
+  return align ? align : 1;
+}
+
+unsigned cc_split_vector_memory(LLVMValueRef fn)
+{
+  LLVMModuleRef m = LLVMGetGlobalParent(fn);
+  LLVMContextRef ctx = LLVMGetModuleContext(m);
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
+  unsigned ag = LLVMGetMDKindIDInContext(ctx, "llvm.access.group", 17);
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
+  unsigned n;
+  LLVMValueRef *v = collect_insts(fn, is_split_candidate, &n);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+  for (unsigned k = 0; k < n; k++) {
+    LLVMValueRef i = v[k];
+    int is_load = LLVMIsALoadInst(i) != NULL;
+    LLVMTypeRef vty = is_load ? LLVMTypeOf(i) : LLVMTypeOf(LLVMGetOperand(i, 0));
+    LLVMTypeRef ety = LLVMGetElementType(vty);
+    LLVMValueRef ptr = LLVMGetOperand(i, is_load ? 0 : 1);
+    LLVMValueRef group = LLVMGetMetadata(i, ag);
+    unsigned count = LLVMGetVectorSize(vty), align = LLVMGetAlignment(i);
+    uint64_t esize = LLVMABISizeOfType(td, ety);
+    LLVMValueRef acc = LLVMGetPoison(vty);
+    LLVMPositionBuilderBefore(b, i);
+    for (unsigned e = 0; e < count; e++) {
+      LLVMValueRef idx = LLVMConstInt(i32, e, 0);
+      LLVMValueRef p = LLVMBuildInBoundsGEP2(b, ety, ptr, &idx, 1, "");
+      LLVMValueRef mem;
+      if (is_load) {
+        mem = LLVMBuildLoad2(b, ety, p, "");
+        acc = LLVMBuildInsertElement(b, acc, mem, idx, "");
+      } else {
+        mem = LLVMBuildStore(b, LLVMBuildExtractElement(b, LLVMGetOperand(i, 0), idx, ""), p);
+      }
+      LLVMSetAlignment(mem, offset_align(align, e * esize));
+      if (group)
+        LLVMSetMetadata(mem, ag, group);
+    }
+    if (is_load)
+      LLVMReplaceAllUsesWith(i, acc);
+    LLVMInstructionEraseFromParent(i);
+  }
+  LLVMDisposeBuilder(b);
+  free(v);
+  return n;
+}
+
+/* ---- passes on some functions ---- */
+
+int cc_run_passes_on(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *passes, LLVMValueRef *fns, unsigned n,
+                     char **err)
+{
+  LLVMContextRef ctx = LLVMGetModuleContext(m);
+  unsigned optnone = cc_attr_kind("optnone"), noinline = cc_attr_kind("noinline");
+  unsigned count = 0;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    count++;
+  /* Per function: bit 0 = we added optnone, bit 1 = we added noinline. */
+  unsigned char *added = calloc(count + 1, 1);
+  if (!added) {
+    *err = strdup("out of memory");
+    return 1;
+  }
+  unsigned i = 0;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f), i++) {
+    int chosen = 0;
+    for (unsigned k = 0; k < n && !chosen; k++)
+      chosen = fns[k] == f;
+    if (chosen || LLVMIsDeclaration(f))
+      continue;
+    if (!LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, optnone)) {
+      LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, optnone, 0));
+      added[i] |= 1;
+    }
+    if (!LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, noinline)) {
+      LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, noinline, 0));
+      added[i] |= 2;
+    }
+  }
+  LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
+  LLVMErrorRef e = LLVMRunPasses(m, passes, tm, opts);
+  LLVMDisposePassBuilderOptions(opts);
+  i = 0;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f && i < count; f = LLVMGetNextFunction(f), i++) {
+    if (added[i] & 1)
+      LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, optnone);
+    if (added[i] & 2)
+      LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, noinline);
+  }
+  free(added);
+  if (!e)
+    return 0;
+  char *msg = LLVMGetErrorMessage(e);
+  *err = strdup(msg ? msg : "pass pipeline failed");
+  LLVMDisposeErrorMessage(msg);
+  return 1;
 }

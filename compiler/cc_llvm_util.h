@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include <llvm-c/Core.h>
+#include <llvm-c/TargetMachine.h>
 
 /* Moves inst and every instruction after it (the terminator included) into a
  * new block placed right after inst's block, which then ends with `br` to the
@@ -54,6 +55,19 @@ LLVMMetadataRef cc_md_prop_i32(LLVMContextRef ctx, const char *name, unsigned v)
 LLVMMetadataRef cc_md_prop_node(LLVMContextRef ctx, const char *name, LLVMMetadataRef node);
 /* Attaches node as metadata `kind` of instruction inst. */
 void cc_md_set(LLVMValueRef inst, const char *kind, LLVMMetadataRef node);
+
+/* Splits every simple load and store of a fixed vector of byte-sized
+ * elements in fn into element accesses (with insertelement/extractelement),
+ * keeping alignment and access groups: what LLVM's scalarizer does with
+ * its load-store option, which the C API cannot set.  Returns the count. */
+unsigned cc_split_vector_memory(LLVMValueRef fn);
+
+/* Runs the pass pipeline `passes` (e.g. "function(scalarizer)") on the
+ * functions fns[0..n) of m only: every other function with a body is
+ * optnone while it runs (the pass manager skips those).  Returns 0, or 1
+ * with a malloc'd message in *err. */
+int cc_run_passes_on(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *passes, LLVMValueRef *fns, unsigned n,
+                     char **err);
 
 /* The enum attribute kind id of name (e.g. "alwaysinline"). */
 unsigned cc_attr_kind(const char *name);

@@ -40,6 +40,8 @@
 #include "compiler/cc_internal.h"
 #include "compiler/cc_llvm_util.h"
 
+#include <llvm-c/Transforms/PassBuilder.h>
+
 #define WG_MAX_SLOT_ALIGN 64 /* the frame must be this aligned */
 
 /* ---- a pointer -> index map (open addressing) ---- */
@@ -294,6 +296,7 @@ typedef struct wg_gen {
   uint64_t bcast_off;  /* frame slot (i64) of the broadcast's linear id, when used */
   int has_bcast, has_coll;
   LLVMValueRef ls[3], nwi, lin, frame, coll_buf;  /* body entry values */
+  int scalarize;  /* vector-typed code in a body whose lane loop should vectorize */
 
   cc_str report;
 } wg_gen;
@@ -1643,6 +1646,39 @@ static int build_wg_function(wg_gen *g, const int *vec_state)
   return CC_OK;
 }
 
+/* OpenCL vector types (float4, ...) in the body: the loop vectorizer does not
+ * widen vector-typed values, so they are split into scalars first. */
+static int has_vector_code(LLVMValueRef fn)
+{
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      if (LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMVectorTypeKind)
+        return 1;
+      if (LLVMGetNumOperands(i) > 0 && LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(i, 0))) == LLVMVectorTypeKind)
+        return 1;
+    }
+  return 0;
+}
+
+#define WG_SCALARIZE_ATTR "lanecl-scalarize"
+
+/* A call that takes or returns a vector (a builtin's vector overload). */
+static int calls_on_vectors(LLVMValueRef fn)
+{
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      if (!LLVMIsACallInst(i) || LLVMGetIntrinsicID(LLVMGetCalledValue(i)))
+        continue;
+      if (LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMVectorTypeKind)
+        return 1;
+      unsigned n = LLVMGetNumArgOperands(i);
+      for (unsigned a = 0; a < n; a++)
+        if (LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(i, a))) == LLVMVectorTypeKind)
+          return 1;
+    }
+  return 0;
+}
+
 /* ---- per kernel ---- */
 
 static int wg_kernel(wg_gen *g, char **err)
@@ -1682,6 +1718,7 @@ static int wg_kernel(wg_gen *g, char **err)
   if (rc)
     return rc;
 
+  g->scalarize = vec_regions && has_vector_code(g->body);
   cc_kernel_info *ki = g->ki;
   ki->frame_bytes = g->frame_bytes;
   ki->nregions = g->nbnd + 1;
@@ -1701,7 +1738,12 @@ int cc_wg_generate(LLVMModuleRef m, LLVMTargetMachineRef tm, const cc_device_des
   LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
   int rc = CC_OK;
-  (void)tm;
+  LLVMValueRef *scalarize = calloc(nkernels + 1, sizeof(*scalarize));
+  unsigned nscalarize = 0;
+  if (!scalarize) {
+    LLVMDisposeBuilder(b);
+    return CC_OUT_OF_MEMORY;
+  }
   for (uint32_t k = 0; k < nkernels && rc == CC_OK; k++) {
     wg_gen g;
     memset(&g, 0, sizeof(g));
@@ -1728,12 +1770,79 @@ int cc_wg_generate(LLVMModuleRef m, LLVMTargetMachineRef tm, const cc_device_des
       break;
     }
     rc = wg_kernel(&g, err);
+    if (rc == CC_OK && g.scalarize && !opt_disable) {
+      cc_split_vector_memory(g.body);
+      scalarize[nscalarize++] = g.body;
+      /* Builtins on vectors (length(float4), ...) are inlined later:
+       * cc_wg_finish scalarizes again once they are. */
+      if (calls_on_vectors(g.body))
+        add_string_attr(&g, g.wg, WG_SCALARIZE_ATTR, "1");
+    }
     free(g.ptypes);
     free(g.byval);
     free(g.bnd);
     free(g.slots);
     free(cc_str_take(&g.report));
   }
+  char *msg = NULL;
+  if (rc == CC_OK && nscalarize &&
+      cc_run_passes_on(m, tm, "function(scalarizer)", scalarize, nscalarize, &msg)) {
+    cc_set_err(err, "internal error: scalarizing kernels: %s", msg);
+    rc = CC_INTERNAL;
+  }
+  free(msg);
+  free(scalarize);
   LLVMDisposeBuilder(b);
+  return rc;
+}
+
+/* After cc_link_builtins, before cc_optimize: the work-group functions whose
+ * kernels call builtins on vectors get those inlined and split into scalars,
+ * so that the loop vectorizer can widen the lane loop.  Nothing to do (and
+ * no pass run) for the other programs. */
+int cc_wg_finish(LLVMModuleRef m, LLVMTargetMachineRef tm, int opt_disable, char **err)
+{
+  unsigned n = 0, cap = 0;
+  LLVMValueRef *fns = NULL;
+  size_t alen = strlen(WG_SCALARIZE_ATTR);
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+    if (!LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, WG_SCALARIZE_ATTR, (unsigned)alen))
+      continue;
+    LLVMRemoveStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, WG_SCALARIZE_ATTR, (unsigned)alen);
+    if (opt_disable)
+      continue;
+    if (n == cap) {
+      cap = cap ? 2 * cap : 8;
+      LLVMValueRef *grown = realloc(fns, cap * sizeof(*fns));
+      if (!grown) {
+        free(fns);
+        return CC_OUT_OF_MEMORY;
+      }
+      fns = grown;
+    }
+    fns[n++] = f;
+  }
+  if (!n)
+    return CC_OK;
+  char *msg = NULL;
+  int rc = CC_OK;
+  LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
+  LLVMErrorRef e = LLVMRunPasses(m, "cgscc(inline)", tm, opts);
+  LLVMDisposePassBuilderOptions(opts);
+  if (e) {
+    msg = LLVMGetErrorMessage(e);
+    cc_set_err(err, "internal error: inlining before scalarization: %s", msg);
+    LLVMDisposeErrorMessage(msg);
+    free(fns);
+    return CC_INTERNAL;
+  }
+  for (unsigned i = 0; i < n; i++)
+    cc_split_vector_memory(fns[i]);
+  if (cc_run_passes_on(m, tm, "function(scalarizer)", fns, n, &msg)) {
+    cc_set_err(err, "internal error: scalarizing kernels: %s", msg);
+    rc = CC_INTERNAL;
+  }
+  free(msg);
+  free(fns);
   return rc;
 }
