@@ -11,6 +11,7 @@
 
 #define LOCAL_ALIGN 64u
 #define VALUES_ALIGN 128u
+#define FRAME_TARGET (256u << 10) /* bytes of frame a chosen local size aims at */
 
 /* ---------------------------------------------------------------------------
  * Local size for a NULL local_work_size
@@ -55,6 +56,10 @@ void rt_ndrange_pick_local(cl_kernel k, cl_device_id dev, cl_uint work_dim, cons
    * at least one SIMD width of work-items per group. */
   size_t cores = dev->compute_units ? dev->compute_units : 1;
   size_t target = total / (cores * 4);
+  /* A group's frame (values live across barriers) should stay cache-sized. */
+  uint64_t frame = k->info->frame_bytes;
+  if (frame && target > FRAME_TARGET / frame)
+    target = (size_t)(FRAME_TARGET / frame);
   if (target < lanes)
     target = lanes;
   if (target > maxwg)
