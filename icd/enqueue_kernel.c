@@ -131,6 +131,10 @@ static cl_int enqueue_kernel(const char *func, cl_command_type type, cl_command_
     rt_err("%s: argument %d of kernel %s has not been set", func, unset, kernel->info->name);
     return CL_INVALID_KERNEL_ARGS;
   }
+  /* CL_MISALIGNED_SUB_BUFFER_OFFSET can't arise: clCreateSubBuffer already
+   * refuses origins not aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN, the same
+   * for every device.  CL_INVALID_IMAGE_SIZE and
+   * CL_IMAGE_FORMAT_NOT_SUPPORTED neither: there are no images. */
   size_t resolved[3];
   cl_int err = check_sizes(func, kernel, dev, work_dim, offset, global, local, resolved);
   if (err != CL_SUCCESS)
