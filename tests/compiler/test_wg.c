@@ -506,6 +506,58 @@ TEST(collectives_of_each_type_in_loops)
   }
 }
 
+TEST(vector_types_widen_across_work_items)
+{
+  /* float4 code is split into scalars so the loop vectorizer can widen the
+   * lane loop: full-width registers, not one float4 per work-item. */
+  const char *src = "kernel void v4(global float4 *a, global const float4 *b) {\n"
+                    "  size_t i = get_global_id(0); a[i] = a[i] * b[i] + (float4)(1.0f, 2.0f, 3.0f, 4.0f); }\n";
+  for (int lv = 0; lv < 2; lv++) {
+    wg_prog p;
+    wg_build(src, levels[lv], &p);
+    enum { N = 300 };
+    float *a = malloc(N * 16), *b = malloc(N * 16);
+    for (int i = 0; i < N * 4; i++)
+      a[i] = (float)i, b[i] = (float)(i % 5);
+    void *args[] = {&a, &b};
+    wg_range r = range1(N, 64, NULL);
+    wg_run(&p, "v4", args, &r);
+    for (int i = 0; i < N * 4; i++)
+      ASSERT_TRUE(a[i] == (float)i * (float)(i % 5) + (float)(i % 4 + 1));
+    if (lv == 0 && ct_dev()->simd_bits == 512)
+      ASSERT_CONTAINS(p.asm_text, "zmm");
+    free(a), free(b);
+    wg_free(&p);
+  }
+}
+
+TEST(atomics_and_private_scratch_in_a_region)
+{
+  /* Atomics keep the lane loop scalar (never wrong); a private array that
+   * lives on the stack of one work-item is not shared with the next. */
+  const char *src = "kernel void at(global int *cnt, global int *o) {\n"
+                    "  int tmp[8]; size_t g = get_global_id(0);\n"
+                    "  for (int i = 0; i < 8; i++) tmp[i] = (int)g + i;\n"
+                    "  atomic_add(&cnt[g % 4], 1);\n"
+                    "  o[g] = tmp[g % 8] + tmp[(g + 3) % 8];\n"
+                    "}\n";
+  for (int lv = 0; lv < 2; lv++) {
+    wg_prog p;
+    wg_build(src, levels[lv], &p);
+    enum { N = 1000 };
+    int cnt[4] = {0}, *o = calloc(N, 4), *pc = cnt;
+    void *args[] = {&pc, &o};
+    wg_range r = range1(N, 128, NULL);
+    wg_run(&p, "at", args, &r);
+    for (int i = 0; i < 4; i++)
+      ASSERT_EQ(cnt[i], N / 4);
+    for (int g = 0; g < N; g++)
+      ASSERT_EQ(o[g], g + g % 8 + g + (g + 3) % 8);
+    free(o);
+    wg_free(&p);
+  }
+}
+
 TEST(unknown_work_group_function_is_a_build_error)
 {
   const char *src = "int __attribute__((overloadable)) work_group_reduce_median(int x);\n"
