@@ -260,7 +260,8 @@ TEST(event_info_errors_and_refcount)
 
 #define MAX_CALLS 64
 static struct {
-  atomic_int n;
+  atomic_int n;                  /* entries written */
+  atomic_int reserved;           /* entries claimed */
   struct {
     cl_event e;
     cl_int registered, got;
@@ -270,19 +271,21 @@ static struct {
 
 static void CL_CALLBACK record_cb(cl_event e, cl_int status, void *user_data)
 {
-  int i = atomic_fetch_add(&cb_log.n, 1);
+  int i = atomic_fetch_add(&cb_log.reserved, 1);
   if (i < MAX_CALLS) {
     cb_log.calls[i].e = e;
     cb_log.calls[i].registered = (cl_int)(intptr_t)user_data;
     cb_log.calls[i].got = status;
     cb_log.calls[i].thread = pthread_self();
   }
+  atomic_fetch_add(&cb_log.n, 1); /* publishes the entry */
 }
 
 /* Tests share the log when they run in one process (TL_NOFORK=1). */
 static void reset_calls(void)
 {
   atomic_store(&cb_log.n, 0);
+  atomic_store(&cb_log.reserved, 0);
 }
 
 static void wait_calls(int n)
