@@ -124,11 +124,11 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t ar
   switch (a->kind) {
   case CC_ARG_BUFFER: return set_arg_buffer(kernel, arg_index, arg_size, arg_value);
   case CC_ARG_IMAGE:
-    /* CL_INVALID_MEM_OBJECT if arg_value points to a valid memory object, but
-     * the memory object is not valid for the kernel argument: images are not
-     * supported, every cl_mem is a buffer. */
-    rt_err("clSetKernelArg: argument %u is an image; the device has no image support", arg_index);
-    return CL_INVALID_MEM_OBJECT;
+  case CC_ARG_SAMPLER:
+    /* No images (CL_DEVICE_IMAGE_SUPPORT is false): kernels with image or
+     * sampler arguments don't compile, so these never get here. */
+    rt_err("clSetKernelArg: argument %u is an image or a sampler; the device has no image support", arg_index);
+    return a->kind == CC_ARG_IMAGE ? CL_INVALID_MEM_OBJECT : CL_INVALID_SAMPLER;
   case CC_ARG_LOCAL:
     /* For a pointer to local memory, arg_value must be NULL (CL_INVALID_ARG_VALUE) ... */
     if (arg_value) {
@@ -142,22 +142,6 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t ar
       return CL_INVALID_ARG_SIZE;
     }
     rt_kernel_set_arg_local(kernel, arg_index, arg_size);
-    return CL_SUCCESS;
-  case CC_ARG_SAMPLER:
-    /* CL_INVALID_ARG_SIZE if arg_value points to a sampler object and
-     * arg_size is not equal to sizeof(cl_sampler). */
-    if (arg_size != sizeof(cl_sampler)) {
-      rt_err("clSetKernelArg: argument %u is a sampler; arg_size %zu is not sizeof(cl_sampler)", arg_index,
-             arg_size);
-      return CL_INVALID_ARG_SIZE;
-    }
-    /* CL_INVALID_SAMPLER if the kernel argument is a sampler, but arg_value
-     * does not point to a valid sampler object. */
-    if (!arg_value || !rt_object_is(*(const cl_sampler *)arg_value, RT_SAMPLER)) {
-      rt_err("clSetKernelArg: argument %u is a sampler; arg_value does not point to a valid sampler", arg_index);
-      return CL_INVALID_SAMPLER;
-    }
-    rt_kernel_set_arg_bytes(kernel, arg_index, arg_value, sizeof(cl_sampler));
     return CL_SUCCESS;
   default:
     /* CL_INVALID_ARG_VALUE if arg_value is NULL for an argument not declared

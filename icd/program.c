@@ -235,8 +235,8 @@ cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices, const
     rt_err("clBuildProgram: program was created by clLinkProgram");
     return CL_INVALID_OPERATION;
   }
-  /* The rest (kernels attached, a build in progress, CL_INVALID_BINARY,
-   * options, compiler availability, the build itself) is the runtime's. */
+  /* The rest (kernels attached, a build in progress, options, compiler
+   * availability, the build itself) is the runtime's. */
   return rt_program_build(program, num_devices, device_list, options, pfn_notify, user_data);
 }
 

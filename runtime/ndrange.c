@@ -168,8 +168,7 @@ static cl_int ndr_run(rt_command *cmd)
   if (c->empty)
     return CL_SUCCESS;
   for (uint32_t i = 0; i < c->info->nargs; i++) {
-    uint32_t kind = c->info->args[i].kind;
-    if (kind == CC_ARG_BUFFER || kind == CC_ARG_IMAGE)
+    if (c->info->args[i].kind == CC_ARG_BUFFER)
       *(void **)c->argp[i] = c->mems[i] ? rt_mem_ptr(c->mems[i]) : NULL;
   }
   sched_pool *pool = rt_device_pool(c->dev);
@@ -203,7 +202,6 @@ static bool snapshot_args(ndr_cmd *c, cl_kernel k)
     c->argp[i] = c->values + a->offset;
     switch (c->info->args[i].kind) {
     case CC_ARG_BUFFER:
-    case CC_ARG_IMAGE:
       c->mems[i] = a->mem;
       if (a->mem)
         rt_mem_retain(a->mem);

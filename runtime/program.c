@@ -637,12 +637,10 @@ static cl_int job_start(build_job *j)
   return result;
 }
 
-/* Resolves the device list to indexes in p and claims them: marks them
- * in progress.  Fails (CL_INVALID_OPERATION) when kernels are attached or one
- * of them is already being built.  select(b) says which builds are
- * included when devices is NULL. */
-static cl_int job_claim(build_job *j, const char *func, cl_uint n, const cl_device_id *devices,
-                        bool (*eligible)(const rt_build *b))
+/* Resolves the device list (NULL: all of p's) to indexes in p and claims
+ * them: marks them in progress.  Fails (CL_INVALID_OPERATION) when kernels
+ * are attached or one of them is already being built. */
+static cl_int job_claim(build_job *j, const char *func, cl_uint n, const cl_device_id *devices)
 {
   cl_program p = j->p;
   j->idx = calloc(p->ndevices ? p->ndevices : 1, sizeof(int));
@@ -659,32 +657,20 @@ static cl_int job_claim(build_job *j, const char *func, cl_uint n, const cl_devi
     bool listed = !devices;
     for (cl_uint d = 0; devices && d < n; d++)
       listed |= devices[d] == p->devices[i];
-    if (!listed || (!devices && eligible && !eligible(&p->builds[i])))
+    if (!listed)
       continue;
     if (p->builds[i].status == CL_BUILD_IN_PROGRESS) {
       rt_err("%s: a build for device %u has not completed", func, i);
       err = CL_INVALID_OPERATION;
       goto unlock;
     }
-    if (eligible && !eligible(&p->builds[i])) {
-      rt_err("%s: device %u has no valid program binary loaded", func, i);
-      err = CL_INVALID_BINARY;
-      goto unlock;
-    }
     j->idx[j->n++] = (int)i;
   }
-  for (cl_uint k = 0; k < j->n; k++) {
-    rt_build *b = &p->builds[j->idx[k]];
-    b->status = CL_BUILD_IN_PROGRESS;
-  }
+  for (cl_uint k = 0; k < j->n; k++)
+    p->builds[j->idx[k]].status = CL_BUILD_IN_PROGRESS;
 unlock:
   pthread_mutex_unlock(&p->lock);
   return err;
-}
-
-static bool has_binary(const rt_build *b)
-{
-  return b->blob.size > 0;
 }
 
 static build_job *job_new(job_kind kind, cl_program p, const char *options, rt_program_notify_fn notify,
@@ -711,7 +697,9 @@ cl_int rt_program_build(cl_program p, cl_uint n, const cl_device_id *devices, co
   build_job *j = job_new(JOB_BUILD, p, options, notify, user_data);
   if (!j)
     return CL_OUT_OF_HOST_MEMORY;
-  cl_int err = job_claim(j, "clBuildProgram", n, devices, p->origin == RT_PROG_BINARY ? has_binary : NULL);
+  /* A program from binaries has one for each of its devices (or it would
+   * not exist): no CL_INVALID_BINARY here. */
+  cl_int err = job_claim(j, "clBuildProgram", n, devices);
   if (err != CL_SUCCESS) {
     job_free(j);
     return err;
@@ -736,7 +724,7 @@ cl_int rt_program_compile(cl_program p, cl_uint n, const cl_device_id *devices, 
     j->headers[i].source = dup_str(headers[i]->source);
     j->nheaders++;
   }
-  cl_int err = job_claim(j, "clCompileProgram", n, devices, NULL);
+  cl_int err = job_claim(j, "clCompileProgram", n, devices);
   if (err != CL_SUCCESS) {
     job_free(j);
     return err;

@@ -522,6 +522,10 @@ TEST(program_built_for_another_device)
   ASSERT_OK(clGetProgramBuildInfo(only0, subs[1], CL_PROGRAM_BUILD_STATUS, sizeof(st), &st, NULL));
   ASSERT_EQ(st, CL_BUILD_NONE);
   cl_kernel k = kernel_of(only0, "add");
+  /* three devices in the context: a per-device query must name one */
+  size_t wg;
+  ASSERT_CL(clGetKernelWorkGroupInfo(k, NULL, CL_KERNEL_WORK_GROUP_SIZE, sizeof(wg), &wg, NULL), CL_INVALID_DEVICE);
+  ASSERT_OK(clGetKernelWorkGroupInfo(k, subs[1], CL_KERNEL_WORK_GROUP_SIZE, sizeof(wg), &wg, NULL));
   int zero[8] = {0}, out[8];
   cl_mem buf = buffer(ctx, sizeof(zero), zero);
   int v = 3;

@@ -613,6 +613,10 @@ TEST(compile_errors)
   ASSERT_CL(clCompileProgram(p, 0, NULL, NULL, 1, NULL, names, NULL, NULL), CL_INVALID_VALUE);
   ASSERT_CL(clCompileProgram(p, 0, NULL, NULL, 1, &h, NULL, NULL, NULL), CL_INVALID_VALUE);
   ASSERT_CL(clCompileProgram(p, 0, NULL, NULL, 1, &h_other, names, NULL, NULL), CL_INVALID_CONTEXT);
+  cl_program not_program = (cl_program)ctx;
+  ASSERT_CL(clCompileProgram(p, 0, NULL, NULL, 1, &not_program, names, NULL, NULL), CL_INVALID_PROGRAM);
+  const char *null_name[1] = {NULL};
+  ASSERT_CL(clCompileProgram(p, 0, NULL, NULL, 1, &h, null_name, NULL, NULL), CL_INVALID_VALUE);
   ASSERT_CL(clCompileProgram(p, 0, NULL, NULL, 0, NULL, NULL, NULL, &dev), CL_INVALID_VALUE);
   ASSERT_CL(clCompileProgram(p, 1, (cl_device_id *)&ctx, NULL, 0, NULL, NULL, NULL, NULL), CL_INVALID_DEVICE);
   /* Without the header the include fails. */
