@@ -1361,9 +1361,30 @@ static int build_regions(wg_gen *g, char **err)
 
 /* ---- the report: what each region reaches, whether it has a loop ---- */
 
+/* What keeps a lane loop scalar whatever the vectorizer does: atomics
+ * (read-modify-write of memory) and printf. */
+static const char *scalar_reason(LLVMBasicBlockRef bb)
+{
+  for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+    LLVMOpcode op = LLVMGetInstructionOpcode(i);
+    mangled mg;
+    size_t rest;
+    if (op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg)
+      return "atomics";
+    if (!LLVMIsACallInst(i))
+      continue;
+    if (cc_callee_has_prefix(i, "printf"))
+      return "printf";
+    if (demangle(i, &mg) && (ident_starts(&mg, "atomic_", &rest) || ident_starts(&mg, "atom_", &rest)))
+      return "atomics";
+  }
+  return NULL;
+}
+
 /* Depth-first walk from start over the body's CFG; *has_loop when a cycle is
- * reachable; ends[] gets the return values met (-1 = end of kernel). */
-static int region_walk(wg_gen *g, LLVMBasicBlockRef start, int *has_loop, cc_str *ends)
+ * reachable, *why_scalar when something in it can't be vectorized; ends
+ * gets the boundaries met, "end" for the end of the kernel. */
+static int region_walk(wg_gen *g, LLVMBasicBlockRef start, int *has_loop, const char **why_scalar, cc_str *ends)
 {
   unsigned nb = LLVMCountBasicBlocks(g->body);
   ptrmap idx = {0};
@@ -1381,26 +1402,23 @@ static int region_walk(wg_gen *g, LLVMBasicBlockRef start, int *has_loop, cc_str
   }
   unsigned sp = 0, s0;
   *has_loop = 0;
+  *why_scalar = NULL;
   if (!ptrmap_get(&idx, start, &s0))
     goto done;
   stack[sp++] = (struct frame){s0, 0};
   color[s0] = 1;
   while (sp) {
     struct frame *f = &stack[sp - 1];
+    if (f->next == 0 && !*why_scalar)
+      *why_scalar = scalar_reason(blocks[f->b]);
     LLVMValueRef t = LLVMGetBasicBlockTerminator(blocks[f->b]);
     unsigned ns = LLVMGetNumSuccessors(t);
     if (f->next == 0 && LLVMGetInstructionOpcode(t) == LLVMRet && LLVMGetNumOperands(t) == 1) {
       LLVMValueRef rv = LLVMGetOperand(t, 0);
       if (LLVMIsAConstantInt(rv)) {
         long long id = LLVMConstIntGetSExtValue(rv);
-        unsigned slot = id < 0 ? 0 : (unsigned)id;
-        if (slot <= g->nbnd && !seen_end[slot]) {
-          seen_end[slot] = 1;
-          if (id < 0)
-            cc_str_printf(ends, "%send", ends->len ? ", " : "");
-          else
-            cc_str_printf(ends, "%s%s #%lld", ends->len ? ", " : "", g->bnd[id - 1].what, id);
-        }
+        if (id >= -1 && id <= (long long)g->nbnd)
+          seen_end[id < 0 ? 0 : id] = 1;
       }
     }
     if (f->next < ns) {
@@ -1420,6 +1438,11 @@ static int region_walk(wg_gen *g, LLVMBasicBlockRef start, int *has_loop, cc_str
     }
   }
 done:
+  for (unsigned id = 1; id <= g->nbnd; id++)
+    if (seen_end[id])
+      cc_str_printf(ends, "%s%s #%u", ends->len ? ", " : "", g->bnd[id - 1].what, id);
+  if (seen_end[0])
+    cc_str_printf(ends, "%send", ends->len ? ", " : "");
   rc = CC_OK;
 free_all:
   ptrmap_free(&idx);
@@ -1438,8 +1461,9 @@ static int report_regions(wg_gen *g, int *vec_state, unsigned *nvec)
   for (unsigned r = 0; r <= g->nbnd; r++) {
     cc_str ends = {0};
     int loop = 0;
+    const char *why = NULL;
     LLVMBasicBlockRef start = r == 0 ? g->start : g->bnd[r - 1].resume;
-    int rc = region_walk(g, start, &loop, &ends);
+    int rc = region_walk(g, start, &loop, &why, &ends);
     char *e = cc_str_take(&ends);
     if (rc) {
       free(e);
@@ -1454,9 +1478,11 @@ static int report_regions(wg_gen *g, int *vec_state, unsigned *nvec)
       cc_str_printf(&g->report, "scalar (-cl-opt-disable)\n");
     else if (loop)
       cc_str_printf(&g->report, "inner loop, scalar\n");
+    else if (why)
+      cc_str_printf(&g->report, "%s, scalar\n", why);
     else
       cc_str_printf(&g->report, "lane loop vectorizable\n");
-    vec_state[r] = !loop && !g->opt_disable;
+    vec_state[r] = !loop && !why && !g->opt_disable;
     *nvec += vec_state[r];
   }
   return CC_OK;
@@ -1724,8 +1750,11 @@ static int wg_kernel(wg_gen *g, char **err)
   ki->nregions = g->nbnd + 1;
   ki->uses_barriers = g->nbnd > 0;
   ki->simd_width = vec_regions ? lane_width(g) : 1;
-  cc_str_printf(&g->report, "  lane loop: %s\n",
-                vec_regions ? "vectorized across work-items by the loop vectorizer" : "scalar");
+  if (vec_regions)
+    cc_str_printf(&g->report, "  lane loops: %u of %u handed to the loop vectorizer (up to %u x 32-bit lanes)\n",
+                  vec_regions, g->nbnd + 1, lane_width(g));
+  else
+    cc_str_printf(&g->report, "  lane loops: scalar\n");
   free(ki->report);
   ki->report = cc_str_take(&g->report);
   return CC_OK;
