@@ -134,6 +134,23 @@ TEST(emit_ir_and_asm)
   teardown();
 }
 
+TEST(damaged_builtins_library)
+{
+  setup();
+  FILE *f = fopen(path("junk.bc"), "wb");
+  fputs("LANECLBS this is not a shard index at all", f);
+  fclose(f);
+  ASSERT_EQ(setenv("LANECL_BUILTINS", path("junk.bc"), 1), 0);
+  cc_blob bin = {0};
+  char *log = NULL;
+  const char *src = "kernel void k(global float *p) { p[0] = sin(p[1]); }\n";
+  ASSERT_EQ(ct_api()->build(ct_dev(), src, "", &bin, &log), CC_BUILD_FAILED);
+  ASSERT_CONTAINS(log, "undefined function _Z3sinf");
+  ASSERT_TRUE(bin.data == NULL);
+  free(log);
+  teardown();
+}
+
 TEST(compile_then_link)
 {
   setup();
@@ -160,8 +177,12 @@ TEST(prepare_builtins)
   FILE *f = fopen(path("b.cl"), "w");
   fputs("float __attribute__((overloadable)) my_builtin(float x) { return x * 2.0f; }\n"
         "static float helper(float x) { return x + 1.0f; }\n"
-        "float other(float x) { return helper(x); }\n",
+        "float other(float x) { return helper(x); }\n"
+        "int f0(int x) { return x; }\n",
         f);
+  /* A chain across many shards: f199 -> f198 -> ... -> f0. */
+  for (int i = 1; i < 200; i++)
+    fprintf(f, "int __attribute__((noinline)) f%d(int x) { return f%d(x) + 1; }\n", i, i - 1);
   fclose(f);
   pid_t pid = fork();
   if (pid == 0) {
@@ -198,6 +219,13 @@ TEST(prepare_builtins)
   ASSERT_TRUE(strstr(text, "my_builtin") == NULL);
   ASSERT_TRUE(strstr(text, "other") == NULL);
   free(text);
+  cc_blob_free(&bin);
+  /* The chain is found shard by shard. */
+  const char *chain = "int f199(int x);\nkernel void k(global int *p) { p[get_global_id(0)] = f199(p[0]); }\n";
+  rc = ct_api()->build(ct_dev(), chain, "", &bin, &log);
+  if (rc != CC_OK)
+    tl_fail(__FILE__, __LINE__, "%d\n%s", rc, log);
+  free(log);
   cc_blob_free(&bin);
   /* Garbage in: an error, no output. */
   const char *a2[] = {"--prepare-builtins", path("b.cl"), "-o", path("bad.bc"), NULL};
