@@ -788,8 +788,10 @@ int cc_prepare_builtins_file(const char *in, const char *out, char **log)
     cc_set_err(log, "error: no target machine for %s", cc_host_triple());
     rc = CC_INTERNAL;
   }
+  double t = cc_now_ms();
   if (rc == CC_OK)
     rc = cc_prepare_builtins(m, tm, log);
+  cc_timing("retarget", t);
   if (rc == CC_OK) {
     char *msg = NULL;
     if (LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
@@ -800,18 +802,22 @@ int cc_prepare_builtins_file(const char *in, const char *out, char **log)
   }
   split_plan plan = {0};
   cc_blob *blobs = NULL;
+  t = cc_now_ms();
   if (rc == CC_OK)
     rc = plan_split(m, &plan);
+  cc_timing("plan", t);
   if (rc == CC_OK && plan.nshards == 0) {
     cc_set_err(log, "error: %s defines no builtins", in);
     rc = CC_INVALID_BINARY;
   }
   if (rc == CC_OK && !(blobs = calloc(plan.nshards, sizeof(*blobs))))
     rc = CC_OUT_OF_MEMORY;
+  t = cc_now_ms();
   if (rc == CC_OK) {
     rc = split_range(m, &plan, 0, plan.nshards, tm, blobs, log);
     m = NULL;  /* consumed */
   }
+  cc_timing("split", t);
   if (rc == CC_OK && write_shards(out, &plan, blobs) != CC_OK) {
     cc_set_err(log, "error: cannot write %s", out);
     rc = CC_INTERNAL;
