@@ -115,9 +115,12 @@ double cc_now_ms(void)
 void cc_timing(const char *what, double since_ms)
 {
   static int on = -1;
-  if (on < 0)
-    on = getenv("LANECL_CC_TIMING") != NULL;
-  if (on)
+  int v = __atomic_load_n(&on, __ATOMIC_RELAXED);
+  if (v < 0) {
+    v = getenv("LANECL_CC_TIMING") != NULL;
+    __atomic_store_n(&on, v, __ATOMIC_RELAXED);
+  }
+  if (v)
     fprintf(stderr, "lanecl-cc: %-12s %7.2f ms\n", what, cc_now_ms() - since_ms);
 }
 

@@ -35,7 +35,9 @@ static const char default_cl_ext[] =
 
 /* ---- option strings ---- */
 
-/* Splits an option string at blanks; "..." groups (with \" and \\ inside). */
+/* Splits an option string at blanks, as a shell would: "..." groups (with
+ * \" and \\ inside), a backslash outside quotes takes the next character
+ * as it is (-DS=\"text\" defines S as a string literal). */
 static int tokenize(const char *s, char ***out, size_t *n)
 {
   char **v = NULL;
@@ -60,6 +62,9 @@ static int tokenize(const char *s, char ***out, size_t *n)
         }
         if (*s == '"')
           s++;
+      } else if (*s == '\\' && s[1]) {
+        tok[t++] = s[1];
+        s += 2;
       } else {
         tok[t++] = *s++;
       }

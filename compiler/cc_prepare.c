@@ -453,11 +453,10 @@ static const char *family_key(const char *name)
   return name;
 }
 
-static const split_plan *sort_plan;
-
-static int cmp_names(const void *a, const void *b)
+static int cmp_names(const void *a, const void *b, void *plan)
 {
-  return strcmp(sort_plan->names[*(const uint32_t *)a], sort_plan->names[*(const uint32_t *)b]);
+  const split_plan *p = plan;
+  return strcmp(p->names[*(const uint32_t *)a], p->names[*(const uint32_t *)b]);
 }
 
 typedef struct group {
@@ -610,9 +609,7 @@ static int plan_split(LLVMModuleRef m, split_plan *p)
       p->shard[i] = root_shard[uf_find(p->parent, i)];
   free(root_shard);
   free(groups);
-  sort_plan = p;
-  qsort(p->by_name, p->n, sizeof(*p->by_name), cmp_names);
-  sort_plan = NULL;
+  qsort_r(p->by_name, p->n, sizeof(*p->by_name), cmp_names, p);
   return CC_OK;
 }
 

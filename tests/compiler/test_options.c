@@ -117,6 +117,20 @@ static void write_file(const char *path, const char *text)
   fclose(f);
 }
 
+TEST(quoted_and_escaped_option_values)
+{
+  const char *src = "constant char s[] = S;\n"
+                    "kernel void k(global char *p) { p[0] = s[0] + sizeof(s) + T; }\n"
+                    "#if T != 12\n#error T\n#endif\n";
+  char *log = NULL;
+  int rc = compile_status(src, "-DS=\\\"text\\\" \"-DT=1\"2", &log);
+  if (rc != CC_OK)
+    tl_fail(__FILE__, __LINE__, "%d\n%s", rc, log);
+  free(log);
+  ASSERT_EQ(compile_status(src, "-DS=\"text\" -DT=12", &log), CC_BUILD_FAILED);
+  free(log);
+}
+
 TEST(include_dirs_from_I)
 {
   char dir[] = "/tmp/lanecl-test-XXXXXX";
