@@ -264,7 +264,8 @@ TEST(ndrange_errors)
   cl_command_queue q = tl_queue(ctx, 0), other_q = tl_queue(other, 0);
   cl_program p = tl_build(ctx, misc_src, "-cl-std=CL2.0");
   cl_kernel k = kernel_of(p, "add"), unset = kernel_of(p, "add"), s = kernel_of(p, "scratch");
-  cl_mem buf = buffer(ctx, 4096 * sizeof(int), NULL);
+  static const int zeros[4096];
+  cl_mem buf = buffer(ctx, sizeof(zeros), zeros);
   int v = 1;
   ASSERT_OK(clSetKernelArg(k, 0, sizeof(cl_mem), &buf));
   ASSERT_OK(clSetKernelArg(k, 1, sizeof(int), &v));
