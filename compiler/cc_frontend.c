@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #define CC_SOURCE_NAME "<source>"
+#define CC_PRELUDE_NAME "lanecl-prelude.h"
 #define CC_OUTPUT_NAME "program.bc"
 
 /* Used when the device gives no -cl-ext list: an OpenCL 3.0 full-profile CPU
@@ -368,6 +369,13 @@ int cc_frontend(const cc_device_desc *dev, const char *source, const cc_options 
     }
   }
 
+  snprintf(path, sizeof(path), "%s/%s", dir, CC_PRELUDE_NAME);
+  if (cc_write_file(path, cc_prelude_src, strlen(cc_prelude_src)) != CC_OK) {
+    cc_str_printf(&msg, "error: cannot write %s: %s\n", path, strerror(errno));
+    rc = CC_INTERNAL;
+    goto out_headers;
+  }
+
   char std[32], *ext = NULL;
   snprintf(std, sizeof(std), "-cl-std=CL%d.%d", o->cl_std / 100, o->cl_std / 10 % 10);
   const char *cl_ext = dev && dev->cl_ext ? dev->cl_ext : default_cl_ext;
@@ -378,7 +386,7 @@ int cc_frontend(const cc_device_desc *dev, const char *source, const cc_options 
   const char *fixed[] = {LANECL_CLANG, "-cc1", "-triple", "spir64-unknown-unknown", std,
                          "-fdeclare-opencl-builtins", "-finclude-default-header",
                          "-cl-kernel-arg-info", "-emit-llvm-bc", "-o", CC_OUTPUT_NAME, ext,
-                         "-I", ".", "-x", "cl"};
+                         "-include", CC_PRELUDE_NAME, "-I", ".", "-x", "cl"};
   size_t nfixed = sizeof(fixed) / sizeof(fixed[0]);
   const char **argv = malloc((nfixed + o->nclang_args + 2) * sizeof(*argv));
   if (!argv) {
@@ -411,6 +419,8 @@ int cc_frontend(const cc_device_desc *dev, const char *source, const cc_options 
 
 out_headers:
   remove_headers(dir, headers, nheaders);
+  snprintf(path, sizeof(path), "%s/%s", dir, CC_PRELUDE_NAME);
+  unlink(path);
   snprintf(path, sizeof(path), "%s/%s", dir, CC_SOURCE_NAME);
   unlink(path);
 out_dir:

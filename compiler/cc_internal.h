@@ -186,3 +186,6 @@ int cc_backend(LLVMModuleRef m, const cc_device_desc *dev, cc_kernel_info *kinfo
                int opt_disable, int what, cc_blob *native, char **text, char **log);
 
 #endif
+
+/* cc_prelude.c: the header every program is compiled with (-include). */
+extern const char cc_prelude_src[];

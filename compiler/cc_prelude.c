@@ -1,12 +1,52 @@
 /* The prelude every OpenCL C program is compiled with (written into the build's
- * temp dir and passed to clang with -include).  It declares what clang 19's
- * default header lacks: cl_khr_work_group_uniform_arithmetic (mul, and, or,
+ * temp dir and passed to clang with -include, after clang's default header).
+ * It removes the feature macros clang predefines for SPIR that the device
+ * doesn't have, and declares what clang 19's default header lacks: cl_khr_work_group_uniform_arithmetic (mul, and, or,
  * xor, logical_and, logical_or, logical_xor reductions and scans), which the
  * device advertises.  The work-group function generator lowers these calls
  * like the core collectives. */
 #include "compiler/cc_internal.h"
 
 const char cc_prelude_src[] =
+  /* clang defines these for the SPIR target whatever -cl-ext says; the device
+   * has none of them, so kernels must not see them (the CTS compares). */
+  "#undef cl_khr_subgroup_ballot\n"
+  "#undef cl_khr_subgroup_clustered_reduce\n"
+  "#undef cl_khr_subgroup_extended_types\n"
+  "#undef cl_khr_subgroup_non_uniform_arithmetic\n"
+  "#undef cl_khr_subgroup_non_uniform_vote\n"
+  "#undef cl_khr_subgroup_rotate\n"
+  "#undef cl_khr_subgroup_shuffle\n"
+  "#undef cl_khr_subgroup_shuffle_relative\n"
+  "#undef cl_khr_extended_bit_ops\n"
+  "#undef cl_khr_integer_dot_product\n"
+  "#undef cl_khr_kernel_clock\n"
+  "#undef __opencl_c_ext_fp32_global_atomic_add\n"
+  "#undef __opencl_c_ext_fp32_global_atomic_min_max\n"
+  "#undef __opencl_c_ext_fp32_local_atomic_add\n"
+  "#undef __opencl_c_ext_fp32_local_atomic_min_max\n"
+  "#undef __opencl_c_ext_fp64_global_atomic_add\n"
+  "#undef __opencl_c_ext_fp64_global_atomic_min_max\n"
+  "#undef __opencl_c_ext_fp64_local_atomic_add\n"
+  "#undef __opencl_c_ext_fp64_local_atomic_min_max\n"
+  "#undef __opencl_c_ext_fp16_global_atomic_add\n"
+  "#undef __opencl_c_ext_fp16_global_atomic_min_max\n"
+  "#undef __opencl_c_ext_fp16_local_atomic_add\n"
+  "#undef __opencl_c_ext_fp16_local_atomic_min_max\n"
+  "#undef __opencl_c_ext_fp16_global_atomic_load_store\n"
+  "#undef __opencl_c_ext_fp16_local_atomic_load_store\n"
+  "#undef __opencl_c_ext_image_raw10_raw12\n"
+  "#undef __opencl_c_integer_dot_product_input_4x8bit\n"
+  "#undef __opencl_c_integer_dot_product_input_4x8bit_packed\n"
+  "#undef __opencl_c_kernel_clock_scope_device\n"
+  "#undef __opencl_c_kernel_clock_scope_sub_group\n"
+  "#undef __opencl_c_kernel_clock_scope_work_group\n"
+  "#undef __opencl_c_read_write_images\n"
+  "#undef __opencl_c_3d_image_writes\n"
+  "#undef __opencl_c_images\n"
+  "#undef __opencl_c_subgroups\n"
+  "#undef __opencl_c_pipes\n"
+  "#undef __opencl_c_device_enqueue\n"
   "#if defined(__OPENCL_C_VERSION__) && __OPENCL_C_VERSION__ >= 200\n"
   "#define cl_khr_work_group_uniform_arithmetic 1\n"
   "#define LANECL_WGUA_OV __attribute__((overloadable, convergent))\n"
