@@ -290,7 +290,7 @@ int cc_parse_link_options(const char *options, cc_options *o, int *create_librar
 static int safe_header_name(const char *name)
 {
   if (!name || !name[0] || name[0] == '/' || !strcmp(name, CC_SOURCE_NAME) ||
-      !strcmp(name, CC_OUTPUT_NAME))
+      !strcmp(name, CC_OUTPUT_NAME) || !strcmp(name, CC_PRELUDE_NAME))
     return 0;
   for (const char *p = name; *p;) {
     const char *slash = strchr(p, '/');

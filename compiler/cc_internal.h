@@ -185,7 +185,7 @@ int cc_emit_assembly(LLVMModuleRef m, LLVMTargetMachineRef tm, char **text, char
 int cc_backend(LLVMModuleRef m, const cc_device_desc *dev, cc_kernel_info *kinfo, uint32_t nkernels,
                int opt_disable, int what, cc_blob *native, char **text, char **log);
 
-#endif
-
 /* cc_prelude.c: the header every program is compiled with (-include). */
 extern const char cc_prelude_src[];
+
+#endif
