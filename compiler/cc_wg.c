@@ -143,8 +143,8 @@ static int ident_starts(const mangled *mg, const char *s, size_t *rest)
 /* ---- boundaries ---- */
 
 enum wg_bkind {
-  WB_BARRIER,   /* barrier, work_group_barrier: the call goes */
-  WB_WAIT,      /* wait_group_events: the call stays, then a barrier */
+  WB_BARRIER,   /* barrier, work_group_barrier, wait_group_events */
+  WB_COPY,      /* async_work_group_(strided_)copy: done once per group */
   WB_ALL,
   WB_ANY,
   WB_BCAST,
@@ -159,7 +159,8 @@ typedef struct wg_boundary {
   char what[48];    /* for the report */
   char helper[64];  /* combine helper, "" when none */
   LLVMTypeRef ty;   /* collective operand and result type */
-  unsigned esize;   /* bytes of one coll_buf element */
+  unsigned esize;   /* bytes of one coll_buf element / of one copied element */
+  int stride_side;  /* WB_COPY: 0 contiguous, 1 source strided, 2 destination strided */
   LLVMBasicBlockRef cont;    /* where the work-item goes on after it */
   LLVMBasicBlockRef resume;  /* the body's entry for its state */
 } wg_boundary;
@@ -185,6 +186,48 @@ static const char *mangled_type_suffix(const mangled *mg)
   }
 }
 
+/* Bytes of the element a mangled pointer parameter points to (P, address
+ * space and cv qualifiers, then a scalar or Dv<n>_<scalar>); 0 if unknown. */
+static unsigned mangled_pointee_size(const char *p, size_t len)
+{
+  size_t i = 0;
+  if (len < 2 || p[i++] != 'P')
+    return 0;
+  for (;;) {
+    if (i + 4 <= len && !memcmp(p + i, "U3AS", 4)) {
+      i += 4;
+      while (i < len && p[i] >= '0' && p[i] <= '9')
+        i++;
+    } else if (i < len && (p[i] == 'K' || p[i] == 'V' || p[i] == 'r')) {
+      i++;
+    } else {
+      break;
+    }
+  }
+  unsigned n = 1;
+  if (i + 2 < len && p[i] == 'D' && p[i + 1] == 'v') {
+    i += 2;
+    n = 0;
+    while (i < len && p[i] >= '0' && p[i] <= '9')
+      n = n * 10 + (unsigned)(p[i++] - '0');
+    if (i >= len || p[i++] != '_' || n == 0 || n > 16)
+      return 0;
+    if (n == 3)
+      n = 4; /* 3-component vectors take the room of 4 */
+  }
+  if (i + 1 < len && p[i] == 'D' && p[i + 1] == 'h')
+    return 2 * n;
+  if (i >= len)
+    return 0;
+  switch (p[i]) {
+  case 'c': case 'a': case 'h': return n;
+  case 's': case 't': return 2 * n;
+  case 'i': case 'j': case 'f': return 4 * n;
+  case 'l': case 'm': case 'd': return 8 * n;
+  default: return 0;
+  }
+}
+
 /* 1 when call is a boundary (bd filled), 0 when not, -1 on an unsupported
  * collective (*why set). */
 static int classify_boundary(LLVMValueRef call, wg_boundary *bd, const char **why)
@@ -201,8 +244,23 @@ static int classify_boundary(LLVMValueRef call, wg_boundary *bd, const char **wh
     return 1;
   }
   if (ident_is(&mg, "wait_group_events")) {
-    bd->kind = WB_WAIT;
+    /* Copies are complete when they return: waiting is a barrier. */
+    bd->kind = WB_BARRIER;
     snprintf(bd->what, sizeof(bd->what), "wait_group_events");
+    return 1;
+  }
+  if (ident_is(&mg, "async_work_group_copy") || ident_is(&mg, "async_work_group_strided_copy")) {
+    bd->kind = WB_COPY;
+    snprintf(bd->what, sizeof(bd->what), "%.*s", (int)mg.ilen, mg.ident);
+    bd->esize = mangled_pointee_size(mg.params, mg.plen);
+    if (!bd->esize || LLVMGetNumArgOperands(call) != (ident_is(&mg, "async_work_group_copy") ? 4u : 5u)) {
+      *why = "unsupported element type";
+      return -1;
+    }
+    if (!ident_is(&mg, "async_work_group_copy")) {
+      LLVMTypeRef dst = LLVMTypeOf(LLVMGetOperand(call, 0));
+      bd->stride_side = LLVMGetPointerAddressSpace(dst) == CC_AS_LOCAL ? 1 : 2;
+    }
     return 1;
   }
   if (!ident_starts(&mg, "work_group_", &rest))
@@ -294,7 +352,8 @@ typedef struct wg_gen {
   unsigned nslots;
   uint64_t frame_bytes;
   uint64_t bcast_off;  /* frame slot (i64) of the broadcast's linear id, when used */
-  int has_bcast, has_coll;
+  uint64_t copy_off;   /* frame slots (4 x 8 bytes) of an async copy's dst, src, n, stride */
+  int has_bcast, has_coll, has_copy;
   LLVMValueRef ls[3], nwi, lin, frame, coll_buf;  /* body entry values */
   int scalarize;  /* vector-typed code in a body whose lane loop should vectorize */
 
@@ -798,8 +857,16 @@ static int find_boundaries(wg_gen *g, char **err)
         cc_set_err(err, "kernel %s: work-group function %.*s: %s", g->ki->name, (int)len, name, why);
         return CC_BUILD_FAILED;
       }
+      if (r > 0 && bd.kind == WB_COPY) {
+        /* The event handed back is the one passed in. */
+        LLVMValueRef ev = LLVMGetOperand(i, LLVMGetNumArgOperands(i) - 1);
+        if (LLVMTypeOf(ev) == LLVMTypeOf(i))
+          LLVMReplaceAllUsesWith(i, ev);
+        else
+          LLVMReplaceAllUsesWith(i, LLVMGetUndef(LLVMTypeOf(i)));
+      }
       if (r > 0) {
-        if (bd.ty && LLVMGetTypeKind(bd.ty) != LLVMVoidTypeKind)
+        if (bd.kind != WB_COPY && bd.ty && LLVMGetTypeKind(bd.ty) != LLVMVoidTypeKind)
           bd.esize = (unsigned)LLVMABISizeOfType(g->td, bd.ty);
         if (add_boundary(g, &bd, &cap) != CC_OK)
           return CC_OUT_OF_MEMORY;
@@ -1133,10 +1200,14 @@ static void layout_frame(wg_gen *g)
     s->off = off;
     off += s->size;
   }
+  off = (off + 7) / 8 * 8;
   if (g->has_bcast) {
-    off = (off + 7) / 8 * 8;
     g->bcast_off = off;
     off += 8;
+  }
+  if (g->has_copy) {
+    g->copy_off = off;
+    off += 4 * 8;
   }
   g->frame_bytes = (off + 7) / 8 * 8;
 }
@@ -1247,7 +1318,20 @@ static void rewrite_boundary(wg_gen *g, unsigned bi, const uint64_t *live, unsig
 
   /* The boundary: publish the operand, save what is live, return the id. */
   LLVMPositionBuilderBefore(g->b, term);
-  if (bd->kind != WB_BARRIER && bd->kind != WB_WAIT) {
+  if (bd->kind == WB_COPY) {
+    /* The arguments are the same in every work-item: the work-group
+     * function reads work-item 0's copy. */
+    LLVMValueRef v[4] = {LLVMGetOperand(bd->call, 0), LLVMGetOperand(bd->call, 1), LLVMGetOperand(bd->call, 2),
+                         bd->stride_side ? LLVMGetOperand(bd->call, 3) : c64(g, 1)};
+    for (unsigned a = 0; a < 4; a++) {
+      LLVMValueRef x = v[a];
+      if (LLVMGetTypeKind(LLVMTypeOf(x)) == LLVMPointerTypeKind)
+        x = LLVMBuildPtrToInt(g->b, x, g->t_i64, "");
+      else
+        x = LLVMBuildZExtOrBitCast(g->b, x, g->t_i64, "");
+      build_store(g, x, lane_elem(g, frame_base(g, g->copy_off + 8 * a), g->t_i64, 8), 8, 1);
+    }
+  } else if (bd->kind != WB_BARRIER) {
     LLVMValueRef op = LLVMGetOperand(bd->call, 0);
     build_store(g, op, lane_elem(g, g->coll_buf, bd->ty, bd->esize), bd->esize, 1);
   }
@@ -1273,8 +1357,7 @@ static void rewrite_boundary(wg_gen *g, unsigned bi, const uint64_t *live, unsig
   LLVMInstructionEraseFromParent(term);
   if (res)
     LLVMReplaceAllUsesWith(bd->call, res);
-  if (bd->kind != WB_WAIT)
-    LLVMInstructionEraseFromParent(bd->call);
+  LLVMInstructionEraseFromParent(bd->call);
   bd->call = NULL;
 }
 
@@ -1287,7 +1370,8 @@ static int build_regions(wg_gen *g, char **err)
   for (unsigned b = 0; b < g->nbnd; b++) {
     g->bnd[b].cont = cc_split_block_after(g->bnd[b].call, "cont");
     g->has_bcast |= g->bnd[b].kind == WB_BCAST;
-    g->has_coll |= g->bnd[b].kind != WB_BARRIER && g->bnd[b].kind != WB_WAIT;
+    g->has_coll |= g->bnd[b].kind != WB_BARRIER && g->bnd[b].kind != WB_COPY;
+    g->has_copy |= g->bnd[b].kind == WB_COPY;
   }
   rc = rematerialize(g);
   if (rc)
@@ -1556,6 +1640,42 @@ static LLVMValueRef build_lane_loops(wg_gen *g, LLVMValueRef *argv, unsigned sta
   return r;
 }
 
+/* An async copy, once for the group, from work-item 0's arguments: one
+ * memcpy, or an element loop for a strided one. */
+static void build_group_copy(wg_gen *g, const wg_boundary *bd, LLVMValueRef frame, LLVMValueRef nwi)
+{
+  LLVMValueRef v[4];
+  for (unsigned a = 0; a < 4; a++) {
+    LLVMValueRef o = LLVMBuildMul(g->b, c64(g, g->copy_off + 8 * a), nwi, "");
+    v[a] = build_load(g, g->t_i64, LLVMBuildInBoundsGEP2(g->b, g->t_i8, frame, &o, 1, ""), 8, 0);
+  }
+  LLVMValueRef dst = LLVMBuildIntToPtr(g->b, v[0], g->t_ptr, "copy.dst");
+  LLVMValueRef src = LLVMBuildIntToPtr(g->b, v[1], g->t_ptr, "copy.src");
+  LLVMValueRef es = c64(g, bd->esize);
+  unsigned align = bd->esize & -bd->esize;
+  if (!bd->stride_side) {
+    LLVMBuildMemCpy(g->b, dst, align, src, align, LLVMBuildMul(g->b, v[2], es, ""));
+    return;
+  }
+  LLVMBasicBlockRef pre = LLVMGetInsertBlock(g->b);
+  LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(g->c, g->wg, "copy.elem");
+  LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->c, g->wg, "copy.done");
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, v[2], c64(g, 0), ""), done, body);
+  LLVMPositionBuilderAtEnd(g->b, body);
+  LLVMValueRef i = LLVMBuildPhi(g->b, g->t_i64, "i");
+  LLVMValueRef far = LLVMBuildMul(g->b, LLVMBuildMul(g->b, i, v[3], ""), es, "");
+  LLVMValueRef near = LLVMBuildMul(g->b, i, es, "");
+  LLVMValueRef d = LLVMBuildInBoundsGEP2(g->b, g->t_i8, dst, bd->stride_side == 2 ? &far : &near, 1, "");
+  LLVMValueRef s = LLVMBuildInBoundsGEP2(g->b, g->t_i8, src, bd->stride_side == 1 ? &far : &near, 1, "");
+  LLVMBuildMemCpy(g->b, d, align, s, align, es);
+  LLVMValueRef i1 = LLVMBuildNUWAdd(g->b, i, c64(g, 1), "");
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntULT, i1, v[2], ""), body, done);
+  LLVMValueRef zero = c64(g, 0);
+  LLVMAddIncoming(i, &zero, &pre, 1);
+  LLVMAddIncoming(i, &i1, &body, 1);
+  LLVMPositionBuilderAtEnd(g->b, done);
+}
+
 static LLVMValueRef helper_decl(wg_gen *g, const char *name)
 {
   LLVMValueRef f = LLVMGetNamedFunction(g->m, name);
@@ -1652,6 +1772,8 @@ static int build_wg_function(wg_gen *g, const int *vec_state)
       LLVMValueRef hargs[2] = {coll_buf, nwi};
       LLVMBuildCall2(g->b, LLVMGlobalGetValueType(f), f, hargs, 2, "");
     }
+    if (bd->kind == WB_COPY)
+      build_group_copy(g, bd, frame, nwi);
     if (bd->kind == WB_ALL || bd->kind == WB_ANY || bd->kind == WB_REDUCE) {
       cv = LLVMBuildZExt(g->b, build_load(g, ety, coll_buf, bd->esize, 0), g->t_i64, "");
     } else if (bd->kind == WB_BCAST) {
@@ -1662,9 +1784,10 @@ static int build_wg_function(wg_gen *g, const int *vec_state)
       cv = LLVMBuildZExt(g->b, build_load(g, ety, p, bd->esize, 0), g->t_i64, "");
     }
     LLVMValueRef sv = c32(g, b + 1);
+    LLVMBasicBlockRef from = LLVMGetInsertBlock(g->b);
     LLVMBuildBr(g->b, disp);
-    LLVMAddIncoming(state, &sv, &cb, 1);
-    LLVMAddIncoming(coll, &cv, &cb, 1);
+    LLVMAddIncoming(state, &sv, &from, 1);
+    LLVMAddIncoming(coll, &cv, &from, 1);
   }
   LLVMPositionBuilderAtEnd(g->b, exitb);
   LLVMBuildRetVoid(g->b);

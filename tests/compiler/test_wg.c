@@ -558,6 +558,53 @@ TEST(atomics_and_private_scratch_in_a_region)
   }
 }
 
+TEST(async_copies_and_wait)
+{
+  /* Copies between global and local memory, contiguous and strided both
+   * ways, scalar and float4 elements; complete after wait_group_events. */
+  const char *src =
+      "kernel void cp(global int *g, global int *out, global float4 *v, local int *l, local float4 *lv) {\n"
+      "  size_t grp = get_group_id(0), n = get_local_size(0), i = get_local_id(0);\n"
+      "  event_t e = async_work_group_copy(l, g + 64 * grp, 64, 0);\n"
+      "  e = async_work_group_copy(lv, v + 8 * grp, 8, e);\n"
+      "  wait_group_events(1, &e);\n"
+      "  out[get_global_id(0)] = l[63 - i] * 2 + (int)lv[i % 8].z;\n"
+      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+      "  l[i] = (int)i * 10;\n"
+      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+      "  e = async_work_group_strided_copy(g + 64 * grp, l, 32, 2, 0);\n"
+      "  wait_group_events(1, &e);\n"
+      "  e = async_work_group_strided_copy(l, g + 64 * grp, 16, 3, 0);\n"
+      "  wait_group_events(1, &e);\n"
+      "  out[256 + get_global_id(0)] = i < 16 ? l[i] : -1;\n"
+      "}\n";
+  for (int lv = 0; lv < 2; lv++) {
+    wg_prog p;
+    wg_build(src, levels[lv], &p);
+    enum { G = 4, L = 64 };
+    int *g = malloc(G * 64 * 4), *out = malloc(2 * G * L * 4);
+    float *v = malloc(G * 8 * 16);
+    for (int i = 0; i < G * 64; i++)
+      g[i] = i;
+    for (int i = 0; i < G * 8 * 4; i++)
+      v[i] = (float)(i * 3);
+    void *args[] = {&g, &out, &v, NULL, NULL};
+    size_t lb[] = {0, 0, 0, 64 * 4, 8 * 16};
+    wg_range r = range1(G * L, L, lb);
+    wg_run(&p, "cp", args, &r);
+    for (int grp = 0; grp < G; grp++)
+      for (int i = 0; i < L; i++) {
+        ASSERT_EQ(out[grp * L + i], (grp * 64 + 63 - i) * 2 + (grp * 8 + i % 8) * 4 * 3 + 2 * 3);
+        /* g[64 grp + 2 k] = 10 k (k < 32), the odd ones unchanged; then l[k] = g[64 grp + 3 k] */
+        int gi = 3 * i, want = gi % 2 == 0 && gi / 2 < 32 ? 10 * (gi / 2) : grp * 64 + gi;
+        ASSERT_EQ(out[256 + grp * L + i], i < 16 ? want : -1);
+      }
+    ASSERT_CONTAINS(ct_kernel(&p.bin, "cp")->report, "after async_work_group_copy #1");
+    free(g), free(out), free(v);
+    wg_free(&p);
+  }
+}
+
 TEST(unknown_work_group_function_is_a_build_error)
 {
   const char *src = "int __attribute__((overloadable)) work_group_reduce_median(int x);\n"
