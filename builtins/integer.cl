@@ -17,6 +17,12 @@
 #define INT_WIDTHS(DEF, T, UT, BITS, SGN, TMIN, TMAX) FOR_WIDTHS(DEF, T, UT, BITS, SGN, TMIN, TMAX)
 #define INT_VWIDTHS(DEF, T, UT, BITS, SGN, TMIN, TMAX) FOR_VWIDTHS(DEF, T, UT, BITS, SGN, TMIN, TMAX)
 
+/* Saturating add/sub: scalar char and short operands of the elementwise
+ * builtins would be promoted to int (and saturate there), so scalars go
+ * through a two-lane vector. */
+#define SATOP_V(OP, T, x, y) __builtin_elementwise_##OP(x, y)
+#define SATOP_S(OP, T, x, y) __builtin_elementwise_##OP((T##2)(x), (T##2)(y)).s0
+
 /* ---- abs, abs_diff, add_sat, sub_sat, hadd, rhadd, min, max, clamp ---- */
 #define DEF_BASIC(T, UT, BITS, SGN, TMIN, TMAX, N, L, K)                                  \
   OVLD UT##N abs(T##N x)                                                                   \
@@ -31,11 +37,11 @@
   }                                                                                        \
   OVLD T##N add_sat(T##N x, T##N y)                                                        \
   {                                                                                        \
-    return __builtin_elementwise_add_sat(x, y);                                            \
+    return SATOP_##K(add_sat, T, x, y);                                                    \
   }                                                                                        \
   OVLD T##N sub_sat(T##N x, T##N y)                                                        \
   {                                                                                        \
-    return __builtin_elementwise_sub_sat(x, y);                                            \
+    return SATOP_##K(sub_sat, T, x, y);                                                    \
   }                                                                                        \
   OVLD T##N hadd(T##N x, T##N y)                                                           \
   {                                                                                        \

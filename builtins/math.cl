@@ -66,7 +66,15 @@ ELT1(log, log)
 ELT1(log2, log2)
 ELT1(log10, log10)
 ELT2(copysign, copysign)
-ELT2(pow, pow)
+/* pow: llvm.pow (libm per lane), plus the two cases the spec makes 1 for any
+ * other operand, NaN included (glibc returns NaN for a signaling one) */
+#define DEF_POW(T, IT, UT, N, L, K)                                                      \
+  OVLD T##N pow(T##N x, T##N y)                                                            \
+  {                                                                                        \
+    T##N r = __builtin_elementwise_pow(x, y);                                              \
+    return (y == (T##N)0 || x == (T##N)1) ? (T##N)1 : r;                                   \
+  }
+FOR_FP_TYPES(FP_WIDTHS, DEF_POW)
 ELT3(fma, fma)
 ELT3(mad, fma) /* mad: any precision; fma is as fast here and exact */
 
@@ -166,7 +174,6 @@ OVLD double exp10(double x)
 LIBM1(acosh)
 LIBM1(asinh)
 LIBM1(atanh)
-LIBM1(cbrt)
 LIBM1(erf)
 LIBM1(erfc)
 LIBM1(expm1)
@@ -179,6 +186,36 @@ LIBM2(hypot)
 LIBM2(fmod)
 LIBM2(remainder)
 LIBM2(nextafter)
+
+/* cbrt: glibc's double cbrt is off by up to 3-4 ulp (the spec allows 2);
+ * one Newton step on r^3 = x, with the residual r^3 - x computed exactly
+ * through fma, brings it under one.  Far from 1 the argument is scaled by
+ * 2^(+-300) so that r^3 stays normal. */
+OVLD float cbrt(float x)
+{
+  return __builtin_cbrtf(x);
+}
+OVLD double cbrt(double x)
+{
+  double r = __builtin_cbrt(x);
+  if (r == 0.0 || !(__builtin_fabs(r) < INFINITY))
+    return r;
+  double ax = __builtin_fabs(x), s = 1.0;
+  if (ax < 0x1p-900) {
+    x *= 0x1p300;
+    r *= 0x1p100;
+    s = 0x1p-100;
+  } else if (ax > 0x1p900) {
+    x *= 0x1p-300;
+    r *= 0x1p-100;
+    s = 0x1p100;
+  }
+  double r2h = r * r, r2l = __builtin_fma(r, r, -r2h);
+  double r3h = r2h * r, r3l = __builtin_fma(r2h, r, -r3h) + r2l * r;
+  double e = (r3h - x) + r3l; /* r^3 - x */
+  r -= e / (3.0 * r2h);
+  return r * s;
+}
 
 /* ilogb: libm says FP_ILOGBNAN is INT_MIN, OpenCL says INT_MAX. */
 OVLD int ilogb(float x)
@@ -299,13 +336,14 @@ OVLD float atan2pi(float y, float x)
 }
 
 /* ---- pown, rootn, powr ---- */
+/* pown(x, 0) is 1 for any x */
 OVLD double pown(double x, int n)
 {
-  return __builtin_pow(x, (double)n);
+  return n == 0 ? 1.0 : __builtin_pow(x, (double)n);
 }
 OVLD float pown(float x, int n)
 {
-  return (float)__builtin_pow((double)x, (double)n);
+  return n == 0 ? 1.0f : (float)__builtin_pow((double)x, (double)n);
 }
 
 /* rootn(x, n) = x^(1/n).  1/n is split as hi + lo; pow(x, hi) is corrected
