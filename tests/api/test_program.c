@@ -703,6 +703,31 @@ TEST(link_errors)
   clReleaseContext(other);
 }
 
+/* The compile runs in the background; the callback may release the
+ * program (the build holds its own reference meanwhile). */
+static void CL_CALLBACK release_on_notify(cl_program p, void *user_data)
+{
+  on_built(p, user_data);
+  clReleaseProgram(p);
+}
+
+TEST(compile_with_callback)
+{
+  cl_context ctx = tl_context();
+  char *src = unique_source(lib_src);
+  cl_program p = source_program(ctx, src);
+  notify_state s = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, NULL, 0};
+  ASSERT_OK(clRetainProgram(p)); /* the callback's */
+  ASSERT_OK(clCompileProgram(p, 0, NULL, NULL, 0, NULL, NULL, release_on_notify, &s));
+  wait_notify(&s);
+  ASSERT_TRUE(s.program == p);
+  ASSERT_EQ(s.status_seen, CL_BUILD_SUCCESS);
+  ASSERT_EQ(binary_type(p), CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
+  clReleaseProgram(p);
+  clReleaseContext(ctx);
+  free(src);
+}
+
 TEST(link_with_callback)
 {
   cl_context ctx = tl_context();
