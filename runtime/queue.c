@@ -72,12 +72,20 @@ void rt_queue_release(cl_command_queue q)
    * all submitted already); the worker leaves once they are done. */
   pthread_mutex_lock(&rt_graph_lock);
   q->released = true;
+  /* With nothing left to run, the worker leaves now and this call joins it,
+   * so the queue's references (context, device) are gone when it returns;
+   * else the worker leaves by itself after the last command. */
+  bool join = q->worker_started && !q->head && !pthread_equal(q->worker, pthread_self());
+  q->worker_joined = join;
+  pthread_t worker = q->worker;
   if (q->worker_started && q->worker_idle) {
     q->worker_idle = false;
     pthread_cond_signal(&q->work_cv);
   }
   pthread_mutex_unlock(&rt_graph_lock);
   rt_queue_unref(q);
+  if (join)
+    pthread_join(worker, NULL);
 }
 
 cl_uint rt_queue_refcount(cl_command_queue q)
@@ -176,30 +184,31 @@ static void *worker_main(void *arg)
   }
   q->worker_started = false;
   q->worker_idle = false;
+  bool joined = q->worker_joined;
   pthread_mutex_unlock(&rt_graph_lock);
+  if (!joined)
+    pthread_detach(pthread_self());
   rt_defer_run(&d);
   rt_log(RT_LOG_QUEUE, "queue %llu: worker leaves", (unsigned long long)q->obj.id);
   rt_queue_unref(q);
   return NULL;
 }
 
+/* The worker is joinable: the last clReleaseCommandQueue joins it when the
+ * queue is idle, else it detaches itself when it leaves. */
 static void worker_start_locked(cl_command_queue q)
 {
-  pthread_t t;
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
   atomic_fetch_add(&q->iref, 1);
   q->worker_started = true;
   q->worker_idle = false;
-  if (pthread_create(&t, &attr, worker_main, q) != 0) {
+  q->worker_joined = false;
+  if (pthread_create(&q->worker, NULL, worker_main, q) != 0) {
     /* Waiting host threads still run the commands (clFinish, blocking
      * calls); the next push tries again. */
     rt_err("queue %llu: cannot start its runtime thread", (unsigned long long)q->obj.id);
     q->worker_started = false;
     atomic_fetch_sub(&q->iref, 1);
   }
-  pthread_attr_destroy(&attr);
 }
 
 void rt_queue_push_ready_locked(cl_event e, bool wake)

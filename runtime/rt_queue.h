@@ -177,6 +177,8 @@ struct _cl_command_queue {
   cl_event barrier;              /* newest unfinished barrier (out-of-order queues) */
   uint64_t seq;                  /* last enqueue number given */
   bool worker_started, worker_idle, released;
+  bool worker_joined;            /* the last clReleaseCommandQueue joins the worker */
+  pthread_t worker;
   pthread_cond_t work_cv;        /* the worker sleeps here */
 };
 

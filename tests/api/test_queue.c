@@ -384,6 +384,35 @@ TEST(release_queue_with_pending_commands)
   ASSERT_OK(clReleaseContext(ctx));
 }
 
+static int ctx_destroyed;
+
+static void CL_CALLBACK ctx_destructor(cl_context ctx, void *user_data)
+{
+  ctx_destroyed = 1;
+}
+
+TEST(released_idle_queue_lets_its_context_go_at_once)
+{
+  /* The last clReleaseCommandQueue of an idle queue drops its context
+   * reference before it returns: the context's destructors run in the
+   * application's clReleaseContext. */
+  ctx_destroyed = 0;
+  cl_context ctx = tl_context();
+  ASSERT_OK(clSetContextDestructorCallback(ctx, ctx_destructor, NULL));
+  cl_command_queue q = tl_queue(ctx, 0);
+  cl_int err;
+  cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64, NULL, &err);
+  ASSERT_OK(err);
+  int v = 1;
+  ASSERT_OK(clEnqueueWriteBuffer(q, buf, CL_FALSE, 0, sizeof(v), &v, 0, NULL, NULL)); /* starts its thread */
+  ASSERT_OK(clFinish(q));
+  ASSERT_OK(clReleaseMemObject(buf));
+  ASSERT_OK(clReleaseCommandQueue(q));
+  ASSERT_EQ(ctx_destroyed, 0);
+  ASSERT_OK(clReleaseContext(ctx));
+  ASSERT_EQ(ctx_destroyed, 1);
+}
+
 TEST(many_queues)
 {
   cl_context ctx = tl_context();
