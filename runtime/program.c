@@ -23,9 +23,9 @@
 /* ---------------------------------------------------------------------------
  * The compiler: liblanecl_cc.so, loaded on the first build.
  * ------------------------------------------------------------------------- */
-static pthread_mutex_t compiler_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t compiler_once = PTHREAD_ONCE_INIT;
 static const cc_api *compiler;
-static char compiler_why[1024];
+static char compiler_why[1024];  /* why it didn't load; written once */
 
 static const cc_api *try_compiler(const char *path, rt_str *why)
 {
@@ -46,7 +46,9 @@ static const cc_api *try_compiler(const char *path, rt_str *why)
   return api;
 }
 
-static const cc_api *load_compiler(void)
+/* Tries LANECL_COMPILER, else <libdir>/liblanecl_cc.so,
+ * <libdir>/lanecl/liblanecl_cc.so and the default search path. */
+static void load_compiler(void)
 {
   rt_str why = {0};
   const cc_api *api = NULL;
@@ -67,19 +69,16 @@ static const cc_api *load_compiler(void)
   if (!api)
     snprintf(compiler_why, sizeof(compiler_why), "%s", why.s ? why.s : "not found");
   rt_str_free(&why);
-  return api;
+  compiler = api;
 }
 
+/* Loaded once, on the first call (a build that the cache can't answer). */
 const cc_api *rt_compiler(const char **why)
 {
-  pthread_mutex_lock(&compiler_lock);
-  if (!compiler)
-    compiler = load_compiler();
-  const cc_api *api = compiler;
-  pthread_mutex_unlock(&compiler_lock);
-  if (!api && why)
+  pthread_once(&compiler_once, load_compiler);
+  if (!compiler && why)
     *why = compiler_why;
-  return api;
+  return compiler;
 }
 
 /* ---------------------------------------------------------------------------
