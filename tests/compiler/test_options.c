@@ -250,7 +250,7 @@ TEST(cl_std_default_is_1_2)
 TEST(feature_macros_follow_the_device)
 {
   const char *src = "kernel void k(global double *p) { p[0] = 1.0; }\n";
-  const char *feat = "#ifndef __opencl_c_images\n#error no images\n#endif\n"
+  const char *feat = "#ifndef __opencl_c_generic_address_space\n#error no generic\n#endif\n"
                      "kernel void k(global int *p) { p[0] = 1; }\n";
   cc_device_desc dev = *ct_dev();
   cc_blob out = {0};
@@ -266,7 +266,7 @@ TEST(feature_macros_follow_the_device)
   ASSERT_CONTAINS(log, "cl_khr_fp64");
   free(log);
   ASSERT_EQ(ct_api()->compile(&dev, feat, "-cl-std=CL3.0", NULL, 0, &out, &log), CC_BUILD_FAILED);
-  ASSERT_CONTAINS(log, "no images");
+  ASSERT_CONTAINS(log, "no generic");
   free(log);
 }
 
