@@ -327,9 +327,10 @@ static int is_libc_name(const char *name, size_t n)
 
 static int is_libm_name(const char *name, size_t n)
 {
-  if (n > 1 && name[n - 1] == 'f')
-    n--;  /* sinf -> sin */
-  return in_names(name, n, libm_names, sizeof(libm_names) / sizeof(libm_names[0]));
+  size_t count = sizeof(libm_names) / sizeof(libm_names[0]);
+  /* erf, and sinf -> sin */
+  return in_names(name, n, libm_names, count) ||
+         (n > 1 && name[n - 1] == 'f' && in_names(name, n - 1, libm_names, count));
 }
 
 static int allowed_undefined(const char *name, size_t n)
