@@ -253,6 +253,54 @@ unsigned cc_demote_cross_block(LLVMValueRef fn, LLVMValueRef alloca_pos)
   return total;
 }
 
+/* ---- a pointer -> index map ---- */
+
+int cc_ptrmap_init(cc_ptrmap *pm, size_t n)
+{
+  size_t cap = 16;
+  while (cap < 2 * n + 16)
+    cap *= 2;
+  pm->keys = calloc(cap, sizeof(*pm->keys));
+  pm->vals = calloc(cap, sizeof(*pm->vals));
+  pm->mask = cap - 1;
+  return pm->keys && pm->vals ? 0 : 1;
+}
+
+void cc_ptrmap_free(cc_ptrmap *pm)
+{
+  free(pm->keys);
+  free(pm->vals);
+  pm->keys = NULL;
+  pm->vals = NULL;
+}
+
+static size_t ptrmap_pos(const cc_ptrmap *pm, const void *key)
+{
+  size_t h = ((uintptr_t)key >> 4) * 0x9E3779B97F4A7C15ull;
+  size_t i = (h >> 20) & pm->mask;
+  while (pm->keys[i] && pm->keys[i] != key)
+    i = (i + 1) & pm->mask;
+  return i;
+}
+
+void cc_ptrmap_put(cc_ptrmap *pm, const void *key, unsigned val)
+{
+  size_t i = ptrmap_pos(pm, key);
+  pm->keys[i] = key;
+  pm->vals[i] = val;
+}
+
+int cc_ptrmap_get(const cc_ptrmap *pm, const void *key, unsigned *val)
+{
+  if (!pm->keys)
+    return 0;
+  size_t i = ptrmap_pos(pm, key);
+  if (!pm->keys[i])
+    return 0;
+  *val = pm->vals[i];
+  return 1;
+}
+
 /* ---- calls ---- */
 
 LLVMValueRef cc_called_function(LLVMValueRef call)

@@ -69,6 +69,18 @@ unsigned cc_split_vector_memory(LLVMValueRef fn);
 int cc_run_passes_on(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *passes, LLVMValueRef *fns, unsigned n,
                      char **err);
 
+/* A pointer -> unsigned map (open addressing), sized for all its keys up
+ * front: n keys at most.  init returns nonzero when out of memory. */
+typedef struct cc_ptrmap {
+  const void **keys;
+  unsigned *vals;
+  size_t mask;
+} cc_ptrmap;
+int cc_ptrmap_init(cc_ptrmap *pm, size_t n);
+void cc_ptrmap_free(cc_ptrmap *pm);
+void cc_ptrmap_put(cc_ptrmap *pm, const void *key, unsigned val);
+int cc_ptrmap_get(const cc_ptrmap *pm, const void *key, unsigned *val);  /* 1 when found */
+
 /* The enum attribute kind id of name (e.g. "alwaysinline"). */
 unsigned cc_attr_kind(const char *name);
 

@@ -37,67 +37,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler/cc_internal.h"
-#include "compiler/cc_llvm_util.h"
+#include "compiler/cc_wg.h"
 
 #include <llvm-c/Transforms/PassBuilder.h>
-
-#define WG_MAX_SLOT_ALIGN 64 /* the frame must be this aligned */
-
-/* ---- a pointer -> index map (open addressing) ---- */
-
-typedef struct ptrmap {
-  const void **keys;
-  unsigned *vals;
-  size_t mask;
-} ptrmap;
-
-static int ptrmap_init(ptrmap *pm, size_t n)
-{
-  size_t cap = 16;
-  while (cap < 2 * n + 16)
-    cap *= 2;
-  pm->keys = calloc(cap, sizeof(*pm->keys));
-  pm->vals = calloc(cap, sizeof(*pm->vals));
-  pm->mask = cap - 1;
-  return pm->keys && pm->vals ? CC_OK : CC_OUT_OF_MEMORY;
-}
-
-static void ptrmap_free(ptrmap *pm)
-{
-  free(pm->keys);
-  free(pm->vals);
-  pm->keys = NULL;
-  pm->vals = NULL;
-}
-
-static size_t ptrmap_pos(const ptrmap *pm, const void *key)
-{
-  size_t h = ((uintptr_t)key >> 4) * 0x9E3779B97F4A7C15ull;
-  size_t i = (h >> 20) & pm->mask;
-  while (pm->keys[i] && pm->keys[i] != key)
-    i = (i + 1) & pm->mask;
-  return i;
-}
-
-/* The map is sized for all its keys up front: no growth. */
-static void ptrmap_put(ptrmap *pm, const void *key, unsigned val)
-{
-  size_t i = ptrmap_pos(pm, key);
-  pm->keys[i] = key;
-  pm->vals[i] = val;
-}
-
-static int ptrmap_get(const ptrmap *pm, const void *key, unsigned *val)
-{
-  if (!pm->keys)
-    return 0;
-  size_t i = ptrmap_pos(pm, key);
-  if (!pm->keys[i])
-    return 0;
-  *val = pm->vals[i];
-  return 1;
-}
 
 /* ---- Itanium-mangled OpenCL builtin names: _Z<len><ident><params> ---- */
 
@@ -141,29 +83,6 @@ static int ident_starts(const mangled *mg, const char *s, size_t *rest)
 }
 
 /* ---- boundaries ---- */
-
-enum wg_bkind {
-  WB_BARRIER,   /* barrier, work_group_barrier, wait_group_events */
-  WB_COPY,      /* async_work_group_(strided_)copy: done once per group */
-  WB_ALL,
-  WB_ANY,
-  WB_BCAST,
-  WB_REDUCE,
-  WB_SCAN_INC,
-  WB_SCAN_EXC,
-};
-
-typedef struct wg_boundary {
-  LLVMValueRef call;
-  enum wg_bkind kind;
-  char what[48];    /* for the report */
-  char helper[64];  /* combine helper, "" when none */
-  LLVMTypeRef ty;   /* collective operand and result type */
-  unsigned esize;   /* bytes of one coll_buf element / of one copied element */
-  int stride_side;  /* WB_COPY: 0 contiguous, 1 source strided, 2 destination strided */
-  LLVMBasicBlockRef cont;    /* where the work-item goes on after it */
-  LLVMBasicBlockRef resume;  /* the body's entry for its state */
-} wg_boundary;
 
 static const char *const wg_ops[] = {"add", "min", "max", "mul", "and", "or",
                                      "xor", "logical_and", "logical_or", "logical_xor"};
@@ -314,82 +233,21 @@ static int classify_boundary(LLVMValueRef call, wg_boundary *bd, const char **wh
   return 1;
 }
 
-/* ---- per-kernel generator state ---- */
-
-typedef struct wg_slot {
-  LLVMValueRef alloca;
-  LLVMTypeRef ty;     /* allocated type (simple slots: the type loaded/stored) */
-  uint64_t size;      /* bytes per work-item, a multiple of align */
-  uint64_t align;
-  uint64_t off;       /* slot j of work-item w: frame + off * nwi + w * size */
-  int resident;       /* lives in the frame for the whole kernel */
-  LLVMValueRef addr;  /* this work-item's copy (computed in the body's entry) */
-} wg_slot;
-
-typedef struct wg_gen {
-  LLVMModuleRef m;
-  LLVMContextRef c;
-  LLVMTargetDataRef td;
-  LLVMBuilderRef b;
-  const cc_device_desc *dev;
-  cc_kernel_info *ki;
-  int opt_disable;
-  LLVMTypeRef t_i1, t_i8, t_i32, t_i64, t_ptr, t_void;
-  LLVMMetadataRef ag;     /* the kernel's access group */
-  LLVMMetadataRef empty;  /* !{} */
-  unsigned kind_ag, kind_invariant;
-
-  LLVMValueRef body, wg;
-  unsigned nparams;
-  LLVMTypeRef *ptypes;    /* the kernel's parameter types */
-  int *byval;             /* parameter i was passed byval */
-  LLVMValueRef p_ctx, p_lid[3], p_state, p_coll;
-  LLVMBasicBlockRef entry, start;  /* body: alloca block, state 0's first block */
-
-  wg_boundary *bnd;
-  unsigned nbnd;
-  wg_slot *slots;
-  unsigned nslots;
-  uint64_t frame_bytes;
-  uint64_t bcast_off;  /* frame slot (i64) of the broadcast's linear id, when used */
-  uint64_t copy_off;   /* frame slots (4 x 8 bytes) of an async copy's dst, src, n, stride */
-  int has_bcast, has_coll, has_copy;
-  LLVMValueRef ls[3], nwi, lin, frame, coll_buf;  /* body entry values */
-  int scalarize;  /* vector-typed code in a body whose lane loop should vectorize */
-
-  cc_str report;
-} wg_gen;
-
-static LLVMValueRef c64(wg_gen *g, uint64_t v)
-{
-  return LLVMConstInt(g->t_i64, v, 0);
-}
-
-static LLVMValueRef c32(wg_gen *g, uint64_t v)
-{
-  return LLVMConstInt(g->t_i32, v, 0);
-}
-
-static void mark_parallel(wg_gen *g, LLVMValueRef inst)
-{
-  LLVMSetMetadata(inst, g->kind_ag, LLVMMetadataAsValue(g->c, g->ag));
-}
-
 /* A field of *ctx (never written while a work-group runs). */
-static LLVMValueRef ctx_load(wg_gen *g, LLVMValueRef ctxp, size_t off, LLVMTypeRef ty, const char *name)
+LLVMValueRef wg_ctx_load(wg_gen *g, LLVMValueRef ctxp, size_t off, LLVMTypeRef ty, const char *name)
 {
-  LLVMValueRef idx = c64(g, off);
+  LLVMValueRef idx = wg_c64(g, off);
   LLVMValueRef p = LLVMBuildInBoundsGEP2(g->b, g->t_i8, ctxp, &idx, 1, "");
   LLVMValueRef v = LLVMBuildLoad2(g->b, ty, p, name);
   LLVMSetAlignment(v, ty == g->t_i32 ? 4 : 8);
   LLVMSetMetadata(v, g->kind_invariant, LLVMMetadataAsValue(g->c, g->empty));
-  mark_parallel(g, v);
+  wg_mark_parallel(g, v);
   return v;
 }
 
-static LLVMValueRef ctx_dim(wg_gen *g, size_t field, unsigned d, const char *name)
+LLVMValueRef wg_ctx_dim(wg_gen *g, size_t field, unsigned d, const char *name)
 {
-  return ctx_load(g, g->p_ctx, field + 8 * d, g->t_i64, name);
+  return wg_ctx_load(g, g->p_ctx, field + 8 * d, g->t_i64, name);
 }
 
 /* ---- 1. the body ---- */
@@ -473,7 +331,7 @@ static void copy_writable_byval(wg_gen *g, LLVMValueRef kernel, unsigned i)
   LLVMValueRef copy = LLVMBuildAlloca(g->b, ty, "byval.copy");
   LLVMSetAlignment(copy, align);
   LLVMReplaceAllUsesWith(p, copy);
-  LLVMBuildMemCpy(g->b, copy, align, p, 1, c64(g, LLVMABISizeOfType(g->td, ty)));
+  LLVMBuildMemCpy(g->b, copy, align, p, 1, wg_c64(g, LLVMABISizeOfType(g->td, ty)));
 }
 
 static int make_body(wg_gen *g, LLVMValueRef kernel, char **err)
@@ -603,8 +461,8 @@ static const struct {
 /* get_global_id(d) - get_global_offset(d) */
 static LLVMValueRef global_id_no_offset(wg_gen *g, unsigned d)
 {
-  LLVMValueRef grp = ctx_dim(g, offsetof(lanecl_wg_ctx, group_id), d, "group_id");
-  LLVMValueRef els = ctx_dim(g, offsetof(lanecl_wg_ctx, enqueued_local_size), d, "enq_local_size");
+  LLVMValueRef grp = wg_ctx_dim(g, offsetof(lanecl_wg_ctx, group_id), d, "group_id");
+  LLVMValueRef els = wg_ctx_dim(g, offsetof(lanecl_wg_ctx, enqueued_local_size), d, "enq_local_size");
   return LLVMBuildAdd(g->b, LLVMBuildMul(g->b, grp, els, ""), g->p_lid[d], "");
 }
 
@@ -613,14 +471,14 @@ static LLVMValueRef wi_dim_value(wg_gen *g, enum wi_kind k, unsigned d)
   switch (k) {
   case WI_GLOBAL_ID:
     return LLVMBuildAdd(g->b, global_id_no_offset(g, d),
-                        ctx_dim(g, offsetof(lanecl_wg_ctx, global_offset), d, "global_offset"), "global_id");
+                        wg_ctx_dim(g, offsetof(lanecl_wg_ctx, global_offset), d, "global_offset"), "global_id");
   case WI_LOCAL_ID: return g->p_lid[d];
-  case WI_GROUP_ID: return ctx_dim(g, offsetof(lanecl_wg_ctx, group_id), d, "group_id");
-  case WI_LOCAL_SIZE: return ctx_dim(g, offsetof(lanecl_wg_ctx, local_size), d, "local_size");
-  case WI_ENQ_LOCAL_SIZE: return ctx_dim(g, offsetof(lanecl_wg_ctx, enqueued_local_size), d, "enq_local_size");
-  case WI_NUM_GROUPS: return ctx_dim(g, offsetof(lanecl_wg_ctx, num_groups), d, "num_groups");
-  case WI_GLOBAL_SIZE: return ctx_dim(g, offsetof(lanecl_wg_ctx, global_size), d, "global_size");
-  case WI_GLOBAL_OFFSET: return ctx_dim(g, offsetof(lanecl_wg_ctx, global_offset), d, "global_offset");
+  case WI_GROUP_ID: return wg_ctx_dim(g, offsetof(lanecl_wg_ctx, group_id), d, "group_id");
+  case WI_LOCAL_SIZE: return wg_ctx_dim(g, offsetof(lanecl_wg_ctx, local_size), d, "local_size");
+  case WI_ENQ_LOCAL_SIZE: return wg_ctx_dim(g, offsetof(lanecl_wg_ctx, enqueued_local_size), d, "enq_local_size");
+  case WI_NUM_GROUPS: return wg_ctx_dim(g, offsetof(lanecl_wg_ctx, num_groups), d, "num_groups");
+  case WI_GLOBAL_SIZE: return wg_ctx_dim(g, offsetof(lanecl_wg_ctx, global_size), d, "global_size");
+  case WI_GLOBAL_OFFSET: return wg_ctx_dim(g, offsetof(lanecl_wg_ctx, global_offset), d, "global_offset");
   default: return NULL;
   }
 }
@@ -635,16 +493,16 @@ static LLVMValueRef wi_value(wg_gen *g, enum wi_kind k, LLVMValueRef dim)
 {
   switch (k) {
   case WI_WORK_DIM:
-    return ctx_load(g, g->p_ctx, offsetof(lanecl_wg_ctx, work_dim), g->t_i32, "work_dim");
+    return wg_ctx_load(g, g->p_ctx, offsetof(lanecl_wg_ctx, work_dim), g->t_i32, "work_dim");
   case WI_LOCAL_LINEAR_ID: {
-    LLVMValueRef l0 = ctx_dim(g, offsetof(lanecl_wg_ctx, local_size), 0, "local_size");
-    LLVMValueRef l1 = ctx_dim(g, offsetof(lanecl_wg_ctx, local_size), 1, "local_size");
+    LLVMValueRef l0 = wg_ctx_dim(g, offsetof(lanecl_wg_ctx, local_size), 0, "local_size");
+    LLVMValueRef l1 = wg_ctx_dim(g, offsetof(lanecl_wg_ctx, local_size), 1, "local_size");
     LLVMValueRef v = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, g->p_lid[2], l1, ""), g->p_lid[1], "");
     return LLVMBuildAdd(g->b, LLVMBuildMul(g->b, v, l0, ""), g->p_lid[0], "local_linear_id");
   }
   case WI_GLOBAL_LINEAR_ID: {
-    LLVMValueRef g0 = ctx_dim(g, offsetof(lanecl_wg_ctx, global_size), 0, "global_size");
-    LLVMValueRef g1 = ctx_dim(g, offsetof(lanecl_wg_ctx, global_size), 1, "global_size");
+    LLVMValueRef g0 = wg_ctx_dim(g, offsetof(lanecl_wg_ctx, global_size), 0, "global_size");
+    LLVMValueRef g1 = wg_ctx_dim(g, offsetof(lanecl_wg_ctx, global_size), 1, "global_size");
     LLVMValueRef v = LLVMBuildMul(g->b, global_id_no_offset(g, 2), g1, "");
     v = LLVMBuildAdd(g->b, v, global_id_no_offset(g, 1), "");
     v = LLVMBuildMul(g->b, v, g0, "");
@@ -655,9 +513,9 @@ static LLVMValueRef wi_value(wg_gen *g, enum wi_kind k, LLVMValueRef dim)
   }
   if (LLVMIsAConstantInt(dim)) {
     unsigned long long d = LLVMConstIntGetZExtValue(dim);
-    return d < 3 ? wi_dim_value(g, k, (unsigned)d) : c64(g, wi_out_of_range(k));
+    return d < 3 ? wi_dim_value(g, k, (unsigned)d) : wg_c64(g, wi_out_of_range(k));
   }
-  LLVMValueRef v = c64(g, wi_out_of_range(k));
+  LLVMValueRef v = wg_c64(g, wi_out_of_range(k));
   for (int d = 2; d >= 0; d--) {
     LLVMValueRef is_d = LLVMBuildICmp(g->b, LLVMIntEQ, dim, LLVMConstInt(LLVMTypeOf(dim), (unsigned)d, 0), "");
     v = LLVMBuildSelect(g->b, is_d, wi_dim_value(g, k, (unsigned)d), v, "");
@@ -713,39 +571,6 @@ static void lower_workitem_calls(wg_gen *g)
 
 /* ---- access groups: which accesses are independent across work-items ---- */
 
-/* Simple: a scalar (integer, float, pointer, vector) alloca used only by
- * loads and stores of its own type.  SROA promotes it; across boundaries it
- * is saved and restored by value.  Any other alloca is private memory with
- * an address. */
-static int alloca_is_simple(LLVMValueRef a)
-{
-  LLVMTypeRef ty = LLVMGetAllocatedType(a);
-  switch (LLVMGetTypeKind(ty)) {
-  case LLVMIntegerTypeKind: case LLVMHalfTypeKind: case LLVMBFloatTypeKind: case LLVMFloatTypeKind:
-  case LLVMDoubleTypeKind: case LLVMPointerTypeKind: case LLVMVectorTypeKind:
-    break;
-  default:
-    return 0;
-  }
-  LLVMValueRef n = LLVMGetOperand(a, 0);
-  if (!LLVMIsAConstantInt(n) || LLVMConstIntGetZExtValue(n) != 1)
-    return 0;
-  for (LLVMUseRef u = LLVMGetFirstUse(a); u; u = LLVMGetNextUse(u)) {
-    LLVMValueRef user = LLVMGetUser(u);
-    if (LLVMIsALoadInst(user)) {
-      if (LLVMTypeOf(user) != ty || LLVMGetVolatile(user))
-        return 0;
-    } else if (LLVMIsAStoreInst(user)) {
-      if (LLVMGetOperand(user, 1) != a || LLVMGetOperand(user, 0) == a ||
-          LLVMTypeOf(LLVMGetOperand(user, 0)) != ty || LLVMGetVolatile(user))
-        return 0;
-    } else {
-      return 0;
-    }
-  }
-  return 1;
-}
-
 #define WG_PTR_DEPTH 24
 
 /* 1 when p points to memory that is not shared between iterations of the
@@ -764,7 +589,7 @@ static int ptr_is_shared(wg_gen *g, LLVMValueRef p, LLVMValueRef *phis, unsigned
   if (LLVMIsAArgument(p) || LLVMIsAGlobalValue(p))
     return 1;
   if (LLVMIsAAllocaInst(p))
-    return g->nbnd > 0 && !alloca_is_simple(p);
+    return g->nbnd > 0 && !wg_alloca_is_simple(p);
   if (nphis >= WG_PTR_DEPTH)
     return 0;
   if (LLVMIsAGetElementPtrInst(p) || LLVMIsABitCastInst(p) || LLVMIsAAddrSpaceCastInst(p))
@@ -804,7 +629,7 @@ static int ptr_shared(wg_gen *g, LLVMValueRef p)
 
 /* Puts the access group on every load, store and call whose memory is not
  * private stack memory. */
-static void mark_accesses(wg_gen *g)
+void wg_mark_accesses(wg_gen *g)
 {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->body); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
@@ -823,7 +648,7 @@ static void mark_accesses(wg_gen *g)
         }
       }
       if (mark)
-        mark_parallel(g, i);
+        wg_mark_parallel(g, i);
     }
 }
 
@@ -875,574 +700,6 @@ static int find_boundaries(wg_gen *g, char **err)
   return CC_OK;
 }
 
-/* ---- rematerialization: recompute instead of saving ----
- * A value that is a pure function of the kernel's arguments, the local ids
- * and ctx (get_global_id(0), &a[i], get_local_size(0) - 1 - l, ...) is
- * computed again where it is used in another block instead of going through
- * memory: it then never needs a frame slot, and optimization merges the
- * copies inside a region. */
-
-#define WG_REMAT_BUDGET 48 /* instructions per rematerialized tree */
-
-enum { RM_YES = 1, RM_NO = 2 };
-
-static int remat_opcode_ok(LLVMOpcode op)
-{
-  switch (op) {
-  case LLVMAdd: case LLVMFAdd: case LLVMSub: case LLVMFSub: case LLVMMul: case LLVMFMul:
-  case LLVMUDiv: case LLVMSDiv: case LLVMFDiv: case LLVMURem: case LLVMSRem: case LLVMFRem:
-  case LLVMShl: case LLVMLShr: case LLVMAShr: case LLVMAnd: case LLVMOr: case LLVMXor: case LLVMFNeg:
-  case LLVMGetElementPtr: case LLVMTrunc: case LLVMZExt: case LLVMSExt: case LLVMFPToUI: case LLVMFPToSI:
-  case LLVMUIToFP: case LLVMSIToFP: case LLVMFPTrunc: case LLVMFPExt: case LLVMPtrToInt: case LLVMIntToPtr:
-  case LLVMBitCast: case LLVMAddrSpaceCast: case LLVMICmp: case LLVMFCmp: case LLVMSelect:
-  case LLVMExtractElement: case LLVMInsertElement: case LLVMShuffleVector: case LLVMExtractValue:
-  case LLVMInsertValue:
-    return 1;
-  default:
-    return 0;
-  }
-}
-
-static int remat_ok(wg_gen *g, LLVMValueRef v, ptrmap *memo, unsigned *budget)
-{
-  unsigned known;
-  if (LLVMIsAArgument(v))
-    return v != g->p_state && v != g->p_coll;
-  if (LLVMIsAConstant(v))
-    return 1;
-  if (!LLVMIsAInstruction(v))
-    return 0;
-  if (ptrmap_get(memo, v, &known))
-    return known == RM_YES;
-  if (*budget == 0)
-    return 0;
-  (*budget)--;
-  LLVMOpcode op = LLVMGetInstructionOpcode(v);
-  int ok = remat_opcode_ok(op);
-  if (op == LLVMLoad)
-    ok = LLVMGetMetadata(v, g->kind_invariant) != NULL;  /* ctx fields */
-  if (op == LLVMCall)
-    ok = cc_callee_has_prefix(v, "llvm.threadlocal.address");
-  unsigned n = ok ? (unsigned)LLVMGetNumOperands(v) : 0;
-  if (op == LLVMCall && n)
-    n--; /* the callee */
-  for (unsigned i = 0; i < n && ok; i++)
-    ok = remat_ok(g, LLVMGetOperand(v, i), memo, budget);
-  ptrmap_put(memo, v, ok ? RM_YES : RM_NO);
-  return ok;
-}
-
-typedef struct remat_map {
-  LLVMValueRef from[WG_REMAT_BUDGET + 1], to[WG_REMAT_BUDGET + 1];
-  unsigned n;
-} remat_map;
-
-/* A copy of v's tree at the builder's position. */
-static LLVMValueRef remat_clone(wg_gen *g, LLVMValueRef v, remat_map *map)
-{
-  if (!LLVMIsAInstruction(v))
-    return v;
-  for (unsigned i = 0; i < map->n; i++)
-    if (map->from[i] == v)
-      return map->to[i];
-  unsigned n = (unsigned)LLVMGetNumOperands(v);
-  LLVMValueRef ops[8], *opv = n <= 8 ? ops : malloc(n * sizeof(*opv));
-  if (!opv)
-    return NULL;
-  int bad = 0;
-  for (unsigned i = 0; i < n; i++)
-    bad |= !(opv[i] = remat_clone(g, LLVMGetOperand(v, i), map));
-  LLVMValueRef c = bad ? NULL : LLVMInstructionClone(v);
-  if (c) {
-    LLVMInsertIntoBuilderWithName(g->b, c, "");
-    for (unsigned i = 0; i < n; i++)
-      LLVMSetOperand(c, i, opv[i]);
-    if (map->n <= WG_REMAT_BUDGET) {
-      map->from[map->n] = v;
-      map->to[map->n++] = c;
-    }
-  }
-  if (opv != ops)
-    free(opv);
-  return c;
-}
-
-static int rematerialize(wg_gen *g)
-{
-  unsigned ninst = 0;
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->body); bb; bb = LLVMGetNextBasicBlock(bb))
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
-      ninst++;
-  ptrmap memo = {0};
-  if (ptrmap_init(&memo, ninst))
-    return CC_OUT_OF_MEMORY;
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->body); bb; bb = LLVMGetNextBasicBlock(bb))
-    for (LLVMValueRef v = LLVMGetFirstInstruction(bb); v; v = LLVMGetNextInstruction(v)) {
-      unsigned budget = WG_REMAT_BUDGET;
-      if (LLVMIsAAllocaInst(v) || LLVMIsAPHINode(v) || !cc_value_escapes(v) || !remat_ok(g, v, &memo, &budget))
-        continue;
-      /* Every use in another block (or in a phi) gets its own copy. */
-      unsigned nusers;
-      LLVMValueRef *users = cc_collect_users(v, &nusers);
-      for (unsigned ui = 0; ui < nusers; ui++) {
-        LLVMValueRef user = users[ui];
-        int is_phi = LLVMIsAPHINode(user) != NULL;
-        if (!LLVMIsAInstruction(user) || (!is_phi && LLVMGetInstructionParent(user) == bb))
-          continue;
-        unsigned nops = (unsigned)LLVMGetNumOperands(user);
-        for (unsigned k = 0; k < nops; k++) {
-          if (LLVMGetOperand(user, k) != v || (is_phi && LLVMGetIncomingBlock(user, k) == bb))
-            continue;
-          remat_map map;
-          map.n = 0;
-          if (is_phi)
-            LLVMPositionBuilderBefore(g->b, LLVMGetBasicBlockTerminator(LLVMGetIncomingBlock(user, k)));
-          else
-            LLVMPositionBuilderBefore(g->b, user);
-          LLVMValueRef c = remat_clone(g, v, &map);
-          if (c)
-            LLVMSetOperand(user, k, c);
-        }
-      }
-      free(users);
-    }
-  ptrmap_free(&memo);
-  return CC_OK;
-}
-
-/* A new first block holding every alloca (static ones hoisted out of loops);
- * the old entry becomes state 0's first block. */
-static int hoist_allocas(wg_gen *g, char **err)
-{
-  LLVMBasicBlockRef old = LLVMGetEntryBasicBlock(g->body);
-  g->entry = LLVMInsertBasicBlockInContext(g->c, old, "allocas");
-  g->start = old;
-  LLVMPositionBuilderAtEnd(g->b, g->entry);
-  LLVMValueRef br = LLVMBuildBr(g->b, old);
-  for (LLVMBasicBlockRef bb = old; bb; bb = LLVMGetNextBasicBlock(bb)) {
-    LLVMValueRef i = LLVMGetFirstInstruction(bb);
-    while (i) {
-      LLVMValueRef next = LLVMGetNextInstruction(i);
-      if (LLVMIsAAllocaInst(i)) {
-        if (!LLVMIsAConstantInt(LLVMGetOperand(i, 0))) {
-          cc_set_err(err, "kernel %s: variable-sized private arrays are not supported with barriers",
-                     g->ki->name);
-          return CC_BUILD_FAILED;
-        }
-        size_t len;
-        const char *n = LLVMGetValueName2(i, &len);
-        char *copy = strndup(n, len);
-        LLVMInstructionRemoveFromParent(i);
-        LLVMPositionBuilderBefore(g->b, br);
-        LLVMInsertIntoBuilderWithName(g->b, i, copy ? copy : "");
-        free(copy);
-      }
-      i = next;
-    }
-  }
-  return CC_OK;
-}
-
-/* Lifetime markers would end a saved value's life at a boundary. */
-static void drop_lifetime_markers(wg_gen *g)
-{
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->body); bb; bb = LLVMGetNextBasicBlock(bb)) {
-    LLVMValueRef i = LLVMGetFirstInstruction(bb);
-    while (i) {
-      LLVMValueRef next = LLVMGetNextInstruction(i);
-      if (cc_callee_has_prefix(i, "llvm.lifetime."))
-        LLVMInstructionEraseFromParent(i);
-      i = next;
-    }
-  }
-}
-
-/* Slots: every non-simple alloca (resident), then the simple ones that are
- * live after some boundary (live[b] bitsets over simple allocas, indexed by
- * simple_idx).  Fills the slot list and the frame layout. */
-static int collect_allocas(wg_gen *g, LLVMValueRef **simple, unsigned *nsimple)
-{
-  unsigned n = 0, cap = 64, ns = 0;
-  LLVMValueRef *s = malloc(cap * sizeof(*s));
-  g->slots = NULL;
-  g->nslots = 0;
-  for (LLVMValueRef i = LLVMGetFirstInstruction(g->entry); i && s; i = LLVMGetNextInstruction(i))
-    n += LLVMIsAAllocaInst(i) != NULL;
-  g->slots = calloc(n + 2, sizeof(*g->slots));
-  if (!s || !g->slots) {
-    free(s);
-    return CC_OUT_OF_MEMORY;
-  }
-  for (LLVMValueRef i = LLVMGetFirstInstruction(g->entry); i; i = LLVMGetNextInstruction(i)) {
-    if (!LLVMIsAAllocaInst(i))
-      continue;
-    if (alloca_is_simple(i)) {
-      if (ns == cap) {
-        LLVMValueRef *grown = realloc(s, 2 * cap * sizeof(*s));
-        if (!grown) {
-          free(s);
-          return CC_OUT_OF_MEMORY;
-        }
-        s = grown;
-        cap *= 2;
-      }
-      s[ns++] = i;
-      continue;
-    }
-    wg_slot *sl = &g->slots[g->nslots++];
-    LLVMTypeRef ty = LLVMGetAllocatedType(i);
-    uint64_t count = LLVMConstIntGetZExtValue(LLVMGetOperand(i, 0));
-    uint64_t align = LLVMGetAlignment(i);
-    if (align < LLVMABIAlignmentOfType(g->td, ty))
-      align = LLVMABIAlignmentOfType(g->td, ty);
-    if (align > WG_MAX_SLOT_ALIGN)
-      align = WG_MAX_SLOT_ALIGN;
-    sl->alloca = i;
-    sl->ty = ty;
-    sl->align = align;
-    sl->size = (LLVMABISizeOfType(g->td, ty) * count + align - 1) / align * align;
-    sl->resident = 1;
-  }
-  *simple = s;
-  *nsimple = ns;
-  return CC_OK;
-}
-
-/* Backward liveness of the simple allocas over the body's blocks; live[b]
- * gets the set live at the continuation of boundary b. */
-static int alloca_liveness(wg_gen *g, LLVMValueRef *simple, unsigned nsimple, uint64_t **live_out)
-{
-  unsigned nb = LLVMCountBasicBlocks(g->body);
-  size_t W = (nsimple + 63) / 64;
-  ptrmap bidx = {0}, sidx = {0};
-  LLVMBasicBlockRef *blocks = malloc(nb * sizeof(*blocks));
-  uint64_t *gen = calloc((size_t)nb * W + 1, 8), *kill = calloc((size_t)nb * W + 1, 8);
-  uint64_t *in = calloc((size_t)nb * W + 1, 8), *live = calloc((size_t)g->nbnd * W + 1, 8);
-  unsigned *succ_start = calloc(nb + 1, sizeof(unsigned)), *succ = NULL, nsucc = 0;
-  int rc = CC_OUT_OF_MEMORY;
-  if (!blocks || !gen || !kill || !in || !live || !succ_start || ptrmap_init(&bidx, nb) ||
-      ptrmap_init(&sidx, nsimple))
-    goto free_all;
-  for (unsigned i = 0; i < nsimple; i++)
-    ptrmap_put(&sidx, simple[i], i);
-  unsigned k = 0;
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->body); bb; bb = LLVMGetNextBasicBlock(bb)) {
-    blocks[k] = bb;
-    ptrmap_put(&bidx, bb, k);
-    nsucc += LLVMGetNumSuccessors(LLVMGetBasicBlockTerminator(bb));
-    k++;
-  }
-  succ = malloc((nsucc + 1) * sizeof(*succ));
-  if (!succ)
-    goto free_all;
-  nsucc = 0;
-  for (unsigned bi = 0; bi < nb; bi++) {
-    LLVMValueRef t = LLVMGetBasicBlockTerminator(blocks[bi]);
-    unsigned ns = LLVMGetNumSuccessors(t), v;
-    succ_start[bi] = nsucc;
-    for (unsigned s = 0; s < ns; s++)
-      if (ptrmap_get(&bidx, LLVMGetSuccessor(t, s), &v))
-        succ[nsucc++] = v;
-    uint64_t *gb = gen + bi * W, *kb = kill + bi * W;
-    for (LLVMValueRef i = LLVMGetFirstInstruction(blocks[bi]); i; i = LLVMGetNextInstruction(i)) {
-      unsigned s;
-      if (LLVMIsALoadInst(i) && ptrmap_get(&sidx, LLVMGetOperand(i, 0), &s)) {
-        if (!(kb[s / 64] >> (s % 64) & 1))
-          gb[s / 64] |= 1ull << (s % 64);
-      } else if (LLVMIsAStoreInst(i) && ptrmap_get(&sidx, LLVMGetOperand(i, 1), &s)) {
-        kb[s / 64] |= 1ull << (s % 64);
-      }
-    }
-  }
-  succ_start[nb] = nsucc;
-  for (int changed = 1; changed;) {
-    changed = 0;
-    for (unsigned bi = nb; bi-- > 0;) {
-      for (size_t w = 0; w < W; w++) {
-        uint64_t out = 0;
-        for (unsigned s = succ_start[bi]; s < succ_start[bi + 1]; s++)
-          out |= in[(size_t)succ[s] * W + w];
-        uint64_t nin = gen[bi * W + w] | (out & ~kill[bi * W + w]);
-        if (nin != in[bi * W + w]) {
-          in[bi * W + w] = nin;
-          changed = 1;
-        }
-      }
-    }
-  }
-  for (unsigned b = 0; b < g->nbnd; b++) {
-    unsigned bi;
-    if (ptrmap_get(&bidx, g->bnd[b].cont, &bi))
-      memcpy(live + (size_t)b * W, in + (size_t)bi * W, W * 8);
-  }
-  *live_out = live;
-  live = NULL;
-  rc = CC_OK;
-free_all:
-  ptrmap_free(&bidx);
-  ptrmap_free(&sidx);
-  free(blocks);
-  free(gen);
-  free(kill);
-  free(in);
-  free(live);
-  free(succ_start);
-  free(succ);
-  return rc;
-}
-
-static void layout_frame(wg_gen *g)
-{
-  uint64_t off = 0;
-  for (unsigned j = 0; j < g->nslots; j++) {
-    wg_slot *s = &g->slots[j];
-    off = (off + s->align - 1) / s->align * s->align;
-    s->off = off;
-    off += s->size;
-  }
-  off = (off + 7) / 8 * 8;
-  if (g->has_bcast) {
-    g->bcast_off = off;
-    off += 8;
-  }
-  if (g->has_copy) {
-    g->copy_off = off;
-    off += 4 * 8;
-  }
-  g->frame_bytes = (off + 7) / 8 * 8;
-}
-
-/* This work-item's element of an array of per-work-item values of type ty
- * (size bytes each) starting at base. */
-static LLVMValueRef lane_elem(wg_gen *g, LLVMValueRef base, LLVMTypeRef ty, uint64_t size)
-{
-  LLVMValueRef idx = g->lin;
-  if (ty)
-    return LLVMBuildInBoundsGEP2(g->b, ty, base, &idx, 1, "");
-  idx = LLVMBuildMul(g->b, g->lin, c64(g, size), "");
-  return LLVMBuildInBoundsGEP2(g->b, g->t_i8, base, &idx, 1, "");
-}
-
-static LLVMValueRef frame_base(wg_gen *g, uint64_t off)
-{
-  LLVMValueRef o = LLVMBuildMul(g->b, c64(g, off), g->nwi, "");
-  return LLVMBuildInBoundsGEP2(g->b, g->t_i8, g->frame, &o, 1, "");
-}
-
-static LLVMValueRef build_load(wg_gen *g, LLVMTypeRef ty, LLVMValueRef p, unsigned align, int parallel)
-{
-  LLVMValueRef v = LLVMBuildLoad2(g->b, ty, p, "");
-  LLVMSetAlignment(v, align);
-  if (parallel)
-    mark_parallel(g, v);
-  return v;
-}
-
-static void build_store(wg_gen *g, LLVMValueRef v, LLVMValueRef p, unsigned align, int parallel)
-{
-  LLVMValueRef s = LLVMBuildStore(g->b, v, p);
-  LLVMSetAlignment(s, align);
-  if (parallel)
-    mark_parallel(g, s);
-}
-
-/* Raw bits (i64) of a uniform collective result back to its type. */
-static LLVMValueRef bits_to_type(wg_gen *g, LLVMValueRef bits, LLVMTypeRef ty, unsigned size)
-{
-  if (LLVMGetTypeKind(ty) == LLVMIntegerTypeKind)
-    return LLVMBuildTrunc(g->b, bits, ty, "");
-  LLVMValueRef v = size == 8 ? bits : LLVMBuildTrunc(g->b, bits, LLVMIntTypeInContext(g->c, size * 8), "");
-  return LLVMBuildBitCast(g->b, v, ty, "");
-}
-
-/* The body's entry: frame addresses, resident allocas replaced, the state switch. */
-static void build_body_entry(wg_gen *g)
-{
-  LLVMValueRef br = LLVMGetBasicBlockTerminator(g->entry);
-  LLVMPositionBuilderBefore(g->b, br);
-  for (unsigned d = 0; d < 3; d++)
-    g->ls[d] = ctx_dim(g, offsetof(lanecl_wg_ctx, local_size), d, "local_size");
-  g->nwi = LLVMBuildMul(g->b, LLVMBuildMul(g->b, g->ls[0], g->ls[1], ""), g->ls[2], "nwi");
-  LLVMValueRef v = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, g->p_lid[2], g->ls[1], ""), g->p_lid[1], "");
-  g->lin = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, v, g->ls[0], ""), g->p_lid[0], "lin");
-  g->frame = ctx_load(g, g->p_ctx, offsetof(lanecl_wg_ctx, frame), g->t_ptr, "frame");
-  g->coll_buf = ctx_load(g, g->p_ctx, offsetof(lanecl_wg_ctx, coll_buf), g->t_ptr, "coll_buf");
-  for (unsigned j = 0; j < g->nslots; j++) {
-    wg_slot *s = &g->slots[j];
-    LLVMValueRef base = frame_base(g, s->off);
-    s->addr = lane_elem(g, base, s->resident ? NULL : s->ty, s->size);
-    if (s->resident) {
-      LLVMReplaceAllUsesWith(s->alloca, s->addr);
-      LLVMInstructionEraseFromParent(s->alloca);
-      s->alloca = NULL;
-    }
-  }
-  LLVMValueRef sw = LLVMBuildSwitch(g->b, g->p_state, g->start, g->nbnd);
-  for (unsigned b = 0; b < g->nbnd; b++)
-    LLVMAddCase(sw, c32(g, b + 1), g->bnd[b].resume);
-  LLVMInstructionEraseFromParent(br);
-}
-
-static void rewrite_boundary(wg_gen *g, unsigned bi, const uint64_t *live, unsigned first_simple)
-{
-  wg_boundary *bd = &g->bnd[bi];
-  LLVMBasicBlockRef bb = LLVMGetInstructionParent(bd->call);
-  LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
-  LLVMValueRef res = NULL;
-
-  /* Resume: restore what is live, then the collective's result. */
-  LLVMPositionBuilderAtEnd(g->b, bd->resume);
-  for (unsigned j = first_simple; j < g->nslots; j++) {
-    wg_slot *s = &g->slots[j];
-    unsigned k = j - first_simple;
-    if (!(live[k / 64] >> (k % 64) & 1))
-      continue;
-    LLVMValueRef v = build_load(g, s->ty, s->addr, (unsigned)s->align, 1);
-    LLVMBuildStore(g->b, v, s->alloca);
-  }
-  switch (bd->kind) {
-  case WB_SCAN_INC:
-  case WB_SCAN_EXC:
-    res = build_load(g, bd->ty, lane_elem(g, g->coll_buf, bd->ty, bd->esize), bd->esize, 1);
-    break;
-  case WB_ALL:
-  case WB_ANY:
-  case WB_BCAST:
-  case WB_REDUCE:
-    res = bits_to_type(g, g->p_coll, bd->ty, bd->esize);
-    break;
-  default:
-    break;
-  }
-  LLVMBuildBr(g->b, bd->cont);
-
-  /* The boundary: publish the operand, save what is live, return the id. */
-  LLVMPositionBuilderBefore(g->b, term);
-  if (bd->kind == WB_COPY) {
-    /* The arguments are the same in every work-item: the work-group
-     * function reads work-item 0's copy. */
-    LLVMValueRef v[4] = {LLVMGetOperand(bd->call, 0), LLVMGetOperand(bd->call, 1), LLVMGetOperand(bd->call, 2),
-                         bd->stride_side ? LLVMGetOperand(bd->call, 3) : c64(g, 1)};
-    for (unsigned a = 0; a < 4; a++) {
-      LLVMValueRef x = v[a];
-      if (LLVMGetTypeKind(LLVMTypeOf(x)) == LLVMPointerTypeKind)
-        x = LLVMBuildPtrToInt(g->b, x, g->t_i64, "");
-      else
-        x = LLVMBuildZExtOrBitCast(g->b, x, g->t_i64, "");
-      build_store(g, x, lane_elem(g, frame_base(g, g->copy_off + 8 * a), g->t_i64, 8), 8, 1);
-    }
-  } else if (bd->kind != WB_BARRIER) {
-    LLVMValueRef op = LLVMGetOperand(bd->call, 0);
-    build_store(g, op, lane_elem(g, g->coll_buf, bd->ty, bd->esize), bd->esize, 1);
-  }
-  if (bd->kind == WB_BCAST) {
-    unsigned nargs = LLVMGetNumArgOperands(bd->call);
-    LLVMValueRef id[3];
-    for (unsigned d = 0; d < 3; d++)
-      id[d] = d + 1 < nargs ? LLVMBuildZExtOrBitCast(g->b, LLVMGetOperand(bd->call, d + 1), g->t_i64, "")
-                            : c64(g, 0);
-    LLVMValueRef t = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, id[2], g->ls[1], ""), id[1], "");
-    t = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, t, g->ls[0], ""), id[0], "bcast_lin");
-    build_store(g, t, lane_elem(g, frame_base(g, g->bcast_off), g->t_i64, 8), 8, 1);
-  }
-  for (unsigned j = first_simple; j < g->nslots; j++) {
-    wg_slot *s = &g->slots[j];
-    unsigned k = j - first_simple;
-    if (!(live[k / 64] >> (k % 64) & 1))
-      continue;
-    LLVMValueRef v = LLVMBuildLoad2(g->b, s->ty, s->alloca, "");
-    build_store(g, v, s->addr, (unsigned)s->align, 1);
-  }
-  LLVMBuildRet(g->b, c32(g, bi + 1));
-  LLVMInstructionEraseFromParent(term);
-  if (res)
-    LLVMReplaceAllUsesWith(bd->call, res);
-  LLVMInstructionEraseFromParent(bd->call);
-  bd->call = NULL;
-}
-
-static int build_regions(wg_gen *g, char **err)
-{
-  int rc = hoist_allocas(g, err);
-  if (rc)
-    return rc;
-  drop_lifetime_markers(g);
-  for (unsigned b = 0; b < g->nbnd; b++) {
-    g->bnd[b].cont = cc_split_block_after(g->bnd[b].call, "cont");
-    g->has_bcast |= g->bnd[b].kind == WB_BCAST;
-    g->has_coll |= g->bnd[b].kind != WB_BARRIER && g->bnd[b].kind != WB_COPY;
-    g->has_copy |= g->bnd[b].kind == WB_COPY;
-  }
-  rc = rematerialize(g);
-  if (rc)
-    return rc;
-  mark_accesses(g);
-  cc_demote_cross_block(g->body, LLVMGetBasicBlockTerminator(g->entry));
-  /* Demotion stored collective results right after their calls: those
-   * stores go on in a block of their own, after the resume point. */
-  for (unsigned b = 0; b < g->nbnd; b++) {
-    LLVMValueRef next = LLVMGetNextInstruction(g->bnd[b].call);
-    if (next != LLVMGetBasicBlockTerminator(LLVMGetInstructionParent(g->bnd[b].call)))
-      g->bnd[b].cont = cc_split_block_after(g->bnd[b].call, "cont");
-  }
-
-  LLVMValueRef *simple = NULL;
-  unsigned nsimple = 0;
-  uint64_t *live = NULL;
-  rc = collect_allocas(g, &simple, &nsimple);
-  if (!rc)
-    rc = alloca_liveness(g, simple, nsimple, &live);
-  if (rc) {
-    free(simple);
-    return rc;
-  }
-  size_t W = (nsimple + 63) / 64;
-  /* Keep only the simple allocas live across some boundary; compact the bitsets. */
-  unsigned first_simple = g->nslots;
-  wg_slot *grown = realloc(g->slots, (g->nslots + nsimple + 1) * sizeof(*g->slots));
-  uint64_t *live2 = calloc((size_t)g->nbnd * W + 1, 8);
-  if (!grown || !live2) {
-    if (grown)
-      g->slots = grown;
-    free(live2);
-    free(live);
-    free(simple);
-    return CC_OUT_OF_MEMORY;
-  }
-  g->slots = grown;
-  for (unsigned i = 0; i < nsimple; i++) {
-    int any = 0;
-    for (unsigned b = 0; b < g->nbnd && !any; b++)
-      any = live[(size_t)b * W + i / 64] >> (i % 64) & 1;
-    if (!any)
-      continue;
-    unsigned k = g->nslots - first_simple;
-    for (unsigned b = 0; b < g->nbnd; b++)
-      if (live[(size_t)b * W + i / 64] >> (i % 64) & 1)
-        live2[(size_t)b * W + k / 64] |= 1ull << (k % 64);
-    wg_slot *s = &g->slots[g->nslots++];
-    memset(s, 0, sizeof(*s));
-    s->alloca = simple[i];
-    s->ty = LLVMGetAllocatedType(simple[i]);
-    s->size = LLVMABISizeOfType(g->td, s->ty);
-    s->align = LLVMABIAlignmentOfType(g->td, s->ty);
-  }
-  free(live);
-  free(simple);
-  layout_frame(g);
-
-  for (unsigned b = 0; b < g->nbnd; b++) {
-    char name[32];
-    snprintf(name, sizeof(name), "resume.%u", b + 1);
-    g->bnd[b].resume = LLVMAppendBasicBlockInContext(g->c, g->body, name);
-  }
-  build_body_entry(g);
-  for (unsigned b = 0; b < g->nbnd; b++)
-    rewrite_boundary(g, b, live2 + (size_t)b * W, first_simple);
-  free(live2);
-  return CC_OK;
-}
-
 /* ---- the report: what each region reaches, whether it has a loop ---- */
 
 /* What keeps a lane loop scalar whatever the vectorizer does: atomics
@@ -1471,23 +728,23 @@ static const char *scalar_reason(LLVMBasicBlockRef bb)
 static int region_walk(wg_gen *g, LLVMBasicBlockRef start, int *has_loop, const char **why_scalar, cc_str *ends)
 {
   unsigned nb = LLVMCountBasicBlocks(g->body);
-  ptrmap idx = {0};
+  cc_ptrmap idx = {0};
   unsigned char *color = calloc(nb + 1, 1);
   LLVMBasicBlockRef *blocks = malloc((nb + 1) * sizeof(*blocks));
   struct frame { unsigned b, next; } *stack = malloc((nb + 1) * sizeof(*stack));
   char *seen_end = calloc(g->nbnd + 2, 1);
   int rc = CC_OUT_OF_MEMORY;
-  if (!color || !blocks || !stack || !seen_end || ptrmap_init(&idx, nb))
+  if (!color || !blocks || !stack || !seen_end || cc_ptrmap_init(&idx, nb))
     goto free_all;
   unsigned k = 0;
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->body); bb; bb = LLVMGetNextBasicBlock(bb)) {
     blocks[k] = bb;
-    ptrmap_put(&idx, bb, k++);
+    cc_ptrmap_put(&idx, bb, k++);
   }
   unsigned sp = 0, s0;
   *has_loop = 0;
   *why_scalar = NULL;
-  if (!ptrmap_get(&idx, start, &s0))
+  if (!cc_ptrmap_get(&idx, start, &s0))
     goto done;
   stack[sp++] = (struct frame){s0, 0};
   color[s0] = 1;
@@ -1508,7 +765,7 @@ static int region_walk(wg_gen *g, LLVMBasicBlockRef start, int *has_loop, const 
     if (f->next < ns) {
       unsigned v;
       LLVMBasicBlockRef sb = LLVMGetSuccessor(t, f->next++);
-      if (!ptrmap_get(&idx, sb, &v))
+      if (!cc_ptrmap_get(&idx, sb, &v))
         continue;
       if (color[v] == 1)
         *has_loop = 1;
@@ -1529,7 +786,7 @@ done:
     cc_str_printf(ends, "%send", ends->len ? ", " : "");
   rc = CC_OK;
 free_all:
-  ptrmap_free(&idx);
+  cc_ptrmap_free(&idx);
   free(color);
   free(blocks);
   free(stack);
@@ -1593,7 +850,7 @@ static LLVMValueRef build_lane_loops(wg_gen *g, LLVMValueRef *argv, unsigned sta
   LLVMBasicBlockRef xe = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.x.end");
   LLVMBasicBlockRef ye = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.y.end");
   LLVMBasicBlockRef dn = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.done");
-  LLVMValueRef zero = c64(g, 0), one = c64(g, 1);
+  LLVMValueRef zero = wg_c64(g, 0), one = wg_c64(g, 1);
   unsigned n = g->nparams;
   LLVMBuildBr(g->b, zh);
 
@@ -1608,7 +865,7 @@ static LLVMValueRef build_lane_loops(wg_gen *g, LLVMValueRef *argv, unsigned sta
   argv[n + 1] = x;
   argv[n + 2] = y;
   argv[n + 3] = z;
-  argv[n + 4] = c32(g, state);
+  argv[n + 4] = wg_c32(g, state);
   argv[n + 5] = coll;
   LLVMValueRef r = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(g->body), g->body, argv, n + 6, "next");
   LLVMValueRef x1 = LLVMBuildNUWAdd(g->b, x, one, "");
@@ -1646,12 +903,12 @@ static void build_group_copy(wg_gen *g, const wg_boundary *bd, LLVMValueRef fram
 {
   LLVMValueRef v[4];
   for (unsigned a = 0; a < 4; a++) {
-    LLVMValueRef o = LLVMBuildMul(g->b, c64(g, g->copy_off + 8 * a), nwi, "");
-    v[a] = build_load(g, g->t_i64, LLVMBuildInBoundsGEP2(g->b, g->t_i8, frame, &o, 1, ""), 8, 0);
+    LLVMValueRef o = LLVMBuildMul(g->b, wg_c64(g, g->copy_off + 8 * a), nwi, "");
+    v[a] = wg_build_load(g, g->t_i64, LLVMBuildInBoundsGEP2(g->b, g->t_i8, frame, &o, 1, ""), 8, 0);
   }
   LLVMValueRef dst = LLVMBuildIntToPtr(g->b, v[0], g->t_ptr, "copy.dst");
   LLVMValueRef src = LLVMBuildIntToPtr(g->b, v[1], g->t_ptr, "copy.src");
-  LLVMValueRef es = c64(g, bd->esize);
+  LLVMValueRef es = wg_c64(g, bd->esize);
   unsigned align = bd->esize & -bd->esize;
   if (!bd->stride_side) {
     LLVMBuildMemCpy(g->b, dst, align, src, align, LLVMBuildMul(g->b, v[2], es, ""));
@@ -1660,7 +917,7 @@ static void build_group_copy(wg_gen *g, const wg_boundary *bd, LLVMValueRef fram
   LLVMBasicBlockRef pre = LLVMGetInsertBlock(g->b);
   LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(g->c, g->wg, "copy.elem");
   LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->c, g->wg, "copy.done");
-  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, v[2], c64(g, 0), ""), done, body);
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, v[2], wg_c64(g, 0), ""), done, body);
   LLVMPositionBuilderAtEnd(g->b, body);
   LLVMValueRef i = LLVMBuildPhi(g->b, g->t_i64, "i");
   LLVMValueRef far = LLVMBuildMul(g->b, LLVMBuildMul(g->b, i, v[3], ""), es, "");
@@ -1668,9 +925,9 @@ static void build_group_copy(wg_gen *g, const wg_boundary *bd, LLVMValueRef fram
   LLVMValueRef d = LLVMBuildInBoundsGEP2(g->b, g->t_i8, dst, bd->stride_side == 2 ? &far : &near, 1, "");
   LLVMValueRef s = LLVMBuildInBoundsGEP2(g->b, g->t_i8, src, bd->stride_side == 1 ? &far : &near, 1, "");
   LLVMBuildMemCpy(g->b, d, align, s, align, es);
-  LLVMValueRef i1 = LLVMBuildNUWAdd(g->b, i, c64(g, 1), "");
+  LLVMValueRef i1 = LLVMBuildNUWAdd(g->b, i, wg_c64(g, 1), "");
   LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntULT, i1, v[2], ""), body, done);
-  LLVMValueRef zero = c64(g, 0);
+  LLVMValueRef zero = wg_c64(g, 0);
   LLVMAddIncoming(i, &zero, &pre, 1);
   LLVMAddIncoming(i, &i1, &body, 1);
   LLVMPositionBuilderAtEnd(g->b, done);
@@ -1701,15 +958,15 @@ static int build_wg_function(wg_gen *g, const int *vec_state)
   LLVMPositionBuilderAtEnd(g->b, entry);
   LLVMValueRef local_args = NULL;
   for (unsigned i = 0; i < n; i++) {
-    LLVMValueRef idx = c64(g, i), v;
+    LLVMValueRef idx = wg_c64(g, i), v;
     if (g->ki->args[i].kind == CC_ARG_LOCAL) {
       if (!local_args)
-        local_args = ctx_load(g, ctxp, offsetof(lanecl_wg_ctx, local_args), g->t_ptr, "local_args");
-      v = build_load(g, g->ptypes[i], LLVMBuildInBoundsGEP2(g->b, g->t_ptr, local_args, &idx, 1, ""), 8, 0);
+        local_args = wg_ctx_load(g, ctxp, offsetof(lanecl_wg_ctx, local_args), g->t_ptr, "local_args");
+      v = wg_build_load(g, g->ptypes[i], LLVMBuildInBoundsGEP2(g->b, g->t_ptr, local_args, &idx, 1, ""), 8, 0);
     } else {
-      LLVMValueRef ap = build_load(g, g->t_ptr, LLVMBuildInBoundsGEP2(g->b, g->t_ptr, args, &idx, 1, ""), 8, 0);
+      LLVMValueRef ap = wg_build_load(g, g->t_ptr, LLVMBuildInBoundsGEP2(g->b, g->t_ptr, args, &idx, 1, ""), 8, 0);
       if (!g->byval[i])
-        v = build_load(g, g->ptypes[i], ap, 1, 0);
+        v = wg_build_load(g, g->ptypes[i], ap, 1, 0);
       else if (g->ptypes[i] != g->t_ptr)
         v = LLVMBuildAddrSpaceCast(g->b, ap, g->ptypes[i], "");
       else
@@ -1720,18 +977,18 @@ static int build_wg_function(wg_gen *g, const int *vec_state)
   argv[n] = ctxp;
   LLVMValueRef ls[3];
   for (unsigned d = 0; d < 3; d++)
-    ls[d] = ctx_load(g, ctxp, offsetof(lanecl_wg_ctx, local_size) + 8 * d, g->t_i64, "local_size");
+    ls[d] = wg_ctx_load(g, ctxp, offsetof(lanecl_wg_ctx, local_size) + 8 * d, g->t_i64, "local_size");
 
   if (g->nbnd == 0) {
-    build_lane_loops(g, argv, 0, c64(g, 0), ls, vec_state[0]);
+    build_lane_loops(g, argv, 0, wg_c64(g, 0), ls, vec_state[0]);
     LLVMBuildRetVoid(g->b);
     free(argv);
     return CC_OK;
   }
 
   LLVMValueRef nwi = LLVMBuildMul(g->b, LLVMBuildMul(g->b, ls[0], ls[1], ""), ls[2], "nwi");
-  LLVMValueRef coll_buf = ctx_load(g, ctxp, offsetof(lanecl_wg_ctx, coll_buf), g->t_ptr, "coll_buf");
-  LLVMValueRef frame = ctx_load(g, ctxp, offsetof(lanecl_wg_ctx, frame), g->t_ptr, "frame");
+  LLVMValueRef coll_buf = wg_ctx_load(g, ctxp, offsetof(lanecl_wg_ctx, coll_buf), g->t_ptr, "coll_buf");
+  LLVMValueRef frame = wg_ctx_load(g, ctxp, offsetof(lanecl_wg_ctx, frame), g->t_ptr, "frame");
   LLVMBasicBlockRef disp = LLVMAppendBasicBlockInContext(g->c, g->wg, "dispatch");
   LLVMBasicBlockRef nextb = LLVMAppendBasicBlockInContext(g->c, g->wg, "next");
   LLVMBasicBlockRef exitb = LLVMAppendBasicBlockInContext(g->c, g->wg, "exit");
@@ -1740,7 +997,7 @@ static int build_wg_function(wg_gen *g, const int *vec_state)
   LLVMValueRef state = LLVMBuildPhi(g->b, g->t_i32, "state");
   LLVMValueRef coll = LLVMBuildPhi(g->b, g->t_i64, "coll");
   LLVMValueRef sw = LLVMBuildSwitch(g->b, state, exitb, g->nbnd + 1);
-  LLVMValueRef v0[2] = {c32(g, 0), c64(g, 0)};
+  LLVMValueRef v0[2] = {wg_c32(g, 0), wg_c64(g, 0)};
   LLVMAddIncoming(state, &v0[0], &entry, 1);
   LLVMAddIncoming(coll, &v0[1], &entry, 1);
 
@@ -1751,7 +1008,7 @@ static int build_wg_function(wg_gen *g, const int *vec_state)
     char name[32];
     snprintf(name, sizeof(name), "state.%u", s);
     LLVMBasicBlockRef sb = LLVMAppendBasicBlockInContext(g->c, g->wg, name);
-    LLVMAddCase(sw, c32(g, s), sb);
+    LLVMAddCase(sw, wg_c32(g, s), sb);
     LLVMPositionBuilderAtEnd(g->b, sb);
     LLVMValueRef r = build_lane_loops(g, argv, s, coll, ls, vec_state[s]);
     LLVMBasicBlockRef done = LLVMGetInsertBlock(g->b);
@@ -1763,9 +1020,9 @@ static int build_wg_function(wg_gen *g, const int *vec_state)
     char name[32];
     snprintf(name, sizeof(name), "combine.%u", b + 1);
     LLVMBasicBlockRef cb = LLVMAppendBasicBlockInContext(g->c, g->wg, name);
-    LLVMAddCase(nsw, c32(g, b + 1), cb);
+    LLVMAddCase(nsw, wg_c32(g, b + 1), cb);
     LLVMPositionBuilderAtEnd(g->b, cb);
-    LLVMValueRef cv = c64(g, 0);
+    LLVMValueRef cv = wg_c64(g, 0);
     LLVMTypeRef ety = bd->esize ? LLVMIntTypeInContext(g->c, bd->esize * 8) : NULL;
     if (bd->helper[0]) {
       LLVMValueRef f = helper_decl(g, bd->helper);
@@ -1775,15 +1032,15 @@ static int build_wg_function(wg_gen *g, const int *vec_state)
     if (bd->kind == WB_COPY)
       build_group_copy(g, bd, frame, nwi);
     if (bd->kind == WB_ALL || bd->kind == WB_ANY || bd->kind == WB_REDUCE) {
-      cv = LLVMBuildZExt(g->b, build_load(g, ety, coll_buf, bd->esize, 0), g->t_i64, "");
+      cv = LLVMBuildZExt(g->b, wg_build_load(g, ety, coll_buf, bd->esize, 0), g->t_i64, "");
     } else if (bd->kind == WB_BCAST) {
       /* The ids are uniform: work-item 0's copy says which element. */
-      LLVMValueRef o = LLVMBuildMul(g->b, c64(g, g->bcast_off), nwi, "");
-      LLVMValueRef t = build_load(g, g->t_i64, LLVMBuildInBoundsGEP2(g->b, g->t_i8, frame, &o, 1, ""), 8, 0);
+      LLVMValueRef o = LLVMBuildMul(g->b, wg_c64(g, g->bcast_off), nwi, "");
+      LLVMValueRef t = wg_build_load(g, g->t_i64, LLVMBuildInBoundsGEP2(g->b, g->t_i8, frame, &o, 1, ""), 8, 0);
       LLVMValueRef p = LLVMBuildInBoundsGEP2(g->b, ety, coll_buf, &t, 1, "");
-      cv = LLVMBuildZExt(g->b, build_load(g, ety, p, bd->esize, 0), g->t_i64, "");
+      cv = LLVMBuildZExt(g->b, wg_build_load(g, ety, p, bd->esize, 0), g->t_i64, "");
     }
-    LLVMValueRef sv = c32(g, b + 1);
+    LLVMValueRef sv = wg_c32(g, b + 1);
     LLVMBasicBlockRef from = LLVMGetInsertBlock(g->b);
     LLVMBuildBr(g->b, disp);
     LLVMAddIncoming(state, &sv, &from, 1);
@@ -1845,9 +1102,9 @@ static int wg_kernel(wg_gen *g, char **err)
   if (rc)
     return rc;
   if (g->nbnd) {
-    rc = build_regions(g, err);
+    rc = wg_build_regions(g, err);
   } else {
-    mark_accesses(g);
+    wg_mark_accesses(g);
   }
   if (rc)
     return rc;

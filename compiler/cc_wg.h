@@ -1,0 +1,127 @@
+/* Internal to the work-group function generator (cc_wg.c: kernels, work-item
+ * builtins, access groups, the work-group function; cc_wg_frame.c: regions,
+ * the frame, boundaries).  See cc_wg.c for the design. */
+#ifndef LANECL_CC_WG_H
+#define LANECL_CC_WG_H
+
+#include <stdint.h>
+
+#include "compiler/cc_internal.h"
+#include "compiler/cc_llvm_util.h"
+
+#define WG_MAX_SLOT_ALIGN 64 /* the frame must be this aligned */
+
+enum wg_bkind {
+  WB_BARRIER,   /* barrier, work_group_barrier, wait_group_events */
+  WB_COPY,      /* async_work_group_(strided_)copy: done once per group */
+  WB_ALL,
+  WB_ANY,
+  WB_BCAST,
+  WB_REDUCE,
+  WB_SCAN_INC,
+  WB_SCAN_EXC,
+};
+
+typedef struct wg_boundary {
+  LLVMValueRef call;
+  enum wg_bkind kind;
+  char what[48];    /* for the report */
+  char helper[64];  /* combine helper, "" when none */
+  LLVMTypeRef ty;   /* collective operand and result type */
+  unsigned esize;   /* bytes of one coll_buf element / of one copied element */
+  int stride_side;  /* WB_COPY: 0 contiguous, 1 source strided, 2 destination strided */
+  LLVMBasicBlockRef cont;    /* where the work-item goes on after it */
+  LLVMBasicBlockRef resume;  /* the body's entry for its state */
+} wg_boundary;
+
+typedef struct wg_slot {
+  LLVMValueRef alloca;
+  LLVMTypeRef ty;     /* allocated type (simple slots: the type loaded/stored) */
+  uint64_t size;      /* bytes per work-item, a multiple of align */
+  uint64_t align;
+  uint64_t off;       /* slot j of work-item w: frame + off * nwi + w * size */
+  int resident;       /* lives in the frame for the whole kernel */
+  LLVMValueRef addr;  /* this work-item's copy (computed in the body's entry) */
+} wg_slot;
+
+typedef struct wg_gen {
+  LLVMModuleRef m;
+  LLVMContextRef c;
+  LLVMTargetDataRef td;
+  LLVMBuilderRef b;
+  const cc_device_desc *dev;
+  cc_kernel_info *ki;
+  int opt_disable;
+  LLVMTypeRef t_i1, t_i8, t_i32, t_i64, t_ptr, t_void;
+  LLVMMetadataRef ag;     /* the kernel's access group */
+  LLVMMetadataRef empty;  /* !{} */
+  unsigned kind_ag, kind_invariant;
+
+  LLVMValueRef body, wg;
+  unsigned nparams;
+  LLVMTypeRef *ptypes;    /* the kernel's parameter types */
+  int *byval;             /* parameter i was passed byval */
+  LLVMValueRef p_ctx, p_lid[3], p_state, p_coll;
+  LLVMBasicBlockRef entry, start;  /* body: alloca block, state 0's first block */
+
+  wg_boundary *bnd;
+  unsigned nbnd;
+  wg_slot *slots;
+  unsigned nslots;
+  uint64_t frame_bytes;
+  uint64_t bcast_off;  /* frame slot (i64) of the broadcast's linear id, when used */
+  uint64_t copy_off;   /* frame slots (4 x 8 bytes) of an async copy's dst, src, n, stride */
+  int has_bcast, has_coll, has_copy;
+  LLVMValueRef ls[3], nwi, lin, frame, coll_buf;  /* body entry values */
+  int scalarize;  /* vector-typed code in a body whose lane loop should vectorize */
+
+  cc_str report;
+} wg_gen;
+
+static inline LLVMValueRef wg_c64(wg_gen *g, uint64_t v)
+{
+  return LLVMConstInt(g->t_i64, v, 0);
+}
+
+static inline LLVMValueRef wg_c32(wg_gen *g, uint64_t v)
+{
+  return LLVMConstInt(g->t_i32, v, 0);
+}
+
+static inline void wg_mark_parallel(wg_gen *g, LLVMValueRef inst)
+{
+  LLVMSetMetadata(inst, g->kind_ag, LLVMMetadataAsValue(g->c, g->ag));
+}
+
+static inline LLVMValueRef wg_build_load(wg_gen *g, LLVMTypeRef ty, LLVMValueRef p, unsigned align, int parallel)
+{
+  LLVMValueRef v = LLVMBuildLoad2(g->b, ty, p, "");
+  LLVMSetAlignment(v, align);
+  if (parallel)
+    wg_mark_parallel(g, v);
+  return v;
+}
+
+static inline void wg_build_store(wg_gen *g, LLVMValueRef v, LLVMValueRef p, unsigned align, int parallel)
+{
+  LLVMValueRef s = LLVMBuildStore(g->b, v, p);
+  LLVMSetAlignment(s, align);
+  if (parallel)
+    wg_mark_parallel(g, s);
+}
+
+/* cc_wg.c */
+/* A field of *ctxp (never written while a work-group runs): an invariant load. */
+LLVMValueRef wg_ctx_load(wg_gen *g, LLVMValueRef ctxp, size_t off, LLVMTypeRef ty, const char *name);
+LLVMValueRef wg_ctx_dim(wg_gen *g, size_t field, unsigned d, const char *name);
+/* The access group on every access to memory that is not private stack memory. */
+void wg_mark_accesses(wg_gen *g);
+
+/* cc_wg_frame.c */
+/* A scalar alloca used only by whole loads and stores: saved by value. */
+int wg_alloca_is_simple(LLVMValueRef a);
+/* Regions of a body with boundaries: the frame, the state switch, each
+ * boundary saving and returning its id, each resume point restoring. */
+int wg_build_regions(wg_gen *g, char **err);
+
+#endif
