@@ -28,6 +28,7 @@
 /* Until compiler/cc_wg.c is part of the library the reference stays NULL and
  * builds fail with a clear log. */
 #pragma weak cc_wg_generate
+#pragma weak cc_wg_finish
 
 #define BUILTINS_NAME "lanecl_builtins.bc"
 
@@ -512,6 +513,8 @@ int cc_backend(LLVMModuleRef m, const cc_device_desc *dev, cc_kernel_info *kinfo
   t = cc_now_ms();
   if (rc == CC_OK)
     rc = cc_link_builtins(m, &err);
+  if (rc == CC_OK && cc_wg_finish)
+    rc = cc_wg_finish(m, tm, opt_disable, &err);
   cc_timing("builtins", t);
   t = cc_now_ms();
   if (rc == CC_OK)

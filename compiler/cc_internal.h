@@ -180,7 +180,7 @@ int cc_check_undefined(LLVMModuleRef m, char **log);
 int cc_emit_shared_object(LLVMModuleRef m, LLVMTargetMachineRef tm, cc_blob *out, char **err);
 int cc_emit_assembly(LLVMModuleRef m, LLVMTargetMachineRef tm, char **text, char **err);
 /* The whole back end on a SPIR module m (consumed state: m is modified):
- * prepare, cc_wg_generate, link builtins, check, optimize; then either the
+ * prepare, cc_wg_generate, link builtins, cc_wg_finish, optimize, check; then either the
  * shared object (native) or, with what != 0, text (1 asm, 2 optimized IR). */
 int cc_backend(LLVMModuleRef m, const cc_device_desc *dev, cc_kernel_info *kinfo, uint32_t nkernels,
                int opt_disable, int what, cc_blob *native, char **text, char **log);
