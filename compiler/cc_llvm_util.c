@@ -111,30 +111,36 @@ int cc_value_escapes(LLVMValueRef inst)
   return 0;
 }
 
+int cc_values_push(LLVMValueRef **v, unsigned *n, unsigned *cap, LLVMValueRef x)
+{
+  if (*n == *cap) {
+    unsigned ncap = *cap ? 2 * *cap : 16;
+    LLVMValueRef *grown = realloc(*v, ncap * sizeof(**v));
+    if (!grown)
+      return 1;
+    *v = grown;
+    *cap = ncap;
+  }
+  (*v)[(*n)++] = x;
+  return 0;
+}
+
 LLVMValueRef *cc_collect_users(LLVMValueRef v, unsigned *n)
 {
-  unsigned cap = 8, cnt = 0;
-  LLVMValueRef *users = malloc(cap * sizeof(*users));
-  for (LLVMUseRef u = LLVMGetFirstUse(v); u && users; u = LLVMGetNextUse(u)) {
+  unsigned cap = 0, cnt = 0;
+  LLVMValueRef *users = NULL;
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
     int seen = 0;
     for (unsigned i = 0; i < cnt && !seen; i++)
       seen = users[i] == user;
-    if (seen)
-      continue;
-    if (cnt == cap) {
-      LLVMValueRef *grown = realloc(users, 2 * cap * sizeof(*users));
-      if (!grown) {
-        free(users);
-        users = NULL;
-        break;
-      }
-      users = grown;
-      cap *= 2;
+    if (!seen && cc_values_push(&users, &cnt, &cap, user)) {
+      free(users);
+      *n = 0;
+      return NULL;
     }
-    users[cnt++] = user;
   }
-  *n = users ? cnt : 0;
+  *n = cnt;
   return users;
 }
 
@@ -197,28 +203,19 @@ static void demote_phi(LLVMBuilderRef b, LLVMValueRef phi, LLVMValueRef alloca_p
   LLVMInstructionEraseFromParent(phi);
 }
 
-/* Instructions of fn matching pred, malloc'd (*n of them). */
+/* Instructions of fn matching pred, malloc'd (*n of them; none when out of memory). */
 static LLVMValueRef *collect_insts(LLVMValueRef fn, int (*pred)(LLVMValueRef), unsigned *n)
 {
-  unsigned cap = 64, cnt = 0;
-  LLVMValueRef *v = malloc(cap * sizeof(*v));
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb && v; bb = LLVMGetNextBasicBlock(bb))
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && v; i = LLVMGetNextInstruction(i)) {
-      if (!pred(i))
-        continue;
-      if (cnt == cap) {
-        LLVMValueRef *grown = realloc(v, 2 * cap * sizeof(*v));
-        if (!grown) {
-          free(v);
-          v = NULL;
-          break;
-        }
-        v = grown;
-        cap *= 2;
+  unsigned cap = 0, cnt = 0;
+  LLVMValueRef *v = NULL;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+      if (pred(i) && cc_values_push(&v, &cnt, &cap, i)) {
+        free(v);
+        *n = 0;
+        return NULL;
       }
-      v[cnt++] = i;
-    }
-  *n = v ? cnt : 0;
+  *n = cnt;
   return v;
 }
 

@@ -26,6 +26,10 @@ LLVMValueRef cc_first_non_phi(LLVMBasicBlockRef bb);
 /* True when inst is used outside its own block or by a phi node. */
 int cc_value_escapes(LLVMValueRef inst);
 
+/* Appends x to the malloc'd array *v (*n used of *cap); returns 1 when out
+ * of memory (the array is left as it was). */
+int cc_values_push(LLVMValueRef **v, unsigned *n, unsigned *cap, LLVMValueRef x);
+
 /* The distinct users of v in a malloc'd array (*n of them; NULL and 0 when
  * out of memory). */
 LLVMValueRef *cc_collect_users(LLVMValueRef v, unsigned *n);

@@ -252,52 +252,40 @@ LLVMValueRef wg_ctx_dim(wg_gen *g, size_t field, unsigned d, const char *name)
 
 /* ---- 1. the body ---- */
 
-static void copy_param_attrs(wg_gen *g, LLVMValueRef from, LLVMValueRef to, unsigned idx)
+/* Parameter attributes stay, but for how the value is passed (byval, ...):
+ * the body gets a plain pointer. */
+static int keep_param_attr(LLVMAttributeRef a)
+{
+  if (LLVMIsStringAttribute(a))
+    return 1;
+  unsigned k = LLVMGetEnumAttributeKind(a);
+  return k != cc_attr_kind("byval") && k != cc_attr_kind("byref") && k != cc_attr_kind("inalloca") &&
+         k != cc_attr_kind("preallocated");
+}
+
+/* Of the kernel's own attributes only the string ones (fast-math, denormal
+ * mode, ...) still hold for the functions made from it, target-cpu and
+ * target-features aside; enum ones (convergent, noinline, memory effects)
+ * don't. */
+static int keep_fn_attr(LLVMAttributeRef a)
+{
+  unsigned len;
+  if (!LLVMIsStringAttribute(a))
+    return 0;
+  const char *k = LLVMGetStringAttributeKind(a, &len);
+  return !(len == 10 && !memcmp(k, "target-cpu", 10)) && !(len == 15 && !memcmp(k, "target-features", 15));
+}
+
+static void copy_attrs(LLVMValueRef from, LLVMValueRef to, unsigned idx, int (*keep)(LLVMAttributeRef))
 {
   unsigned n = LLVMGetAttributeCountAtIndex(from, idx);
-  if (!n)
-    return;
-  LLVMAttributeRef *a = malloc(n * sizeof(*a));
+  LLVMAttributeRef *a = n ? malloc(n * sizeof(*a)) : NULL;
   if (!a)
     return;
   LLVMGetAttributesAtIndex(from, idx, a);
-  unsigned skip[] = {cc_attr_kind("byval"), cc_attr_kind("byref"), cc_attr_kind("inalloca"),
-                     cc_attr_kind("preallocated")};
-  for (unsigned i = 0; i < n; i++) {
-    if (!LLVMIsStringAttribute(a[i])) {
-      unsigned k = LLVMGetEnumAttributeKind(a[i]), drop = 0;
-      for (unsigned s = 0; s < sizeof(skip) / sizeof(skip[0]); s++)
-        drop |= k == skip[s];
-      if (drop)
-        continue;
-    }
-    LLVMAddAttributeAtIndex(to, idx, a[i]);
-  }
-  free(a);
-}
-
-/* String attributes of the kernel (fast-math, denormal mode, ...) go to the
- * functions made from it; enum ones (convergent, noinline, memory effects)
- * no longer hold. */
-static void copy_fn_string_attrs(LLVMValueRef from, LLVMValueRef to)
-{
-  unsigned n = LLVMGetAttributeCountAtIndex(from, LLVMAttributeFunctionIndex);
-  if (!n)
-    return;
-  LLVMAttributeRef *a = malloc(n * sizeof(*a));
-  if (!a)
-    return;
-  LLVMGetAttributesAtIndex(from, LLVMAttributeFunctionIndex, a);
-  for (unsigned i = 0; i < n; i++) {
-    unsigned len;
-    const char *k;
-    if (!LLVMIsStringAttribute(a[i]))
-      continue;
-    k = LLVMGetStringAttributeKind(a[i], &len);
-    if ((len == 10 && !memcmp(k, "target-cpu", 10)) || (len == 15 && !memcmp(k, "target-features", 15)))
-      continue;
-    LLVMAddAttributeAtIndex(to, LLVMAttributeFunctionIndex, a[i]);
-  }
+  for (unsigned i = 0; i < n; i++)
+    if (keep(a[i]))
+      LLVMAddAttributeAtIndex(to, idx, a[i]);
   free(a);
 }
 
@@ -374,8 +362,8 @@ static int make_body(wg_gen *g, LLVMValueRef kernel, char **err)
   free(name);
 
   LLVMSetLinkage(g->body, LLVMInternalLinkage);
-  copy_fn_string_attrs(kernel, g->body);
-  copy_fn_string_attrs(kernel, g->wg);
+  copy_attrs(kernel, g->body, LLVMAttributeFunctionIndex, keep_fn_attr);
+  copy_attrs(kernel, g->wg, LLVMAttributeFunctionIndex, keep_fn_attr);
   add_fn_attr(g, g->body, "alwaysinline");
   add_fn_attr(g, g->body, "nounwind");
   add_fn_attr(g, g->wg, "nounwind");
@@ -397,7 +385,7 @@ static int make_body(wg_gen *g, LLVMValueRef kernel, char **err)
 
   for (unsigned i = 0; i < n; i++) {
     g->byval[i] = LLVMGetEnumAttributeAtIndex(kernel, i + 1, cc_attr_kind("byval")) != NULL;
-    copy_param_attrs(g, kernel, g->body, i + 1);
+    copy_attrs(kernel, g->body, i + 1, keep_param_attr);
     LLVMReplaceAllUsesWith(LLVMGetParam(kernel, i), LLVMGetParam(g->body, i));
   }
   g->p_ctx = LLVMGetParam(g->body, n);
@@ -1218,18 +1206,10 @@ int cc_wg_finish(LLVMModuleRef m, LLVMTargetMachineRef tm, int opt_disable, char
     if (!LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, WG_SCALARIZE_ATTR, (unsigned)alen))
       continue;
     LLVMRemoveStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, WG_SCALARIZE_ATTR, (unsigned)alen);
-    if (opt_disable)
-      continue;
-    if (n == cap) {
-      cap = cap ? 2 * cap : 8;
-      LLVMValueRef *grown = realloc(fns, cap * sizeof(*fns));
-      if (!grown) {
-        free(fns);
-        return CC_OUT_OF_MEMORY;
-      }
-      fns = grown;
+    if (!opt_disable && cc_values_push(&fns, &n, &cap, f)) {
+      free(fns);
+      return CC_OUT_OF_MEMORY;
     }
-    fns[n++] = f;
   }
   if (!n)
     return CC_OK;

@@ -231,18 +231,17 @@ static void drop_lifetime_markers(wg_gen *g)
   }
 }
 
-/* Slots: every non-simple alloca (resident), then the simple ones that are
- * live after some boundary (live[b] bitsets over simple allocas, indexed by
- * simple_idx).  Fills the slot list and the frame layout. */
+/* The allocas (all in the entry block by now): each non-simple one becomes a
+ * resident slot of g->slots; the simple ones go to *simple, for liveness to
+ * decide which need a slot. */
 static int collect_allocas(wg_gen *g, LLVMValueRef **simple, unsigned *nsimple)
 {
-  unsigned n = 0, cap = 64, ns = 0;
-  LLVMValueRef *s = malloc(cap * sizeof(*s));
-  g->slots = NULL;
-  g->nslots = 0;
-  for (LLVMValueRef i = LLVMGetFirstInstruction(g->entry); i && s; i = LLVMGetNextInstruction(i))
+  unsigned n = 0, ns = 0;
+  for (LLVMValueRef i = LLVMGetFirstInstruction(g->entry); i; i = LLVMGetNextInstruction(i))
     n += LLVMIsAAllocaInst(i) != NULL;
+  LLVMValueRef *s = malloc((n + 1) * sizeof(*s));
   g->slots = calloc(n + 2, sizeof(*g->slots));
+  g->nslots = 0;
   if (!s || !g->slots) {
     free(s);
     return CC_OUT_OF_MEMORY;
@@ -251,15 +250,6 @@ static int collect_allocas(wg_gen *g, LLVMValueRef **simple, unsigned *nsimple)
     if (!LLVMIsAAllocaInst(i))
       continue;
     if (wg_alloca_is_simple(i)) {
-      if (ns == cap) {
-        LLVMValueRef *grown = realloc(s, 2 * cap * sizeof(*s));
-        if (!grown) {
-          free(s);
-          return CC_OUT_OF_MEMORY;
-        }
-        s = grown;
-        cap *= 2;
-      }
       s[ns++] = i;
       continue;
     }
