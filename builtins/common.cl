@@ -102,12 +102,12 @@ FOR_FP_TYPES(FP_VWIDTHS, DEF_COMMON_S)
 
 /* Scale factors (powers of two) against overflow / underflow of the sum
  * of squares, and the smallest normal. */
-#define BIG_float 0x1p+65f
+#define BIG_float 0x1p+66f
 #define SMALL_float 0x1p-66f
 #define UP_float 0x1p+86f
 #define DOWN_float 0x1p-86f
 #define TINY_float FLT_MIN
-#define BIG_double 0x1p+513
+#define BIG_double 0x1p+514
 #define SMALL_double 0x1p-514
 #define UP_double 0x1p+563
 #define DOWN_double 0x1p-563
@@ -137,9 +137,9 @@ FOR_FP_TYPES(FP_VWIDTHS, DEF_COMMON_S)
   }                                                                                        \
   OVLD T##N normalize(T##N p)                                                              \
   {                                                                                        \
-    T s = DOT_##K(L, T, p, p);                                                             \
-    if (s == (T)0)                                                                         \
+    if (!ANYLANE_##K(p != (T##N)0)) /* all zero (s may underflow to 0 otherwise) */       \
       return p;                                                                            \
+    T s = DOT_##K(L, T, p, p);                                                             \
     if (s == (T)INFINITY) {                                                                \
       T##N a = __builtin_elementwise_abs(p);                                               \
       if (ANYLANE_##K(a == (T##N)INFINITY)) /* infinities become +-1, the rest 0 */        \
