@@ -573,7 +573,11 @@ static int api_link(const cc_device_desc *dev, const cc_blob *inputs, size_t nin
     if (!m) {
       m = part;
     } else if (LLVMLinkModules2(m, part)) {
-      cc_str_printf(&msg, "error: linking input %zu failed\n", i);
+      /* the linker's own words first ("Linking globals named 'f': symbol multiply defined!") */
+      log_line(&msg, d.text.s);
+      free(d.text.s);
+      memset(&d.text, 0, sizeof(d.text));
+      cc_str_printf(&msg, "error: linking input %zu with the inputs before it failed\n", i);
       rc = CC_LINK_FAILED;
     }
   }
