@@ -1,27 +1,18 @@
-/* Back end: prepared module + work-group functions -> builtins linked in ->
- * internalized -> default<O3> -> object file -> `ld -shared` -> .so bytes.
- *
- * The builtins library (lanecl_builtins.bc, prepared at build time by
- * `lanecl-cc --prepare-builtins`: host triple, every definition linkonce_odr)
- * is read once per process and linked lazily: the module loads with
- * LLVMGetBitcodeModuleInContext2 and the IR linker copies (and materializes)
- * only the linkonce_odr definitions the program reaches.
+/* Back end: prepared module + work-group functions -> builtins linked in
+ * (cc_builtins.c) -> internalized -> default<O3> -> object file -> `ld
+ * -shared` -> .so bytes.
  */
 #define _GNU_SOURCE
 #include "compiler/cc_internal.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <llvm-c/Analysis.h>
-#include <llvm-c/BitReader.h>
-#include <llvm-c/Linker.h>
 #include <llvm-c/Object.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
@@ -30,210 +21,12 @@
 #pragma weak cc_wg_generate
 #pragma weak cc_wg_finish
 
-#define BUILTINS_NAME "lanecl_builtins.bc"
-
-/* ---- the builtins library ---- */
-
-typedef struct builtin_sym {
-  const char *name;
-  uint32_t len;
-  uint32_t shard;
-} builtin_sym;
-
-static pthread_once_t builtins_once = PTHREAD_ONCE_INIT;
-static cc_blob builtins;      /* the file */
-static int builtins_rc = CC_INTERNAL;
-static uint32_t nshards, nsyms;
-static const unsigned char **shard_data;
-static size_t *shard_size;
-static builtin_sym *syms;     /* sorted by name */
-
-static uint64_t get_le(const unsigned char *p, int n)
-{
-  uint64_t v = 0;
-  for (int i = 0; i < n; i++)
-    v |= (uint64_t)p[i] << (8 * i);
-  return v;
-}
-
-static int cmp_sym(const void *a, const void *b)
-{
-  const builtin_sym *x = a, *y = b;
-  uint32_t n = x->len < y->len ? x->len : y->len;
-  int c = memcmp(x->name, y->name, n);
-  return c ? c : (x->len > y->len) - (x->len < y->len);
-}
-
-/* The shard index of a CC_BUILTINS_MAGIC file (0 when it is plain bitcode);
- * CC_INVALID_BINARY when it is damaged. */
-static int builtins_index(void)
-{
-  const unsigned char *p = builtins.data;
-  size_t size = builtins.size;
-  if (size < 8 || memcmp(p, CC_BUILTINS_MAGIC, 8))
-    return CC_OK;
-  if (size < 28 || get_le(p + size - 8, 8) != cc_hash64(p, size - 8, 0) ||
-      get_le(p + 8, 4) != CC_BUILTINS_VERSION)
-    return CC_INVALID_BINARY;
-  size_t end = size - 8, at = 20;
-  uint32_t ns = (uint32_t)get_le(p + 12, 4), ny = (uint32_t)get_le(p + 16, 4);
-  if (ns > (end - at) / 16)
-    return CC_INVALID_BINARY;
-  shard_data = calloc(ns ? ns : 1, sizeof(*shard_data));
-  shard_size = calloc(ns ? ns : 1, sizeof(*shard_size));
-  if (!shard_data || !shard_size)
-    return CC_OUT_OF_MEMORY;
-  for (uint32_t s = 0; s < ns; s++, at += 16) {
-    uint64_t off = get_le(p + at, 8), n = get_le(p + at + 8, 8);
-    if (off > end || n > end - off)
-      return CC_INVALID_BINARY;
-    shard_data[s] = p + off;
-    shard_size[s] = (size_t)n;
-  }
-  if (ny > (end - at) / 8)
-    return CC_INVALID_BINARY;
-  syms = calloc(ny ? ny : 1, sizeof(*syms));
-  if (!syms)
-    return CC_OUT_OF_MEMORY;
-  for (uint32_t i = 0; i < ny; i++) {
-    if (end - at < 8)
-      return CC_INVALID_BINARY;
-    uint32_t shard = (uint32_t)get_le(p + at, 4), len = (uint32_t)get_le(p + at + 4, 4);
-    at += 8;
-    if (shard >= ns || len > end - at)
-      return CC_INVALID_BINARY;
-    syms[i] = (builtin_sym){(const char *)p + at, len, shard};
-    at += len;
-  }
-  qsort(syms, ny, sizeof(*syms), cmp_sym);
-  nshards = ns;
-  nsyms = ny;
-  return CC_OK;
-}
-
-static void builtins_load(void)
-{
-  const char *env = getenv("LANECL_BUILTINS");
-  if (env && env[0]) {
-    builtins_rc = cc_read_file(env, &builtins);
-  } else {
-    Dl_info info;
-    if (!dladdr((void *)builtins_load, &info) || !info.dli_fname)
-      return;
-    char dir[PATH_MAX], path[PATH_MAX + 64];
-    snprintf(dir, sizeof(dir), "%s", info.dli_fname);
-    char *slash = strrchr(dir, '/');
-    if (slash)
-      *slash = 0;
-    else
-      snprintf(dir, sizeof(dir), ".");
-    snprintf(path, sizeof(path), "%s/%s", dir, BUILTINS_NAME);
-    builtins_rc = cc_read_file(path, &builtins);
-    if (builtins_rc != CC_OK) {
-      snprintf(path, sizeof(path), "%s/lanecl/%s", dir, BUILTINS_NAME);
-      builtins_rc = cc_read_file(path, &builtins);
-    }
-  }
-  if (builtins_rc == CC_OK)
-    builtins_rc = builtins_index();
-}
-
-int cc_builtins_bytes(const void **data, size_t *size)
-{
-  pthread_once(&builtins_once, builtins_load);
-  *data = builtins.data;
-  *size = builtins.size;
-  return builtins_rc;
-}
-
-/* The shard that defines name, or -1. */
-static int64_t builtin_shard(const char *name, size_t len)
-{
-  builtin_sym key = {name, (uint32_t)len, 0};
-  const builtin_sym *s = bsearch(&key, syms, nsyms, sizeof(*syms), cmp_sym);
-  return s ? (int64_t)s->shard : -1;
-}
+#define BUILTINS_NAME "lanecl_builtins.bc"  /* for messages; cc_builtins.c finds it */
 
 /* A function the module calls but does not define (intrinsics aside). */
 static int is_undefined_call(LLVMValueRef f)
 {
   return LLVMIsDeclaration(f) && !LLVMGetIntrinsicID(f) && LLVMGetFirstUse(f);
-}
-
-/* Links bitcode (lazily: only the linkonce_odr definitions m reaches). */
-static int link_lazy(LLVMModuleRef m, const void *data, size_t size, char **err)
-{
-  LLVMContextRef ctx = LLVMGetModuleContext(m);
-  LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRange(data, size, BUILTINS_NAME, 0);
-  LLVMModuleRef lib;
-  /* The module owns buf from here (and LLVM frees it on failure). */
-  if (LLVMGetBitcodeModuleInContext2(ctx, buf, &lib)) {
-    cc_set_err(err, "error: LaneCL's builtins library (%s) does not load", BUILTINS_NAME);
-    return CC_INTERNAL;
-  }
-  if (LLVMLinkModules2(m, lib)) {
-    cc_set_err(err, "error: linking LaneCL's builtins library failed");
-    return CC_BUILD_FAILED;
-  }
-  return CC_OK;
-}
-
-/* Marks the shards that define what m lacks; returns how many names of the
- * index m lacks, *set a hash of those names.  A shard may come again: its
- * lazy link brings only what was referenced then, and a later shard may
- * reference more of it. */
-static uint32_t wanted_shards(LLVMModuleRef m, unsigned char *want, uint64_t *set)
-{
-  uint32_t n = 0;
-  *set = 0;
-  for (int pass = 0; pass < 2; pass++)
-    for (LLVMValueRef g = pass ? LLVMGetFirstGlobal(m) : LLVMGetFirstFunction(m); g;
-         g = pass ? LLVMGetNextGlobal(g) : LLVMGetNextFunction(g)) {
-      if (pass ? !(LLVMIsDeclaration(g) && LLVMGetFirstUse(g)) : !is_undefined_call(g))
-        continue;
-      size_t len = 0;
-      const char *name = LLVMGetValueName2(g, &len);
-      int64_t s = builtin_shard(name, len);
-      if (s >= 0) {
-        want[s] = 1;
-        *set += cc_hash64(name, len, 0);
-        n++;
-      }
-    }
-  return n;
-}
-
-int cc_link_builtins(LLVMModuleRef m, char **err)
-{
-  int needed = 0;
-  for (LLVMValueRef f = LLVMGetFirstFunction(m); f && !needed; f = LLVMGetNextFunction(f))
-    needed = is_undefined_call(f);
-  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g && !needed; g = LLVMGetNextGlobal(g))
-    needed = LLVMIsDeclaration(g) && LLVMGetFirstUse(g);
-  const void *data;
-  size_t size;
-  if (!needed || cc_builtins_bytes(&data, &size) != CC_OK)
-    return CC_OK;
-  if (!nshards)
-    return link_lazy(m, data, size, err);
-  /* Shards name each other's functions: link until every name the index
-   * knows is defined.  A linked name stays defined, so the same missing set
-   * twice means a damaged index: stop (cc_check_undefined reports). */
-  unsigned char *want = calloc(nshards, 1);
-  if (!want)
-    return CC_OUT_OF_MEMORY;
-  int rc = CC_OK;
-  uint64_t set, last = 0;
-  while (rc == CC_OK && wanted_shards(m, want, &set) && set != last) {
-    last = set;
-    for (uint32_t s = 0; s < nshards && rc == CC_OK; s++)
-      if (want[s]) {
-        rc = link_lazy(m, shard_data[s], shard_size[s], err);
-        want[s] = 0;
-      }
-  }
-  free(want);
-  return rc;
 }
 
 /* ---- optimization ---- */

@@ -148,7 +148,7 @@ void cc_kernel_infos_free(cc_kernel_info *k, uint32_t n);  /* cc_binary.c */
  * runtime's link copies only what a kernel uses. */
 int cc_prepare_builtins(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err);
 /* lanecl-cc --prepare-builtins in.bc -o out.bc (exported for the tool):
- * prepares the library and writes it split into shards (cc_prepare.c):
+ * prepares the library and writes it split into shards (cc_builtins.c):
  *   CC_BUILTINS_MAGIC, u32 version, u32 nshards, u32 nsymbols,
  *   nshards x {u64 offset, u64 size} (bitcode of each shard, offsets from the file start),
  *   nsymbols x {u32 shard, u32 name length, name bytes} (what each shard defines),
@@ -162,12 +162,14 @@ __attribute__((visibility("default"))) int cc_prepare_builtins_file(const char *
 const char *cc_host_triple(void);
 
 /* ===== Back end (cc_backend.c) ===== */
-/* Links the builtins library into m lazily (only what m uses).  A missing
- * library is not an error here: cc_check_undefined then names what is missing. */
+/* (cc_builtins.c) Links the builtins library into m lazily: the shards that
+ * define what m lacks, only the definitions m reaches.  A missing library is
+ * not an error here: cc_check_undefined then names what is missing. */
 int cc_link_builtins(LLVMModuleRef m, char **err);
-/* The builtins library's bytes, read once per process and kept for its
- * lifetime: $LANECL_BUILTINS, else lanecl_builtins.bc next to
- * liblanecl_cc.so, else in its lanecl/ sub-folder.  CC_INTERNAL if none. */
+/* (cc_builtins.c) The builtins library's bytes, read once per process and
+ * kept for its lifetime: $LANECL_BUILTINS, else lanecl_builtins.bc next to
+ * liblanecl_cc.so, else in its lanecl/ sub-folder.  CC_INTERNAL if none,
+ * CC_INVALID_BINARY if damaged. */
 int cc_builtins_bytes(const void **data, size_t *size);
 /* Internalizes all but the kernels' __lanecl_wg_<name>, drops dead globals,
  * runs default<O3> (loop and SLP vectorizer on; default<O0> with opt_disable). */
