@@ -13,8 +13,8 @@
 #define FP_WIDTHS(DEF, ...) FOR_WIDTHS(DEF, __VA_ARGS__)
 #define FP_VWIDTHS(DEF, ...) FOR_VWIDTHS(DEF, __VA_ARGS__)
 
-/* glibc (lgamma_r's own name is the OpenCL overload's, hence the label) */
-float lgammaf_r(float x, int *signp);
+/* glibc's lgamma_r (its own name is the OpenCL overload's, hence the label);
+ * float goes through it too, rounded once */
 double libm_lgamma_r(double x, int *signp) __asm__("lgamma_r");
 
 /* ---- scalar helpers (private pointers) ---- */
@@ -47,7 +47,7 @@ INLINE OVLD double lgamma_r_1(double x, int *s)
 }
 INLINE OVLD float lgamma_r_1(float x, int *s)
 {
-  return lgammaf_r(x, s);
+  return (float)libm_lgamma_r((double)x, s);
 }
 INLINE OVLD double remquo_1(double x, double y, int *q)
 {
@@ -64,7 +64,7 @@ INLINE OVLD half frexp_1(half x, int *e)
 }
 INLINE OVLD half lgamma_r_1(half x, int *s)
 {
-  return (half)lgammaf_r((float)x, s);
+  return (half)libm_lgamma_r((double)x, s);
 }
 INLINE OVLD half remquo_1(half x, half y, int *q)
 {
