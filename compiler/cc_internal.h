@@ -176,9 +176,10 @@ int cc_builtins_bytes(const void **data, size_t *size);
 int cc_optimize(LLVMModuleRef m, LLVMTargetMachineRef tm, const cc_device_desc *dev,
                 const cc_kernel_info *kinfo, uint32_t nkernels, int opt_disable, char **err);
 /* CC_BUILD_FAILED and one log line per undefined function that neither the
- * module nor libc/libm/compiler-rt provides. */
+ * module nor libc/libm provides (memcpy, memset, memmove, memcmp, printf,
+ * puts, putchar, abort, __tls_get_addr, the C99 math functions). */
 int cc_check_undefined(LLVMModuleRef m, char **log);
-/* Object file -> ld -shared -> the .so bytes (or textual assembly with asm_text). */
+/* Object file -> ld -shared -> the .so bytes; cc_emit_assembly: the assembly text. */
 int cc_emit_shared_object(LLVMModuleRef m, LLVMTargetMachineRef tm, cc_blob *out, char **err);
 int cc_emit_assembly(LLVMModuleRef m, LLVMTargetMachineRef tm, char **text, char **err);
 /* The whole back end on a SPIR module m (consumed state: m is modified):
