@@ -275,6 +275,9 @@ static bool build_install(rt_build *b, uint64_t device_key, rt_str *why)
     }
   }
   b->global_var_bytes = elf_writable_data(b->bin.native.data, b->bin.native.size);
+  /* b->blob keeps every byte; the parsed copies of the code aren't needed. */
+  cc_blob_free(&b->bin.native);
+  cc_blob_free(&b->bin.bitcode);
   return true;
 }
 
