@@ -1,0 +1,124 @@
+#!/bin/sh
+# Thread scaling of mandelbrot and nbody on LaneCL, from program binaries.
+#
+#   bench/scaling.sh prepare [BUILD_DIR]
+#       Here (LLVM needed): builds the kernels' program binaries with
+#       lanecl-scaling --save-binary (the build machine's CPU), and with
+#       lanecl-cc for x86-64-v3 / 256-bit SIMD (a fallback for a CPU that the
+#       first can't run on), and stages in BUILD_DIR/remote/ what a bare
+#       machine needs: liblanecl.so (no LLVM), Debian's ICD loader, libhwloc,
+#       libudev, lanecl-scaling and the binaries.  BUILD_DIR: build-scaling.
+#
+#   bench/scaling.sh run DIR OUTDIR [REPS] [THREADS...]
+#       Anywhere (no LLVM): lscpu, then for each thread count
+#       LANECL_NUM_THREADS=t lanecl-scaling --reps REPS, and writes
+#       OUTDIR/machine.txt, OUTDIR/raw.txt and OUTDIR/table.md.
+#       REPS: 7; THREADS: 1 2 4 8 12 16.
+set -eu
+
+prepare() {
+  build=$(cd "${1:-build-scaling}" && pwd)
+  r=$build/remote
+  rm -rf "$r"
+  mkdir -p "$r/lib"
+  s=$build/bin/lanecl-scaling
+  cc=$build/bin/lanecl-cc
+  cp "$s" "$r/"
+  cp "$build/liblanecl.so" "$r/lib/"
+  for lib in libOpenCL.so.1 libhwloc.so.15 libudev.so.1; do
+    cp -L "$(ldconfig -p | awk -v l="$lib" '$1 == l && /x86-64/ {print $NF; exit}')" "$r/lib/$lib"
+  done
+  echo liblanecl.so > "$r/lanecl.icd"   # found through LD_LIBRARY_PATH=$r/lib
+  if ldd "$r/lib/liblanecl.so" | grep -q LLVM; then
+    echo "liblanecl.so needs LLVM" >&2
+    exit 1
+  fi
+  vendors=$(mktemp -d)
+  echo "$build/liblanecl.so" > "$vendors/lanecl.icd"
+  for k in mandel nbody; do
+    "$s" --print-source $k > "$r/$k.cl"
+    OCL_ICD_VENDORS=$vendors/lanecl.icd "$s" --save-binary "$r/$k.cl" "$r/$k.bin"
+    "$cc" --cpu x86-64-v3 --features "" --simd-bits 256 "$r/$k.cl" -o "$r/$k-x86-64-v3.bin"
+  done
+  rm -rf "$vendors"
+  du -sh "$r"
+}
+
+# The device key that this machine's LaneCL expects, from its error message.
+device_key() {
+  LANECL_DEBUG=err "$dir/lanecl-scaling" --reps 1 --mandel "$dir/mandel-x86-64-v3.bin" 2>&1 |
+    sed -n 's/.*this device \([0-9a-f]*\).*/\1/p' | head -n 1
+}
+
+run() {
+  dir=$(cd "$1" && pwd)
+  out=$2
+  reps=${3:-7}
+  [ $# -ge 3 ] && shift 3 || shift $#
+  threads=${*:-1 2 4 8 12 16}
+  mkdir -p "$out"
+  export LD_LIBRARY_PATH="$dir/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  export OCL_ICD_VENDORS="$dir/lanecl.icd"
+  {
+    echo "## uname -a"; uname -a
+    echo "## nproc"; nproc
+    echo "## lscpu"; lscpu
+    echo "## ldd liblanecl.so"; ldd "$dir/lib/liblanecl.so"
+    echo "## ldd lanecl-scaling"; ldd "$dir/lanecl-scaling"
+  } > "$out/machine.txt" 2>&1
+
+  # The build machine's binaries, else the x86-64-v3 ones with this device's key.
+  mandel=$dir/mandel.bin
+  nbody=$dir/nbody.bin
+  if ! "$dir/lanecl-scaling" --reps 1 --mandel "$mandel" --nbody "$nbody" > "$out/smoke.txt" 2>&1; then
+    key=$(device_key)
+    echo "the build machine's binaries don't run here (see smoke.txt); x86-64-v3 binaries, device key $key" |
+      tee -a "$out/machine.txt"
+    "$dir/lanecl-scaling" --rekey "$dir/mandel-x86-64-v3.bin" "$out/mandel-rekeyed.bin" "$key"
+    "$dir/lanecl-scaling" --rekey "$dir/nbody-x86-64-v3.bin" "$out/nbody-rekeyed.bin" "$key"
+    mandel=$out/mandel-rekeyed.bin
+    nbody=$out/nbody-rekeyed.bin
+  fi
+  echo "binaries: $mandel $nbody" >> "$out/machine.txt"
+
+  : > "$out/raw.txt"
+  for t in $threads; do
+    extra=
+    [ "$t" = 1 ] && extra=--c-baseline
+    LANECL_NUM_THREADS=$t "$dir/lanecl-scaling" --reps "$reps" $extra --mandel "$mandel" --nbody "$nbody" |
+      tee -a "$out/raw.txt"
+  done
+  # For comparison: every core, and the largest count unpinned.
+  "$dir/lanecl-scaling" --reps "$reps" --mandel "$mandel" --nbody "$nbody" | sed 's/^RESULT /RESULT-DEFAULT /' |
+    tee -a "$out/raw.txt"
+  last=$(echo $threads | awk '{print $NF}')
+  LANECL_AFFINITY=0 LANECL_NUM_THREADS=$last "$dir/lanecl-scaling" --reps "$reps" --mandel "$mandel" --nbody "$nbody" |
+    sed 's/^RESULT /RESULT-UNPINNED /' | tee -a "$out/raw.txt"
+
+  awk '
+    function val(k,   i, a) { for (i = 2; i <= NF; i++) { split($i, a, "="); if (a[1] == k) return a[2] } return "" }
+    $1 == "RESULT" {
+      k = val("kernel"); t = val("threads"); m = val("median_ms")
+      if (!(k in base)) base[k] = m
+      n[k]++; T[k, n[k]] = t; M[k, n[k]] = m; V[k, n[k]] = val("verify")
+      if (val("c_1thread_ms") != "") C[k] = val("c_1thread_ms")
+    }
+    END {
+      for (k in n) {
+        printf "\n### %s\n\n| threads | median ms | speedup vs 1 | efficiency | check |\n|---:|---:|---:|---:|---|\n", k
+        for (i = 1; i <= n[k]; i++)
+          printf "| %s | %.1f | %.2f | %.0f%% | %s |\n", T[k, i], M[k, i], base[k] / M[k, i],
+                 100 * base[k] / M[k, i] / T[k, i], V[k, i]
+        if (k in C) printf "\nscalar C, one thread (gcc -O2, no -march): %.1f ms\n", C[k]
+      }
+    }' "$out/raw.txt" > "$out/table.md"
+  cat "$out/table.md"
+}
+
+cmd=${1:-}
+[ $# -gt 0 ] && shift
+case $cmd in
+  prepare) prepare "$@" ;;
+  run) run "$@" ;;
+  *) sed -n '2,17p' "$0" >&2; exit 2 ;;
+esac
