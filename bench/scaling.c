@@ -5,7 +5,7 @@
  *   lanecl-scaling --print-source mandel|nbody     the kernel's OpenCL C
  *   lanecl-scaling --save-binary prog.cl out.bin   clBuildProgram, write CL_PROGRAM_BINARIES
  *   lanecl-scaling --rekey in.bin out.bin KEY      set a container's device key (hex), new checksum
- *   lanecl-scaling [--reps N] [--c-baseline] [--mandel m.bin] [--nbody n.bin]
+ *   lanecl-scaling [--reps N] [--c-baseline] [--nbody-local L] [--mandel m.bin] [--nbody n.bin]
  *
  * The run mode loads each binary with clCreateProgramWithBinary, runs the
  * kernel once (warm-up, checked against C), then N timed repetitions
@@ -299,6 +299,7 @@ static double nbody_c_time(const float *pos, float *acc)
 typedef struct run_desc {
   cl_uint dims;
   size_t global[2];
+  size_t local[2];               /* {0, 0}: the runtime picks */
 } run_desc;
 
 /* reps runs of k, each enqueue + clFinish; seconds into t. */
@@ -306,18 +307,24 @@ static void time_kernel(env *e, cl_kernel k, const run_desc *r, int reps, double
 {
   for (int i = 0; i < reps; i++) {
     double t0 = now();
-    check(clEnqueueNDRangeKernel(e->q, k, r->dims, NULL, r->global, NULL, 0, NULL, NULL), "clEnqueueNDRangeKernel");
+    check(clEnqueueNDRangeKernel(e->q, k, r->dims, NULL, r->global, r->local[0] ? r->local : NULL, 0, NULL, NULL),
+          "clEnqueueNDRangeKernel");
     check(clFinish(e->q), "clFinish");
     t[i] = now() - t0;
   }
 }
 
-static void report(const char *kernel, const char *threads, cl_uint cu, int reps, double *t, bool ok, double c_s)
+static void report(const char *kernel, const char *threads, cl_uint cu, size_t local, int reps, double *t, bool ok,
+                   double c_s)
 {
   qsort(t, (size_t)reps, sizeof(*t), cmp_double);
   double med = reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
-  printf("RESULT kernel=%s threads=%s compute_units=%u reps=%d median_ms=%.3f min_ms=%.3f max_ms=%.3f verify=%s",
-         kernel, threads, cu, reps, med * 1e3, t[0] * 1e3, t[reps - 1] * 1e3, ok ? "ok" : "FAIL");
+  char lbuf[32] = "auto";
+  if (local)
+    snprintf(lbuf, sizeof(lbuf), "%zu", local);
+  printf("RESULT kernel=%s threads=%s compute_units=%u local=%s reps=%d median_ms=%.3f min_ms=%.3f max_ms=%.3f "
+         "verify=%s",
+         kernel, threads, cu, lbuf, reps, med * 1e3, t[0] * 1e3, t[reps - 1] * 1e3, ok ? "ok" : "FAIL");
   if (c_s > 0)
     printf(" c_1thread_ms=%.3f", c_s * 1e3);
   printf("\n");
@@ -336,7 +343,7 @@ static void run_mandel(env *e, const char *path, int reps, bool c_base, const ch
   check(clSetKernelArg(k, 1, sizeof(int), &w), "arg 1");
   check(clSetKernelArg(k, 2, sizeof(int), &h), "arg 2");
   check(clSetKernelArg(k, 3, sizeof(int), &it), "arg 3");
-  run_desc r = {2, {MW, MH}};
+  run_desc r = {2, {MW, MH}, {0, 0}};
   int *out = calloc((size_t)MW * MH, 4);
   double warm, *t = calloc((size_t)reps, sizeof(double));
   time_kernel(e, k, &r, 1, &warm);
@@ -344,7 +351,7 @@ static void run_mandel(env *e, const char *path, int reps, bool c_base, const ch
   bool ok = mandel_ok(out);
   time_kernel(e, k, &r, reps, t);
   double c_s = c_base ? mandel_c_time(out) : 0;
-  report("mandel", threads, cu, reps, t, ok, c_s);
+  report("mandel", threads, cu, 0, reps, t, ok, c_s);
   free(t);
   free(out);
   clReleaseMemObject(dout);
@@ -352,7 +359,7 @@ static void run_mandel(env *e, const char *path, int reps, bool c_base, const ch
   clReleaseProgram(p);
 }
 
-static void run_nbody(env *e, const char *path, int reps, bool c_base, const char *threads, cl_uint cu)
+static void run_nbody(env *e, const char *path, int reps, bool c_base, const char *threads, cl_uint cu, size_t local)
 {
   cl_program p;
   cl_kernel k = load_kernel(e, path, "nbody", &p);
@@ -374,14 +381,14 @@ static void run_nbody(env *e, const char *path, int reps, bool c_base, const cha
   check(clSetKernelArg(k, 1, sizeof(cl_mem), &dacc), "arg 1");
   check(clSetKernelArg(k, 2, sizeof(int), &n), "arg 2");
   check(clSetKernelArg(k, 3, sizeof(float), &eps), "arg 3");
-  run_desc r = {1, {NBODY_N, 1}};
+  run_desc r = {1, {NBODY_N, 1}, {local, 1}};
   double warm, *t = calloc((size_t)reps, sizeof(double));
   time_kernel(e, k, &r, 1, &warm);
   check(clEnqueueReadBuffer(e->q, dacc, CL_TRUE, 0, (size_t)NBODY_N * 16, acc, 0, NULL, NULL), "read");
   bool ok = nbody_ok(pos, acc);
   time_kernel(e, k, &r, reps, t);
   double c_s = c_base ? nbody_c_time(pos, acc) : 0;
-  report("nbody", threads, cu, reps, t, ok, c_s);
+  report("nbody", threads, cu, local, reps, t, ok, c_s);
   free(t);
   free(pos);
   free(acc);
@@ -413,7 +420,7 @@ static int usage(void)
   fprintf(stderr, "usage: lanecl-scaling --print-source mandel|nbody\n"
                   "       lanecl-scaling --save-binary prog.cl out.bin\n"
                   "       lanecl-scaling --rekey in.bin out.bin HEXKEY\n"
-                  "       lanecl-scaling [--reps N] [--c-baseline] [--mandel m.bin] [--nbody n.bin]\n");
+                  "       lanecl-scaling [--reps N] [--c-baseline] [--nbody-local L] [--mandel m.bin] [--nbody n.bin]\n");
   return 2;
 }
 
@@ -432,11 +439,14 @@ int main(int argc, char **argv)
     return rekey(argv[2], argv[3], argv[4]);
 
   int reps = 5;
+  size_t nbody_local = 0;
   bool c_base = false;
   const char *mandel = NULL, *nbody = NULL;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--reps") && i + 1 < argc)
       reps = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--nbody-local") && i + 1 < argc)
+      nbody_local = strtoul(argv[++i], NULL, 10);
     else if (!strcmp(argv[i], "--c-baseline"))
       c_base = true;
     else if (!strcmp(argv[i], "--mandel") && i + 1 < argc)
@@ -446,7 +456,7 @@ int main(int argc, char **argv)
     else
       return usage();
   }
-  if (reps < 1 || (!mandel && !nbody))
+  if (reps < 1 || (!mandel && !nbody) || (nbody_local && NBODY_N % nbody_local))
     return usage();
 
   env e;
@@ -463,7 +473,7 @@ int main(int argc, char **argv)
   if (mandel)
     run_mandel(&e, mandel, reps, c_base, threads, cu);
   if (nbody)
-    run_nbody(&e, nbody, reps, c_base, threads, cu);
+    run_nbody(&e, nbody, reps, c_base, threads, cu, nbody_local);
   report_maps();
   env_close(&e);
   return 0;

@@ -13,7 +13,8 @@
 #       Anywhere (no LLVM): lscpu, then for each thread count
 #       LANECL_NUM_THREADS=t lanecl-scaling --reps REPS, and writes
 #       OUTDIR/machine.txt, OUTDIR/raw.txt and OUTDIR/table.md.
-#       REPS: 7; THREADS: 1 2 4 8 12 16.
+#       REPS: 7; THREADS: 1 2 4 8 12 16.  SCALING_ARGS: more lanecl-scaling
+#       options for the timed runs (e.g. "--nbody-local 32").
 set -eu
 
 prepare() {
@@ -85,26 +86,28 @@ run() {
   for t in $threads; do
     extra=
     [ "$t" = 1 ] && extra=--c-baseline
-    LANECL_NUM_THREADS=$t "$dir/lanecl-scaling" --reps "$reps" $extra --mandel "$mandel" --nbody "$nbody" |
+    LANECL_NUM_THREADS=$t "$dir/lanecl-scaling" --reps "$reps" $extra ${SCALING_ARGS:-} --mandel "$mandel" --nbody "$nbody" |
       tee -a "$out/raw.txt"
   done
   # For comparison: every core, and the largest count unpinned.
-  "$dir/lanecl-scaling" --reps "$reps" --mandel "$mandel" --nbody "$nbody" | sed 's/^RESULT /RESULT-DEFAULT /' |
+  "$dir/lanecl-scaling" --reps "$reps" ${SCALING_ARGS:-} --mandel "$mandel" --nbody "$nbody" | sed 's/^RESULT /RESULT-DEFAULT /' |
     tee -a "$out/raw.txt"
   last=$(echo $threads | awk '{print $NF}')
-  LANECL_AFFINITY=0 LANECL_NUM_THREADS=$last "$dir/lanecl-scaling" --reps "$reps" --mandel "$mandel" --nbody "$nbody" |
-    sed 's/^RESULT /RESULT-UNPINNED /' | tee -a "$out/raw.txt"
+  LANECL_AFFINITY=0 LANECL_NUM_THREADS=$last "$dir/lanecl-scaling" --reps "$reps" ${SCALING_ARGS:-} --mandel "$mandel" \
+    --nbody "$nbody" | sed 's/^RESULT /RESULT-UNPINNED /' | tee -a "$out/raw.txt"
 
   awk '
     function val(k,   i, a) { for (i = 2; i <= NF; i++) { split($i, a, "="); if (a[1] == k) return a[2] } return "" }
     $1 == "RESULT" {
       k = val("kernel"); t = val("threads"); m = val("median_ms")
-      if (!(k in base)) base[k] = m
+      if (t == 1) base[k] = m
+      if (!(k in first)) first[k] = m
       n[k]++; T[k, n[k]] = t; M[k, n[k]] = m; V[k, n[k]] = val("verify")
       if (val("c_1thread_ms") != "") C[k] = val("c_1thread_ms")
     }
     END {
       for (k in n) {
+        if (!(k in base)) base[k] = first[k]   # no 1-thread row: relative to the first
         printf "\n### %s\n\n| threads | median ms | speedup vs 1 | efficiency | check |\n|---:|---:|---:|---:|---|\n", k
         for (i = 1; i <= n[k]; i++)
           printf "| %s | %.1f | %.2f | %.0f%% | %s |\n", T[k, i], M[k, i], base[k] / M[k, i],
@@ -120,5 +123,5 @@ cmd=${1:-}
 case $cmd in
   prepare) prepare "$@" ;;
   run) run "$@" ;;
-  *) sed -n '2,17p' "$0" >&2; exit 2 ;;
+  *) sed -n '2,19p' "$0" >&2; exit 2 ;;
 esac
