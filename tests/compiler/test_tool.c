@@ -54,20 +54,13 @@ static const char *path(const char *name)
   return p[i];
 }
 
-static void setup(void)
-{
-  strcpy(dir, "/tmp/lanecl-tool-XXXXXX");
-  ASSERT_TRUE(mkdtemp(dir) != NULL);
-  FILE *f = fopen(path("k.cl"), "w");
-  fputs("kernel void scale(global float *x, float a, local float *tmp)\n"
-        "{ size_t i = get_global_id(0); tmp[get_local_id(0)] = x[i]; barrier(CLK_LOCAL_MEM_FENCE);\n"
-        "  x[i] = a * tmp[get_local_id(0)] * FACTOR; }\n",
-        f);
-  fclose(f);
-}
+static int have_dir;
 
 static void teardown(void)
 {
+  if (!have_dir)
+    return;
+  have_dir = 0;
   DIR *d = opendir(dir);
   struct dirent *e;
   while (d && (e = readdir(d)))
@@ -76,6 +69,25 @@ static void teardown(void)
   if (d)
     closedir(d);
   rmdir(dir);
+}
+
+/* The files go at the end of each test, and when it fails (tl_fail exits).
+ * The tests that set LANECL_BUILTINS rely on running in their own process
+ * (the default; not with TL_NOFORK): the library is read once per process. */
+static void setup(void)
+{
+  strcpy(dir, "/tmp/lanecl-tool-XXXXXX");
+  ASSERT_TRUE(mkdtemp(dir) != NULL);
+  have_dir = 1;
+  static int registered;
+  if (!registered++)
+    atexit(teardown);
+  FILE *f = fopen(path("k.cl"), "w");
+  fputs("kernel void scale(global float *x, float a, local float *tmp)\n"
+        "{ size_t i = get_global_id(0); tmp[get_local_id(0)] = x[i]; barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  x[i] = a * tmp[get_local_id(0)] * FACTOR; }\n",
+        f);
+  fclose(f);
 }
 
 TEST(build_and_report)
