@@ -5,6 +5,7 @@
 #include "tests/compiler/cc_test.h"
 
 #include <limits.h>
+#include <pthread.h>
 #include <unistd.h>
 
 typedef struct wg_prog {
@@ -601,6 +602,68 @@ TEST(async_copies_and_wait)
       }
     ASSERT_CONTAINS(ct_kernel(&p.bin, "cp")->report, "after async_work_group_copy #1");
     free(g), free(out), free(v);
+    wg_free(&p);
+  }
+}
+
+typedef struct tls_job {
+  wg_prog *p;
+  void *const *args;
+  wg_range r;
+} tls_job;
+
+static void *tls_job_run(void *arg)
+{
+  tls_job *j = arg;
+  wg_run(j->p, "lt", j->args, &j->r);
+  return NULL;
+}
+
+static int count_of(const char *hay, const char *needle)
+{
+  int n = 0;
+  for (const char *s = hay; s && (s = strstr(s, needle)); s += strlen(needle))
+    n++;
+  return n;
+}
+
+TEST(local_variables_reached_outside_the_lane_loops)
+{
+  /* Kernel-scope __local variables are thread_local; glibc's
+   * __tls_get_addr may clobber zmm16-31 on a thread's first access, which
+   * LLVM assumes it preserves: the address is read once per group, through
+   * an ordinary call, never inside a vectorized lane loop.  Each run below
+   * is on a fresh thread, so that first access happens during the kernel. */
+  const char *src = "kernel void lt(global int *a, global float *f) {\n"
+                    "  local int t[256]; local float u[256];\n"
+                    "  size_t l = get_local_id(0), n = get_local_size(0), g = get_global_id(0);\n"
+                    "  t[l] = a[g] * 3; u[l] = f[g] + 1.0f;\n"
+                    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                    "  a[g] = t[n - 1 - l] + (int)u[(l + 1) % n]; f[g] = u[l] * 2.0f;\n"
+                    "}\n";
+  for (int lv = 0; lv < 2; lv++) {
+    wg_prog p;
+    wg_build(src, levels[lv], &p);
+    if (lv == 0)
+      ASSERT_EQ(count_of(p.asm_text, "__tls_get_addr"), 2); /* one getter per variable */
+    enum { N = 1024, L = 256 };
+    int *a = malloc(N * 4);
+    float *f = malloc(N * 4);
+    for (int run = 0; run < 4; run++) {
+      for (int i = 0; i < N; i++)
+        a[i] = i, f[i] = (float)(i % 10);
+      void *args[] = {&a, &f};
+      tls_job j = {&p, args, range1(N, L, NULL)};
+      pthread_t th;
+      ASSERT_EQ(pthread_create(&th, NULL, tls_job_run, &j), 0);
+      ASSERT_EQ(pthread_join(th, NULL), 0);
+      for (int i = 0; i < N; i++) {
+        int g0 = i / L * L, l = i - g0;
+        ASSERT_EQ(a[i], (g0 + L - 1 - l) * 3 + (int)((float)((g0 + (l + 1) % L) % 10) + 1.0f));
+        ASSERT_TRUE(f[i] == ((float)(i % 10) + 1.0f) * 2.0f);
+      }
+    }
+    free(a), free(f);
     wg_free(&p);
   }
 }
