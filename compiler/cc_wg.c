@@ -6,10 +6,12 @@
  *    (internal, alwaysinline): one work-item's run from the region `state`
  *    up to the next boundary.  It returns the id of the boundary reached, or
  *    -1 at the end of the kernel.  The work-item builtins read ctx and lx/ly/lz.
- * 2. Boundaries are barriers, wait_group_events and the work-group
- *    collectives.  With boundaries, every SSA value that crosses a block is
- *    demoted to an alloca (our reg2mem), each boundary call ends its block,
- *    and that block saves the allocas live after the boundary into the frame
+ * 2. Boundaries are barriers (wait_group_events is one), the work-group
+ *    collectives and the async copies.  With boundaries (cc_wg_frame.c),
+ *    values that are pure functions of ids and arguments are recomputed
+ *    after them; every other SSA value that crosses a block is demoted to
+ *    an alloca (our reg2mem), each boundary call ends its block, and that
+ *    block saves the allocas live after the boundary into the frame
  *    (ctx->frame, structure of arrays over work-items) and returns the
  *    boundary's id.  The body's entry switches on `state`: 0 starts the
  *    kernel, id restores the live allocas from the frame, produces the
@@ -20,10 +22,16 @@
  * 3. The work-group function runs the lane loops: for each state a
  *    z/y/x loop nest calling K.body with a constant state (after inlining each
  *    nest holds exactly one region), then, at a collective, the combine
- *    helper of builtins/ once for the whole group.  The x loop is marked
- *    parallel (llvm.loop.parallel_accesses over an access group put on every
- *    access to memory that is not private stack memory) and asks the loop
- *    vectorizer to vectorize across work-items.
+ *    helper of builtins/ once for the whole group (an async copy: one memcpy
+ *    for the group).  The x loop is marked parallel
+ *    (llvm.loop.parallel_accesses over an access group put on every access to
+ *    memory that is not private stack memory) and, where the region has no
+ *    loop, atomics or printf, asks the loop vectorizer to vectorize across
+ *    work-items.  OpenCL vector types are split into scalars there first
+ *    (the loop vectorizer does not widen vector-typed values); cc_wg_finish
+ *    does it again for builtins on vectors once they are linked.
+ *    __local variables (thread_local) are reached through a getter called
+ *    once per group (see isolate_tls).
  *
  * Collective data: each work-item stores its operand at coll_buf[w] (w = the
  * linear local id).  Scans read their own element back.  Reduce, all, any and
