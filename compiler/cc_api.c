@@ -10,6 +10,8 @@
 #define _GNU_SOURCE
 #include "compiler/cc_internal.h"
 
+#include <llvm-c/Support.h>
+
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
@@ -139,11 +141,26 @@ static void log_line(cc_str *log, const char *text)
 
 static pthread_once_t llvm_once = PTHREAD_ONCE_INIT;
 
+/* LLVM options set once per process.  -enable-vplan-native-path lets the loop
+ * vectorizer take an outer loop that carries llvm.loop.vectorize.enable: the
+ * lane loop of a region whose inner loops have a uniform trip count (nbody,
+ * sgemm) then runs W work-items per iteration instead of staying scalar.
+ * LANECL_LLVM_ARGS adds options (space separated), for experiments. */
 static void llvm_init_once(void)
 {
   LLVMInitializeNativeTarget();
   LLVMInitializeNativeAsmPrinter();
   LLVMInitializeNativeAsmParser();
+  const char *argv[32] = {"lanecl", "-enable-vplan-native-path"};
+  int argc = 2;
+  static char extra[1024];
+  const char *env = getenv("LANECL_LLVM_ARGS");
+  if (env && *env) {
+    snprintf(extra, sizeof(extra), "%s", env);
+    for (char *save = NULL, *tok = strtok_r(extra, " ", &save); tok && argc < 31; tok = strtok_r(NULL, " ", &save))
+      argv[argc++] = tok;
+  }
+  LLVMParseCommandLineOptions(argc, argv, "LaneCL compiler options");
 }
 
 void cc_llvm_init(void)
