@@ -345,10 +345,25 @@ static cl_int plan_equally(cl_device_id dev, const cl_device_partition_property 
 {
   cl_device_partition_property n = props[1];
   /* CL_INVALID_VALUE if values specified in properties are not valid ... */
-  if (n <= 0 || (cl_ulong)n > dev->compute_units) {
-    rt_err("clCreateSubDevices: CL_DEVICE_PARTITION_EQUALLY %ld is not between 1 and the device's %u "
-           "compute units", (long)n, dev->compute_units);
+  if (n <= 0) {
+    rt_err("clCreateSubDevices: CL_DEVICE_PARTITION_EQUALLY %ld is not a positive number of compute units",
+           (long)n);
     return CL_INVALID_VALUE;
+  }
+  /* CL_INVALID_DEVICE_PARTITION_COUNT if ... the total number of compute
+   * units requested exceeds CL_DEVICE_PARTITION_MAX_COMPUTE_UNITS for
+   * in_device (the CTS asks for this code for EQUALLY too). */
+  if ((cl_ulong)n > dev->compute_units) {
+    rt_err("clCreateSubDevices: CL_DEVICE_PARTITION_EQUALLY %ld exceeds the device's %u compute units",
+           (long)n, dev->compute_units);
+    return CL_INVALID_DEVICE_PARTITION_COUNT;
+  }
+  /* CL_DEVICE_PARTITION_FAILED if the partition name is supported by the
+   * implementation but in_device could not be further partitioned: one
+   * sub-device of every compute unit would be in_device again. */
+  if ((cl_ulong)n == dev->compute_units) {
+    rt_err("clCreateSubDevices: CL_DEVICE_PARTITION_EQUALLY %ld is the whole device, not a partition", (long)n);
+    return CL_DEVICE_PARTITION_FAILED;
   }
   p->nprops = 3;
   p->nsub = dev->compute_units / (unsigned)n;
@@ -390,6 +405,12 @@ static cl_int plan_by_counts(cl_device_id dev, const cl_device_partition_propert
   if (nsub == 0) {
     rt_err("clCreateSubDevices: CL_DEVICE_PARTITION_BY_COUNTS with an empty list of counts");
     return CL_INVALID_DEVICE_PARTITION_COUNT;
+  }
+  /* CL_DEVICE_PARTITION_FAILED if ... in_device could not be further
+   * partitioned: one sub-device of every compute unit is in_device again. */
+  if (nsub == 1 && core == dev->compute_units) {
+    rt_err("clCreateSubDevices: CL_DEVICE_PARTITION_BY_COUNTS %u is the whole device, not a partition", core);
+    return CL_DEVICE_PARTITION_FAILED;
   }
   for (; core < dev->compute_units; core++)
     p->sub_of_core[core] = nsub;  /* left unused */

@@ -423,6 +423,9 @@ TEST(device_compute_limits)
   ASSERT_OK(clGetDeviceInfo(d, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof(fp), &fp, NULL));
   cl_device_fp_config fp64_min = CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN | CL_FP_DENORM;
   ASSERT_TRUE((fp & fp64_min) == fp64_min);
+  /* The OpenCL 1.x fp64 minimum adds the directed rounding modes; the CTS
+   * (test_api min_max_double_fp_config) asks for them on every device. */
+  ASSERT_TRUE((fp & (CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF)) == (CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF));
   ASSERT_TRUE(dev_size(d, CL_DEVICE_MAX_PARAMETER_SIZE) >= 1024);
   ASSERT_TRUE(dev_size(d, CL_DEVICE_PRINTF_BUFFER_SIZE) >= 1024 * 1024);
 
@@ -614,15 +617,21 @@ TEST(sub_devices_equally_uneven)
   cl_uint cu = root_cu();
   if (cu < 2)
     return;
-  /* n = cu: one sub-device with every compute unit; n = cu - 1 (cu >= 3):
-   * one sub-device, the rest unused. */
+  /* n = cu: one sub-device with every compute unit would be the device
+   * again, so CL_DEVICE_PARTITION_FAILED ("in_device could not be further
+   * partitioned", as the CTS's negative_create_sub_devices wants it); the
+   * same for BY_COUNTS with one count of every compute unit.  n = cu - 1
+   * (cu >= 3): one sub-device, the rest unused. */
   cl_device_partition_property props[] = {CL_DEVICE_PARTITION_EQUALLY, (cl_device_partition_property)cu, 0};
   cl_uint n = 0;
-  cl_device_id sub;
-  ASSERT_OK(clCreateSubDevices(root, props, 1, &sub, &n));
-  ASSERT_EQ(n, 1);
-  ASSERT_EQ(dev_uint(sub, CL_DEVICE_MAX_COMPUTE_UNITS), cu);
-  ASSERT_OK(clReleaseDevice(sub));
+  cl_device_id sub = NULL;
+  ASSERT_CL(clCreateSubDevices(root, props, 1, &sub, &n), CL_DEVICE_PARTITION_FAILED);
+  ASSERT_CL(clCreateSubDevices(root, props, 0, NULL, &n), CL_DEVICE_PARTITION_FAILED);
+  ASSERT_TRUE(sub == NULL);
+  cl_device_partition_property all[] = {CL_DEVICE_PARTITION_BY_COUNTS, (cl_device_partition_property)cu,
+                                        CL_DEVICE_PARTITION_BY_COUNTS_LIST_END, 0};
+  ASSERT_CL(clCreateSubDevices(root, all, 1, &sub, &n), CL_DEVICE_PARTITION_FAILED);
+  ASSERT_TRUE(sub == NULL);
   if (cu >= 3) {
     props[1] = cu - 1;
     ASSERT_OK(clCreateSubDevices(root, props, 1, &sub, &n));
@@ -731,8 +740,10 @@ TEST(sub_device_errors)
   ASSERT_CL(clCreateSubDevices(root, eq0, 64, subs, &n), CL_INVALID_VALUE);
   cl_device_partition_property eq_neg[] = {CL_DEVICE_PARTITION_EQUALLY, -2, 0};
   ASSERT_CL(clCreateSubDevices(root, eq_neg, 64, subs, &n), CL_INVALID_VALUE);
+  /* CL_INVALID_DEVICE_PARTITION_COUNT: the total number of compute units
+   * requested exceeds the device's (the CTS asks this of EQUALLY too). */
   cl_device_partition_property eq_big[] = {CL_DEVICE_PARTITION_EQUALLY, (cl_device_partition_property)cu + 1, 0};
-  ASSERT_CL(clCreateSubDevices(root, eq_big, 64, subs, &n), CL_INVALID_VALUE);
+  ASSERT_CL(clCreateSubDevices(root, eq_big, 64, subs, &n), CL_INVALID_DEVICE_PARTITION_COUNT);
   /* Only one of the partitioning schemes can be specified. */
   cl_device_partition_property two[] = {CL_DEVICE_PARTITION_EQUALLY, 1, CL_DEVICE_PARTITION_BY_COUNTS, 1,
                                         CL_DEVICE_PARTITION_BY_COUNTS_LIST_END, 0};
