@@ -266,13 +266,19 @@ static bool build_install(rt_build *b, uint64_t device_key, rt_str *why)
     return false;
   }
   for (uint32_t i = 0; i < b->bin.nkernels; i++) {
-    char sym[512];
-    snprintf(sym, sizeof(sym), LANECL_WG_PREFIX "%s", b->bin.kernels[i].name);
-    b->fns[i] = (lanecl_wg_fn)dlsym(b->module, sym);
-    if (!b->fns[i]) {
-      rt_str_add(why, "the native code lacks %s", sym);
+    /* Kernel names have no length limit (the CTS tries 2048 characters). */
+    rt_str sym = {0};
+    rt_str_add(&sym, LANECL_WG_PREFIX "%s", b->bin.kernels[i].name);
+    if (!sym.s) {
+      rt_str_add(why, "out of host memory");
       return false;
     }
+    b->fns[i] = (lanecl_wg_fn)dlsym(b->module, sym.s);
+    if (!b->fns[i])
+      rt_str_add(why, "the native code lacks %s", sym.s);
+    rt_str_free(&sym);
+    if (!b->fns[i])
+      return false;
   }
   b->global_var_bytes = elf_writable_data(b->bin.native.data, b->bin.native.size);
   /* b->blob keeps every byte; the parsed copies of the code aren't needed. */
