@@ -3,11 +3,14 @@
  * pointer arguments are in math_ptr.cl, native_ and half_ in math_native.cl.
  *
  * How each is computed (the report of the library lists the same):
+ *  - float exp exp2 exp10 expm1 log log2 log10 log1p sin cos tan sinpi cospi
+ *    sinh cosh tanh pow: vector code in math_f32.cl.
  *  - LLVM intrinsics through __builtin_elementwise_*, one call for the whole
  *    vector: fabs floor ceil trunc round rint sqrt copysign fmin fmax fma mad,
- *    and sin cos tan asin acos atan sinh cosh tanh exp exp2 log log2 log10 pow
- *    (the back end turns the transcendental ones into libm calls per lane;
- *    glibc's results are within the spec's ULP bounds).
+ *    and (double, half; float asin acos atan) sin cos tan asin acos atan sinh
+ *    cosh tanh exp exp2 log log2 log10 pow (the back end turns the
+ *    transcendental ones into libm calls per lane; glibc's results are within
+ *    the spec's ULP bounds).
  *  - plain vector code: rsqrt fdim maxmag minmag nan, and exp10 via llvm.exp10.
  *  - lane loops over a scalar implementation: the libm functions without an
  *    LLVM intrinsic (atan2 acosh asinh atanh cbrt erf erfc expm1 log1p tgamma
@@ -41,6 +44,9 @@
     return __builtin_elementwise_##B(x, y, z);                                             \
   }
 #define ELT1(NAME, B) FOR_FP_TYPES(FP_WIDTHS, DEF_ELT1, NAME, B)
+/* double and half only: float has its own vector code in math_f32.cl */
+#define FOR_DH_TYPES(F, ...) F(__VA_ARGS__, double, long, ulong) FOR_HALF_TYPE(F, __VA_ARGS__)
+#define ELT1_DH(NAME, B) FOR_DH_TYPES(FP_WIDTHS, DEF_ELT1, NAME, B)
 #define ELT2(NAME, B) FOR_FP_TYPES(FP_WIDTHS, DEF_ELT2, NAME, B)
 #define ELT3(NAME, B) FOR_FP_TYPES(FP_WIDTHS, DEF_ELT3, NAME, B)
 
@@ -51,20 +57,20 @@ ELT1(trunc, trunc)
 ELT1(round, round)
 ELT1(rint, rint)
 ELT1(sqrt, sqrt)
-ELT1(sin, sin)
-ELT1(cos, cos)
-ELT1(tan, tan)
+ELT1_DH(sin, sin)
+ELT1_DH(cos, cos)
+ELT1_DH(tan, tan)
 ELT1(asin, asin)
 ELT1(acos, acos)
 ELT1(atan, atan)
-ELT1(sinh, sinh)
-ELT1(cosh, cosh)
-ELT1(tanh, tanh)
-ELT1(exp, exp)
-ELT1(exp2, exp2)
-ELT1(log, log)
-ELT1(log2, log2)
-ELT1(log10, log10)
+ELT1_DH(sinh, sinh)
+ELT1_DH(cosh, cosh)
+ELT1_DH(tanh, tanh)
+ELT1_DH(exp, exp)
+ELT1_DH(exp2, exp2)
+ELT1_DH(log, log)
+ELT1_DH(log2, log2)
+ELT1_DH(log10, log10)
 ELT2(copysign, copysign)
 /* pow: llvm.pow (libm per lane), plus the two cases the spec makes 1 for any
  * other operand, NaN included (glibc returns NaN for a signaling one) */
@@ -74,7 +80,7 @@ ELT2(copysign, copysign)
     T##N r = __builtin_elementwise_pow(x, y);                                              \
     return (y == (T##N)0 || x == (T##N)1) ? (T##N)1 : r;                                   \
   }
-FOR_FP_TYPES(FP_WIDTHS, DEF_POW)
+FOR_DH_TYPES(FP_WIDTHS, DEF_POW)
 ELT3(fma, fma)
 ELT3(mad, fma) /* mad: any precision; fma is as fast here and exact */
 
@@ -140,10 +146,6 @@ NAN_WIDTHS(DEF_NAN, half, ushort, (ushort)0x7e00)
 #endif
 
 /* exp10: llvm.exp10 (no elementwise builtin in clang 19); lanes. */
-OVLD float exp10(float x)
-{
-  return __builtin_exp10f(x);
-}
 OVLD double exp10(double x)
 {
   return __builtin_exp10(x);
@@ -176,8 +178,14 @@ LIBM1(asinh)
 LIBM1(atanh)
 LIBM1(erf)
 LIBM1(erfc)
-LIBM1(expm1)
-LIBM1(log1p)
+OVLD double expm1(double x)
+{
+  return __builtin_expm1(x);
+}
+OVLD double log1p(double x)
+{
+  return __builtin_log1p(x);
+}
 LIBM1(tgamma)
 LIBM1(lgamma)
 LIBM1(logb)
@@ -324,8 +332,6 @@ OVLD double atan2pi(double y, double x)
   {                                                                                        \
     return (float)NAME((double)x);                                                         \
   }
-VIA_DOUBLE1(sinpi)
-VIA_DOUBLE1(cospi)
 VIA_DOUBLE1(tanpi)
 VIA_DOUBLE1(asinpi)
 VIA_DOUBLE1(acospi)
@@ -468,6 +474,7 @@ OVLD half rootn(half x, int n)
     return MAP2_V(L, T##N, NAME, x, y);                                                    \
   }
 #define LANE1(NAME) FOR_FP_TYPES(FP_VWIDTHS, DEF_LANE1, NAME)
+#define LANE1_DH(NAME) FOR_DH_TYPES(FP_VWIDTHS, DEF_LANE1, NAME)
 #define LANE2(NAME) FOR_FP_TYPES(FP_VWIDTHS, DEF_LANE2, NAME)
 
 LANE1(acosh)
@@ -476,14 +483,14 @@ LANE1(atanh)
 LANE1(cbrt)
 LANE1(erf)
 LANE1(erfc)
-LANE1(expm1)
-LANE1(log1p)
+LANE1_DH(expm1)
+LANE1_DH(log1p)
 LANE1(tgamma)
 LANE1(lgamma)
 LANE1(logb)
-LANE1(exp10)
-LANE1(sinpi)
-LANE1(cospi)
+LANE1_DH(exp10)
+LANE1_DH(sinpi)
+LANE1_DH(cospi)
 LANE1(tanpi)
 LANE1(asinpi)
 LANE1(acospi)

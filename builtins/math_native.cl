@@ -1,8 +1,8 @@
 /* native_* and half_* math functions (float, all widths).  Their accuracy is
  * implementation-defined (native_) or 8192 ulp (half_); both map to the
  * full-precision vector code: divide, recip, sqrt, rsqrt are plain vector
- * arithmetic, the transcendental ones the LLVM intrinsics (libm per lane),
- * exp10 and powr through exp2/log2. */
+ * arithmetic, the transcendental ones math_f32.cl's vector functions, powr
+ * through exp2/log2. */
 
 #include "lanecl_builtins.h"
 
@@ -25,43 +25,43 @@
   }                                                                                        \
   OVLD float##N PFX##sin(float##N x)                                                       \
   {                                                                                        \
-    return __builtin_elementwise_sin(x);                                                   \
+    return sin(x);                                                   \
   }                                                                                        \
   OVLD float##N PFX##cos(float##N x)                                                       \
   {                                                                                        \
-    return __builtin_elementwise_cos(x);                                                   \
+    return cos(x);                                                   \
   }                                                                                        \
   OVLD float##N PFX##tan(float##N x)                                                       \
   {                                                                                        \
-    return __builtin_elementwise_tan(x);                                                   \
+    return tan(x);                                                   \
   }                                                                                        \
   OVLD float##N PFX##exp(float##N x)                                                       \
   {                                                                                        \
-    return __builtin_elementwise_exp(x);                                                   \
+    return exp(x);                                                   \
   }                                                                                        \
   OVLD float##N PFX##exp2(float##N x)                                                      \
   {                                                                                        \
-    return __builtin_elementwise_exp2(x);                                                  \
+    return exp2(x);                                                  \
   }                                                                                        \
   OVLD float##N PFX##exp10(float##N x)                                                     \
   {                                                                                        \
-    return __builtin_elementwise_exp2(x * (float##N)0x1.a934f0p+1f); /* log2(10) */        \
+    return exp10(x);                                                                       \
   }                                                                                        \
   OVLD float##N PFX##log(float##N x)                                                       \
   {                                                                                        \
-    return __builtin_elementwise_log(x);                                                   \
+    return log(x);                                                   \
   }                                                                                        \
   OVLD float##N PFX##log2(float##N x)                                                      \
   {                                                                                        \
-    return __builtin_elementwise_log2(x);                                                  \
+    return log2(x);                                                  \
   }                                                                                        \
   OVLD float##N PFX##log10(float##N x)                                                     \
   {                                                                                        \
-    return __builtin_elementwise_log10(x);                                                 \
+    return log10(x);                                                 \
   }                                                                                        \
   OVLD float##N PFX##powr(float##N x, float##N y)                                          \
   {                                                                                        \
-    return __builtin_elementwise_exp2(y * __builtin_elementwise_log2(x));                  \
+    return exp2(y * log2(x));                                                              \
   }
 
 FOR_WIDTHS(DEF_NATIVE, native_)

@@ -98,8 +98,8 @@ INLINE OVLD half remquo_1(half x, half y, int *q)
   }                                                                                        \
   OVLD T##N sincos(T##N x, __generic T##N *cosval)                                         \
   {                                                                                        \
-    *cosval = __builtin_elementwise_cos(x);                                                \
-    return __builtin_elementwise_sin(x);                                                   \
+    *cosval = cos(x);                                                                      \
+    return sin(x);                                                                         \
   }                                                                                        \
   OVLD T##N frexp(T##N x, __generic int##N *e)                                             \
   {                                                                                        \
