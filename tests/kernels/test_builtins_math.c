@@ -319,3 +319,113 @@ TEST(double3) { run_type_width(1, 3); }
 TEST(double4) { run_type_width(1, 4); }
 TEST(double8) { run_type_width(1, 8); }
 TEST(double16) { run_type_width(1, 16); }
+
+/* ---- functions with integer operands or results: ldexp (vector and scalar
+ * exponent), pown, rootn, ilogb, nan, nextafter; float and double, widths 1
+ * and 4 ---- */
+static const char *int_source =
+    "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+    "#define CAT(a, b) CAT_(a, b)\n#define CAT_(a, b) a##b\n"
+    "#if W == 1\n#define LD(i, p) ((p)[i])\n#define ST(v, i, p) ((p)[i] = (v))\n#define S0(v) (v)\n"
+    "#else\n#define LD(i, p) CAT(vload, W)(i, p)\n#define ST(v, i, p) CAT(vstore, W)(v, i, p)\n#define S0(v) ((v).s0)\n#endif\n"
+    "#define TN CAT(T, WS)\n#define IN CAT(int, WS)\n#define UN CAT(U, WS)\n"
+    "kernel void k(global const T *x, global const T *y, global const int *n, global T *o, global int *oi,\n"
+    "              global const U *code)\n{\n"
+    "  size_t i = get_global_id(0);\n"
+    "  TN a = LD(i, x), b = LD(i, y);\n  IN k = LD(i, n);\n"
+    "  ST(ldexp(a, k), i, o);\n"
+    "  ST(ldexp(a, S0(k)), i, o + NE);\n"
+    "  ST(pown(a, k), i, o + 2 * NE);\n"
+    "  ST(rootn(a, k), i, o + 3 * NE);\n"
+    "  ST(nextafter(a, b), i, o + 4 * NE);\n"
+    "  ST(nan(LD(i, code)), i, o + 5 * NE);\n"
+    "  ST(ilogb(a), i, oi);\n"
+    "}\n";
+
+static void run_int_args(int dbl, int w)
+{
+  enum { NE = 512 };
+  cl_context ctx = tl_context();
+  cl_command_queue q = tl_queue(ctx, 0);
+  char opts[160];
+  snprintf(opts, sizeof(opts), "-DT=%s -DU=%s -DW=%d -DWS=%s -DNE=%d", dbl ? "double" : "float",
+           dbl ? "ulong" : "uint", w, w == 1 ? "" : "4", NE);
+  cl_program p = tl_build(ctx, int_source, opts);
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "k", &err);
+  ASSERT_OK(err);
+  size_t es = dbl ? 8 : 4;
+  double xs[NE], ys[NE];
+  int ns[NE];
+  char hx[NE * 8], hy[NE * 8], hc[NE * 8], ho[6 * NE * 8];
+  int hoi[NE];
+  static const double sp[] = {0.0, -0.0, 1.0, -1.0, 3.5, -27.0, 8.0, 1e-39, -1e-310, INFINITY, -INFINITY, NAN, 1e30, 0.1};
+  for (int i = 0; i < NE; i++) {
+    xs[i] = i < 14 * 4 ? sp[i % 14] : (double)((int)(rnd() % 20001) - 10000) / 97.0;
+    ys[i] = i % 3 == 0 ? xs[i] : (i % 3 == 1 ? INFINITY : -INFINITY);
+    if (i % 7 == 0) ys[i] = 0.0;
+    ns[i] = i < 14 * 4 ? (i / 14) * 3 - 4 : (int)(rnd() % 41) - 20;
+    if (i % 50 == 3) ns[i] = (i % 100 == 3) ? 300 : -300;
+    if (!dbl) { xs[i] = (float)xs[i]; ys[i] = (float)ys[i]; }
+    uint64_t code = rnd() & (dbl ? 0x7ffffffffffffull : 0x3fffffull);
+    if (dbl) { memcpy(hx + i * 8, &xs[i], 8); memcpy(hy + i * 8, &ys[i], 8); memcpy(hc + i * 8, &code, 8); }
+    else { float a = (float)xs[i], b = (float)ys[i]; uint32_t c = (uint32_t)code; memcpy(hx + i * 4, &a, 4); memcpy(hy + i * 4, &b, 4); memcpy(hc + i * 4, &c, 4); }
+  }
+  cl_mem m[6];
+  m[0] = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, NE * es, hx, &err);
+  m[1] = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, NE * es, hy, &err);
+  m[2] = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, NE * sizeof(int), ns, &err);
+  m[3] = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 6 * NE * es, NULL, &err);
+  m[4] = clCreateBuffer(ctx, CL_MEM_READ_WRITE, NE * sizeof(int), NULL, &err);
+  m[5] = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, NE * es, hc, &err);
+  ASSERT_OK(err);
+  for (int j = 0; j < 6; j++)
+    ASSERT_OK(clSetKernelArg(k, (cl_uint)j, sizeof(cl_mem), &m[j]));
+  size_t g = NE / (size_t)w;
+  ASSERT_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL));
+  ASSERT_OK(clEnqueueReadBuffer(q, m[3], CL_TRUE, 0, 6 * NE * es, ho, 0, NULL, NULL));
+  ASSERT_OK(clEnqueueReadBuffer(q, m[4], CL_TRUE, 0, sizeof(hoi), hoi, 0, NULL, NULL));
+#define GOT(j, i) (dbl ? ((double *)ho)[(j) * NE + (i)] : (double)((float *)ho)[(j) * NE + (i)])
+#define SAME(a, b) ((isnan(a) && isnan(b)) || ((a) == (b) && !!signbit(a) == !!signbit(b)))
+  for (int i = 0; i < NE; i++) {
+    double x = xs[i], y = ys[i];
+    int n = ns[i], n0 = ns[i - i % w];
+    double want_ld = dbl ? ldexp(x, n) : (double)ldexpf((float)x, n);
+    double want_ld0 = dbl ? ldexp(x, n0) : (double)ldexpf((float)x, n0);
+    double want_na = dbl ? nextafter(x, y) : (double)nextafterf((float)x, (float)y);
+    if (!SAME(GOT(0, i), want_ld) || !SAME(GOT(1, i), want_ld0) || !SAME(GOT(4, i), want_na)) {
+      printf("  %s%d x=%a n=%d y=%a: ldexp %a (%a) ldexp-scalar %a (%a) nextafter %a (%a)\n", dbl ? "double" : "float",
+             w, x, n, y, GOT(0, i), want_ld, GOT(1, i), want_ld0, GOT(4, i), want_na);
+      ASSERT_TRUE(0);
+    }
+    /* pown: 16 ulp; pown(x, 0) = 1 for any x */
+    long double pw = n == 0 ? 1.0L : powl(x, n);
+    double e = ulp_err(pw, GOT(2, i), dbl);
+    if (e > 16) {
+      printf("  %s%d pown(%a, %d) = %a: %.3g ulp\n", dbl ? "double" : "float", w, x, n, GOT(2, i), e);
+      ASSERT_TRUE(0);
+    }
+    /* rootn: 16 ulp; NaN for n = 0 and for x < 0 with n even */
+    long double rn;
+    if (n == 0 || (x < 0 && n % 2 == 0) || isnan(x)) rn = NAN;
+    else { rn = powl(fabsl(x), 1.0L / n); if (n % 2) rn = copysignl(rn, x); }
+    e = ulp_err(rn, GOT(3, i), dbl);
+    if (e > 16) {
+      printf("  %s%d rootn(%a, %d) = %a: %.3g ulp\n", dbl ? "double" : "float", w, x, n, GOT(3, i), e);
+      ASSERT_TRUE(0);
+    }
+    ASSERT_TRUE(isnan(GOT(5, i))); /* nan(code) */
+    int il = isnan(x) ? INT32_MAX : x == 0 ? INT32_MIN : isinf(x) ? INT32_MAX : ilogb(x);
+    if (!dbl && isfinite(x) && x != 0) il = ilogbf((float)x);
+    ASSERT_EQ(hoi[i], il);
+  }
+  for (int j = 0; j < 6; j++)
+    clReleaseMemObject(m[j]);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+}
+
+TEST(integer_operands_float) { run_int_args(0, 1); run_int_args(0, 4); }
+TEST(integer_operands_double) { run_int_args(1, 1); run_int_args(1, 4); }
