@@ -4,10 +4,11 @@
  *
  * How each is computed (the report of the library lists the same):
  *  - float exp exp2 exp10 expm1 log log2 log10 log1p sin cos tan sinpi cospi
- *    sinh cosh tanh pow: vector code in math_f32.cl.
+ *    sinh cosh tanh pow asin acos atan atan2 asinpi acospi atanpi atan2pi
+ *    asinh acosh atanh: vector code in math_f32.cl.
  *  - LLVM intrinsics through __builtin_elementwise_*, one call for the whole
  *    vector: fabs floor ceil trunc round rint sqrt copysign fmin fmax fma mad,
- *    and (double, half; float asin acos atan) sin cos tan asin acos atan sinh
+ *    and (double, half) sin cos tan asin acos atan sinh
  *    cosh tanh exp exp2 log log2 log10 pow (the back end turns the
  *    transcendental ones into libm calls per lane; glibc's results are within
  *    the spec's ULP bounds).
@@ -60,9 +61,9 @@ ELT1(sqrt, sqrt)
 ELT1_DH(sin, sin)
 ELT1_DH(cos, cos)
 ELT1_DH(tan, tan)
-ELT1(asin, asin)
-ELT1(acos, acos)
-ELT1(atan, atan)
+ELT1_DH(asin, asin)
+ELT1_DH(acos, acos)
+ELT1_DH(atan, atan)
 ELT1_DH(sinh, sinh)
 ELT1_DH(cosh, cosh)
 ELT1_DH(tanh, tanh)
@@ -173,9 +174,18 @@ OVLD double exp10(double x)
     return __builtin_##NAME(x, y);                                                         \
   }
 
-LIBM1(acosh)
-LIBM1(asinh)
-LIBM1(atanh)
+OVLD double acosh(double x)
+{
+  return __builtin_acosh(x);
+}
+OVLD double asinh(double x)
+{
+  return __builtin_asinh(x);
+}
+OVLD double atanh(double x)
+{
+  return __builtin_atanh(x);
+}
 LIBM1(erf)
 LIBM1(erfc)
 OVLD double expm1(double x)
@@ -189,7 +199,10 @@ OVLD double log1p(double x)
 LIBM1(tgamma)
 LIBM1(lgamma)
 LIBM1(logb)
-LIBM2(atan2)
+OVLD double atan2(double y, double x)
+{
+  return __builtin_atan2(y, x);
+}
 LIBM2(hypot)
 LIBM2(fmod)
 LIBM2(remainder)
@@ -333,13 +346,6 @@ OVLD double atan2pi(double y, double x)
     return (float)NAME((double)x);                                                         \
   }
 VIA_DOUBLE1(tanpi)
-VIA_DOUBLE1(asinpi)
-VIA_DOUBLE1(acospi)
-VIA_DOUBLE1(atanpi)
-OVLD float atan2pi(float y, float x)
-{
-  return (float)atan2pi((double)y, (double)x);
-}
 
 /* ---- pown, rootn, powr ---- */
 /* pown(x, 0) is 1 for any x */
@@ -476,10 +482,11 @@ OVLD half rootn(half x, int n)
 #define LANE1(NAME) FOR_FP_TYPES(FP_VWIDTHS, DEF_LANE1, NAME)
 #define LANE1_DH(NAME) FOR_DH_TYPES(FP_VWIDTHS, DEF_LANE1, NAME)
 #define LANE2(NAME) FOR_FP_TYPES(FP_VWIDTHS, DEF_LANE2, NAME)
+#define LANE2_DH(NAME) FOR_DH_TYPES(FP_VWIDTHS, DEF_LANE2, NAME)
 
-LANE1(acosh)
-LANE1(asinh)
-LANE1(atanh)
+LANE1_DH(acosh)
+LANE1_DH(asinh)
+LANE1_DH(atanh)
 LANE1(cbrt)
 LANE1(erf)
 LANE1(erfc)
@@ -492,11 +499,11 @@ LANE1_DH(exp10)
 LANE1_DH(sinpi)
 LANE1_DH(cospi)
 LANE1(tanpi)
-LANE1(asinpi)
-LANE1(acospi)
-LANE1(atanpi)
-LANE2(atan2)
-LANE2(atan2pi)
+LANE1_DH(asinpi)
+LANE1_DH(acospi)
+LANE1_DH(atanpi)
+LANE2_DH(atan2)
+LANE2_DH(atan2pi)
 LANE2(hypot)
 LANE2(fmod)
 LANE2(remainder)

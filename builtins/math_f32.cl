@@ -1,6 +1,7 @@
 /* Vector single-precision transcendentals: exp exp2 exp10 expm1 log log2 log10
- * log1p sin cos tan sinpi cospi sinh cosh tanh pow, scalar and every width,
- * with no libm call on the common path.
+ * log1p sin cos tan sinpi cospi sinh cosh tanh pow asin acos atan atan2 asinpi
+ * acospi atanpi atan2pi asinh acosh atanh, scalar and every width, with no
+ * libm call.
  *
  * Each is computed in double precision on double##N vectors (a float16 is
  * two 512-bit halves) with short Taylor/series polynomials whose error
@@ -372,4 +373,157 @@
     (a) <= (D)0.25 ? SIN_POLY(D, lo_) : COS_POLY(D, hi_);                                  \
   })
 
+/* atan(t) for t >= 0 (infinity included): t > 1 through pi/2 - atan(1/t);
+ * then t_j = tan(j pi/16) for the j nearest, atan(t) = j pi/16 + atan(u),
+ * u = (t - t_j) / (1 + t t_j), |u| <= tan(pi/32), a short odd series. */
+#define ATAN_D(D, tin)                                                                      \
+  ({                                                                                       \
+    D t_ = (tin);                                                                          \
+    __typeof__(t_ > t_) inv_ = t_ > (D)1;                                                  \
+    D tt_ = inv_ ? (D)1 / t_ : t_;                                                         \
+    D j_ = (tt_ > (D)0x1.936bb8c5b2da2p-4 ? (D)1 : (D)0) +                                 \
+           (tt_ > (D)0x1.36a08355c63dcp-2 ? (D)1 : (D)0) +                                 \
+           (tt_ > (D)0x1.11ab7190834ebp-1 ? (D)1 : (D)0) +                                 \
+           (tt_ > (D)0x1.a43002ae4284fp-1 ? (D)1 : (D)0);                                  \
+    D tj_ = j_ == (D)1   ? (D)0x1.975f5e0553158p-3                                         \
+            : j_ == (D)2 ? (D)0x1.a827999fcef32p-2                                         \
+            : j_ == (D)3 ? (D)0x1.561b82ab7f990p-1                                         \
+            : j_ == (D)4 ? (D)1                                                            \
+                         : (D)0;                                                           \
+    D u_ = (tt_ - tj_) / FMA(tt_, tj_, (D)1);                                              \
+    D u2_ = u_ * u_;                                                                       \
+    D p_ = (D)(-1.0 / 11);                                                                 \
+    p_ = FMA(p_, u2_, (D)(1.0 / 9));                                                       \
+    p_ = FMA(p_, u2_, (D)(-1.0 / 7));                                                      \
+    p_ = FMA(p_, u2_, (D)(1.0 / 5));                                                       \
+    p_ = FMA(p_, u2_, (D)(-1.0 / 3));                                                      \
+    p_ = FMA(p_ * u2_, u_, u_);                                                            \
+    D r_ = FMA(j_, (D)0x1.921fb54442d18p-3, p_);                                           \
+    inv_ ? (D)0x1.921fb54442d18p+0 - r_ : r_;                                              \
+  })
+
+#define PI_OVER_2 0x1.921fb54442d18p+0
+#define ONE_OVER_PI 0x1.45f306dc9c883p-2
+
+#define DEF_F32_INV(UNUSED, N, L, K)                                                       \
+  OVLD float##N atan(float##N x)                                                           \
+  {                                                                                        \
+    return CVT_##K(ATAN_F(N, K, x), float##N);                                                \
+  }                                                                                        \
+  OVLD float##N atanpi(float##N x)                                                         \
+  {                                                                                        \
+    return CVT_##K(ATAN_F(N, K, x) * (double##N)ONE_OVER_PI, float##N);                       \
+  }                                                                                        \
+  OVLD float##N atan2(float##N y, float##N x)                                              \
+  {                                                                                        \
+    return CVT_##K(ATAN2_F(N, K, y, x), float##N);                                         \
+  }                                                                                        \
+  OVLD float##N atan2pi(float##N y, float##N x)                                            \
+  {                                                                                        \
+    return CVT_##K(ATAN2_F(N, K, y, x) * (double##N)ONE_OVER_PI, float##N);                \
+  }                                                                                        \
+  OVLD float##N asin(float##N x)                                                           \
+  {                                                                                        \
+    return CVT_##K(ASIN_F(N, K, x), float##N);                                             \
+  }                                                                                        \
+  OVLD float##N asinpi(float##N x)                                                         \
+  {                                                                                        \
+    return CVT_##K(ASIN_F(N, K, x) * (double##N)ONE_OVER_PI, float##N);                    \
+  }                                                                                        \
+  OVLD float##N acos(float##N x)                                                           \
+  {                                                                                        \
+    return CVT_##K(ACOS_F(N, K, x), float##N);                                             \
+  }                                                                                        \
+  OVLD float##N acospi(float##N x)                                                         \
+  {                                                                                        \
+    return CVT_##K(ACOS_F(N, K, x) * (double##N)ONE_OVER_PI, float##N);                    \
+  }                                                                                        \
+  OVLD float##N asinh(float##N x)                                                          \
+  {                                                                                        \
+    double##N d = CVT_##K(x, double##N), a = __builtin_elementwise_abs(d);                 \
+    double##N w = a + __builtin_elementwise_sqrt(FMA(a, a, (double##N)1));                 \
+    w = w < (double##N)INFINITY ? w : (double##N)1;                                        \
+    double##N v = LOG_D(double##N, long##N, ulong##N, K, w);                               \
+    double##N a2 = d * d; /* small |x|: the series */                                      \
+    double##N p = (double##N)(-945.0 / 42240);                                             \
+    p = FMA(p, a2, (double##N)(105.0 / 3456));                                             \
+    p = FMA(p, a2, (double##N)(-15.0 / 336));                                              \
+    p = FMA(p, a2, (double##N)(3.0 / 40));                                                 \
+    p = FMA(p, a2, (double##N)(-1.0 / 6));                                                 \
+    p = FMA(p * a2, a, a);                                                                 \
+    v = a < (double##N)0.125 ? p : v;                                                      \
+    v = a == (double##N)INFINITY || a != a ? a : v;                                        \
+    return CVT_##K(__builtin_elementwise_copysign(v, d), float##N);                        \
+  }                                                                                        \
+  OVLD float##N acosh(float##N x)                                                          \
+  {                                                                                        \
+    double##N d = CVT_##K(x, double##N);                                                   \
+    double##N w = d + __builtin_elementwise_sqrt(FMA(d, d, (double##N)-1));                \
+    double##N ws = w > (double##N)0 && w < (double##N)INFINITY ? w : (double##N)1;        \
+    double##N v = LOG_D(double##N, long##N, ulong##N, K, ws);                              \
+    v = d == (double##N)INFINITY ? d : v;                                                  \
+    v = d < (double##N)1 || d != d ? (double##N)NAN : v;                                   \
+    return CVT_##K(v, float##N);                                                           \
+  }                                                                                        \
+  OVLD float##N atanh(float##N x)                                                          \
+  {                                                                                        \
+    double##N d = CVT_##K(x, double##N), a = __builtin_elementwise_abs(d);                 \
+    double##N q = ((double##N)1 + a) / ((double##N)1 - a);                                 \
+    double##N qs = q > (double##N)0 && q < (double##N)INFINITY ? q : (double##N)1;         \
+    double##N v = (double##N)0.5 * LOG_D(double##N, long##N, ulong##N, K, qs);             \
+    double##N a2 = d * d; /* small |x|: the series */                                      \
+    double##N p = (double##N)(1.0 / 13);                                                   \
+    p = FMA(p, a2, (double##N)(1.0 / 11));                                                 \
+    p = FMA(p, a2, (double##N)(1.0 / 9));                                                  \
+    p = FMA(p, a2, (double##N)(1.0 / 7));                                                  \
+    p = FMA(p, a2, (double##N)(1.0 / 5));                                                  \
+    p = FMA(p, a2, (double##N)(1.0 / 3));                                                  \
+    p = FMA(p * a2, a, a);                                                                 \
+    v = a < (double##N)0.125 ? p : v;                                                      \
+    v = a == (double##N)1 ? (double##N)INFINITY : v;                                       \
+    v = a > (double##N)1 || a != a ? (double##N)NAN : v;                                   \
+    return CVT_##K(__builtin_elementwise_copysign(v, d), float##N);                        \
+  }
+
+/* atan(x) in double, odd */
+#define ATAN_F(N, K, x)                                                                       \
+  ({                                                                                       \
+    double##N d_ = CVT_##K(x, double##N);                                                  \
+    __builtin_elementwise_copysign(ATAN_D(double##N, __builtin_elementwise_abs(d_)), d_);  \
+  })
+
+/* atan2 in double: the ratio's atan, plus pi (signed like y) when x is
+ * negative or -0; 0/0 and inf/inf become +-0 and +-1 first */
+#define ATAN2_F(N, K, y, x)                                                                \
+  ({                                                                                       \
+    double##N dy_ = CVT_##K(y, double##N), dx_ = CVT_##K(x, double##N);                    \
+    double##N r_ = dy_ / dx_;                                                              \
+    double##N sgn_ = __builtin_elementwise_copysign((double##N)1, dy_) *                   \
+                     __builtin_elementwise_copysign((double##N)1, dx_);                    \
+    r_ = dy_ == (double##N)0 && dx_ == (double##N)0 ? sgn_ * (double##N)0 : r_;            \
+    r_ = __builtin_elementwise_abs(dy_) == (double##N)INFINITY &&                          \
+                 __builtin_elementwise_abs(dx_) == (double##N)INFINITY                     \
+             ? sgn_ : r_;                                                                  \
+    double##N at_ = __builtin_elementwise_copysign(ATAN_D(double##N,                       \
+                                                          __builtin_elementwise_abs(r_)), r_); \
+    __builtin_elementwise_copysign((double##N)1, dx_) < (double##N)0                       \
+        ? at_ + __builtin_elementwise_copysign((double##N)0x1.921fb54442d18p+1, dy_)       \
+        : at_;                                                                             \
+  })
+
+/* asin(x) = atan(x / sqrt(1 - x^2)); acos(x) = 2 atan(sqrt((1 - x) / (1 + x))) */
+#define ASIN_F(N, K, x)                                                                    \
+  ({                                                                                       \
+    double##N d_ = CVT_##K(x, double##N);                                                  \
+    double##N r_ = d_ / __builtin_elementwise_sqrt(FMA(-d_, d_, (double##N)1));            \
+    __builtin_elementwise_copysign(ATAN_D(double##N, __builtin_elementwise_abs(r_)), r_);  \
+  })
+#define ACOS_F(N, K, x)                                                                    \
+  ({                                                                                       \
+    double##N d_ = CVT_##K(x, double##N);                                                  \
+    double##N r_ = __builtin_elementwise_sqrt(((double##N)1 - d_) / ((double##N)1 + d_));  \
+    (double##N)2 * ATAN_D(double##N, r_);                                                  \
+  })
+
 FOR_WIDTHS(DEF_F32, 0)
+FOR_WIDTHS(DEF_F32_INV, 0)
