@@ -26,9 +26,11 @@ setup() {
   fi
 }
 
-build() {
-  cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=RelWithDebInfo ${CMAKE_ARGS:-}
-  cmake --build "$BUILD_DIR" -j "$JOBS"
+build() { # build [dir] [extra cmake args...]
+  dir=${1:-$BUILD_DIR}
+  [ $# -gt 0 ] && shift
+  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo ${CMAKE_ARGS:-} "$@"
+  cmake --build "$dir" -j "$JOBS"
 }
 
 case "${1:-}" in
@@ -41,10 +43,17 @@ demo)
   OCL_ICD_VENDORS="$PWD/$BUILD_DIR/lanecl.icd" "$BUILD_DIR/bin/lanecl-sample"
   ;;
 test)
+  # 1. the whole suite, plus the API tests under valgrind (label valgrind);
+  # 2. the same suite (less valgrind) built with AddressSanitizer + LeakSanitizer.
+  # LANECL_QUICK=1 skips step 2.
   setup
-  build
-  cd "$BUILD_DIR"
-  ctest --output-on-failure -j "$JOBS" ${CTEST_ARGS:-}
+  build "$BUILD_DIR" -DLANECL_VALGRIND_TESTS=ON
+  (cd "$BUILD_DIR" && ctest --output-on-failure -j "$JOBS" ${CTEST_ARGS:-})
+  if [ -z "${LANECL_QUICK:-}" ]; then
+    echo "== AddressSanitizer build ($BUILD_DIR-asan)"
+    build "$BUILD_DIR-asan" -DLANECL_ASAN=ON -DLANECL_VALGRIND_TESTS=OFF
+    (cd "$BUILD_DIR-asan" && ctest --output-on-failure -j "$JOBS" -LE valgrind ${CTEST_ARGS:-})
+  fi
   ;;
 *)
   echo "usage: $0 demo|test" >&2
