@@ -4,8 +4,8 @@
  *
  * How each is computed (the report of the library lists the same):
  *  - float exp exp2 exp10 expm1 log log2 log10 log1p sin cos tan sinpi cospi
- *    sinh cosh tanh pow asin acos atan atan2 asinpi acospi atanpi atan2pi
- *    asinh acosh atanh: vector code in math_f32.cl.
+ *    tanpi sinh cosh tanh pow asin acos atan atan2 asinpi acospi atanpi
+ *    atan2pi asinh acosh atanh cbrt hypot: vector code in math_f32.cl.
  *  - LLVM intrinsics through __builtin_elementwise_*, one call for the whole
  *    vector: fabs floor ceil trunc round rint sqrt copysign fmin fmax fma mad,
  *    and (double, half) sin cos tan asin acos atan sinh
@@ -203,19 +203,18 @@ OVLD double atan2(double y, double x)
 {
   return __builtin_atan2(y, x);
 }
-LIBM2(hypot)
+OVLD double hypot(double x, double y)
+{
+  return __builtin_hypot(x, y);
+}
 LIBM2(fmod)
 LIBM2(remainder)
 LIBM2(nextafter)
 
-/* cbrt: glibc's double cbrt is off by up to 3-4 ulp (the spec allows 2);
- * one Newton step on r^3 = x, with the residual r^3 - x computed exactly
- * through fma, brings it under one.  Far from 1 the argument is scaled by
- * 2^(+-300) so that r^3 stays normal. */
-OVLD float cbrt(float x)
-{
-  return __builtin_cbrtf(x);
-}
+/* cbrt (double; float's is in math_f32.cl): glibc's double cbrt is off by
+ * up to 3-4 ulp (the spec allows 2); one Newton step on r^3 = x, with the
+ * residual r^3 - x computed exactly through fma, brings it under one.  Far
+ * from 1 the argument is scaled by 2^(+-300) so that r^3 stays normal. */
 OVLD double cbrt(double x)
 {
   double r = __builtin_cbrt(x);
@@ -345,7 +344,6 @@ OVLD double atan2pi(double y, double x)
   {                                                                                        \
     return (float)NAME((double)x);                                                         \
   }
-VIA_DOUBLE1(tanpi)
 
 /* ---- pown, rootn, powr ---- */
 /* pown(x, 0) is 1 for any x */
@@ -487,7 +485,7 @@ OVLD half rootn(half x, int n)
 LANE1_DH(acosh)
 LANE1_DH(asinh)
 LANE1_DH(atanh)
-LANE1(cbrt)
+LANE1_DH(cbrt)
 LANE1(erf)
 LANE1(erfc)
 LANE1_DH(expm1)
@@ -498,13 +496,13 @@ LANE1(logb)
 LANE1_DH(exp10)
 LANE1_DH(sinpi)
 LANE1_DH(cospi)
-LANE1(tanpi)
+LANE1_DH(tanpi)
 LANE1_DH(asinpi)
 LANE1_DH(acospi)
 LANE1_DH(atanpi)
 LANE2_DH(atan2)
 LANE2_DH(atan2pi)
-LANE2(hypot)
+LANE2_DH(hypot)
 LANE2(fmod)
 LANE2(remainder)
 LANE2(nextafter)

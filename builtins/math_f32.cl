@@ -1,7 +1,7 @@
 /* Vector single-precision transcendentals: exp exp2 exp10 expm1 log log2 log10
- * log1p sin cos tan sinpi cospi sinh cosh tanh pow asin acos atan atan2 asinpi
- * acospi atanpi atan2pi asinh acosh atanh, scalar and every width, with no
- * libm call.
+ * log1p sin cos tan sinpi cospi tanpi sinh cosh tanh pow asin acos atan atan2
+ * asinpi acospi atanpi atan2pi asinh acosh atanh cbrt hypot, scalar and every
+ * width, with no libm call.
  *
  * Each is computed in double precision on double##N vectors (a float16 is
  * two 512-bit halves) with short Taylor/series polynomials whose error
@@ -485,6 +485,44 @@
     return CVT_##K(__builtin_elementwise_copysign(v, d), float##N);                        \
   }
 
+#define DEF_F32_MORE(UNUSED, N, L, K)                                                      \
+  OVLD float##N tanpi(float##N x)                                                          \
+  {                                                                                        \
+    double##N d = CVT_##K(x, double##N);                                                   \
+    double##N k = __builtin_elementwise_rint(d), r = d - k; /* [-0.5, 0.5], exact */        \
+    double##N a = __builtin_elementwise_abs(r);                                            \
+    double##N v = SINPI_CORE(double##N, a) / SINPI_CORE(double##N, (double##N)0.5 - a);    \
+    v = __builtin_elementwise_copysign(v, r);                                              \
+    /* n: +-0 signed like n if even, like -n if odd; n + 1/2: +inf (n even), -inf */       \
+    double##N h = k * (double##N)0.5;                                                      \
+    long##N kodd = __builtin_elementwise_rint(h) != h;                                     \
+    double##N z = __builtin_elementwise_copysign((double##N)0, kodd ? -d : d);             \
+    v = r == (double##N)0 ? z : v;                                                         \
+    double##N fl = __builtin_elementwise_floor(d) * (double##N)0.5;                        \
+    long##N flodd = __builtin_elementwise_rint(fl) != fl;                                  \
+    v = a == (double##N)0.5 ? (flodd ? (double##N)(-INFINITY) : (double##N)INFINITY) : v;  \
+    return CVT_##K(v, float##N);                                                           \
+  }                                                                                        \
+  OVLD float##N cbrt(float##N x)                                                           \
+  {                                                                                        \
+    double##N d = CVT_##K(x, double##N), a = __builtin_elementwise_abs(d);                 \
+    double##N s = a > (double##N)0 && a < (double##N)INFINITY ? a : (double##N)1;          \
+    double##N t = LOG_D(double##N, long##N, ulong##N, K, s) * (double##N)(LOG2E / 3);      \
+    double##N v = EXP2_D(double##N, long##N, K, t);                                        \
+    v = a == (double##N)0 || a == (double##N)INFINITY || a != a ? a : v;                   \
+    return CVT_##K(__builtin_elementwise_copysign(v, d), float##N);                        \
+  }                                                                                        \
+  OVLD float##N hypot(float##N x, float##N y)                                              \
+  {                                                                                        \
+    double##N dx = CVT_##K(x, double##N), dy = CVT_##K(y, double##N);                      \
+    double##N v = __builtin_elementwise_sqrt(FMA(dx, dx, dy * dy)); /* no overflow */       \
+    /* an infinity wins over a NaN */                                                      \
+    v = __builtin_elementwise_abs(dx) == (double##N)INFINITY ||                            \
+                __builtin_elementwise_abs(dy) == (double##N)INFINITY                       \
+            ? (double##N)INFINITY : v;                                                     \
+    return CVT_##K(v, float##N);                                                           \
+  }
+
 /* atan(x) in double, odd */
 #define ATAN_F(N, K, x)                                                                       \
   ({                                                                                       \
@@ -527,3 +565,4 @@
 
 FOR_WIDTHS(DEF_F32, 0)
 FOR_WIDTHS(DEF_F32_INV, 0)
+FOR_WIDTHS(DEF_F32_MORE, 0)
