@@ -9,7 +9,7 @@
 #include "runtime/rt_program.h"
 #include "runtime/rt_queue.h"
 
-#define LOCAL_ALIGN 64u
+#define LOCAL_ALIGN 128u /* __local arguments: long16/double16 need 128 (the arena is aligned so) */
 #define VALUES_ALIGN 128u
 #define FRAME_TARGET (256u << 10) /* bytes of frame a chosen local size aims at */
 

@@ -62,6 +62,7 @@
 #include <unistd.h>
 
 #define POOL_LINE 64
+#define POOL_ARENA_ALIGN 128           /* the largest OpenCL C type, long16/double16 */
 #define POOL_DEFAULT_SPIN_US 20       /* LANECL_SPIN_US */
 #define POOL_STACK_SIZE (8u << 20)
 #define POOL_NONE UINT32_MAX
@@ -181,15 +182,16 @@ void *sched_worker_arena(sched_worker *w, int which, size_t size)
     return NULL;
   if (size <= w->arena_size[which] && w->arena[which])
     return w->arena[which];
-  /* Grow geometrically, in whole lines; the old contents are not kept. */
+  /* Grow geometrically, in whole aligned blocks; the old contents are not
+   * kept. */
   size_t want = size > 2 * w->arena_size[which] ? size : 2 * w->arena_size[which];
-  if (want < POOL_LINE)
-    want = POOL_LINE;
-  if (want > SIZE_MAX - POOL_LINE)
+  if (want < POOL_ARENA_ALIGN)
+    want = POOL_ARENA_ALIGN;
+  if (want > SIZE_MAX - POOL_ARENA_ALIGN)
     return NULL;
-  want = (want + POOL_LINE - 1) & ~(size_t)(POOL_LINE - 1);
+  want = (want + POOL_ARENA_ALIGN - 1) & ~(size_t)(POOL_ARENA_ALIGN - 1);
   free(w->arena[which]);
-  w->arena[which] = aligned_alloc(POOL_LINE, want);
+  w->arena[which] = aligned_alloc(POOL_ARENA_ALIGN, want);
   w->arena_size[which] = w->arena[which] ? want : 0;
   return w->arena[which];
 }

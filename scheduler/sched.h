@@ -74,7 +74,9 @@ typedef struct sched_job {
 void sched_run(sched_pool *pool, const sched_job *job);
 
 /* Per-worker arenas, valid until the next call with the same index on the same
- * worker; grown on demand, 64-byte aligned.  NULL on out-of-memory. */
+ * worker; grown on demand, 128-byte aligned (the alignment of long16 and
+ * double16, so __local arguments of any type can start at the arena).  NULL
+ * on out-of-memory. */
 enum { SCHED_ARENA_LOCAL = 0, SCHED_ARENA_FRAME = 1, SCHED_ARENA_COLL = 2, SCHED_ARENA_SCRATCH = 3, SCHED_NARENAS = 4 };
 void *sched_worker_arena(sched_worker *w, int which, size_t size);
 /* 0..sched_pool_size-1 for the workers (worker i runs on core i of the pool),

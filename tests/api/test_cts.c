@@ -50,3 +50,77 @@ TEST(kernel_names_of_any_length)
   clReleaseCommandQueue(q);
   clReleaseContext(ctx);
 }
+
+/* test_basic kernel_preprocessor_macros, kernel_numeric_constants: a device
+ * without images doesn't define __IMAGE_SUPPORT__ (clang defines it for every
+ * SPIR target), whatever the OpenCL C version. */
+TEST(no_image_support_macro_without_images)
+{
+  cl_bool images = CL_TRUE;
+  ASSERT_OK(clGetDeviceInfo(tl_device(), CL_DEVICE_IMAGE_SUPPORT, sizeof(images), &images, NULL));
+  ASSERT_EQ(images, CL_FALSE);
+  cl_context ctx = tl_context();
+  const char *src = "#ifdef __IMAGE_SUPPORT__\n#error __IMAGE_SUPPORT__ without images\n#endif\n"
+                    "__kernel void k(__global int *o) { o[0] = 1; }\n";
+  const char *opts[] = {NULL, "-cl-std=CL1.2", "-cl-std=CL2.0", "-cl-std=CL3.0"};
+  for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+    cl_program p = tl_build(ctx, src, opts[i]);
+    clReleaseProgram(p);
+  }
+  /* Also for a separately compiled program. */
+  cl_int err;
+  cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+  ASSERT_OK(err);
+  ASSERT_OK(clCompileProgram(p, 0, NULL, "-cl-std=CL3.0", 0, NULL, NULL, NULL, NULL));
+  clReleaseProgram(p);
+  clReleaseContext(ctx);
+}
+
+/* test_basic kernel_memory_alignment_local: every __local argument starts at
+ * the alignment of its type, 128 bytes for long16 and double16, whatever the
+ * sizes of the arguments before it. */
+TEST(local_args_aligned_to_their_type)
+{
+  cl_context ctx = tl_context();
+  cl_command_queue q = tl_queue(ctx, 0);
+  const char *src =
+      "__kernel void k(__global ulong *o, __local char *a, __local long16 *b, __local double16 *c,\n"
+      "                __local char3 *d, __local long8 *e, __local ulong16 *f)\n"
+      "{\n"
+      "  if (get_local_id(0) == 0) {\n"
+      "    o[0] = (ulong)a; o[1] = (ulong)b; o[2] = (ulong)c; o[3] = (ulong)d; o[4] = (ulong)e; o[5] = (ulong)f;\n"
+      "    b[0] = (long16)(1); c[0] = (double16)(2.0); e[0] = (long8)(3); f[0] = (ulong16)(4);\n"
+      "  }\n"
+      "}\n";
+  cl_program p = tl_build(ctx, src, NULL);
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "k", &err);
+  ASSERT_OK(err);
+  cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 6 * sizeof(cl_ulong), NULL, &err);
+  ASSERT_OK(err);
+  ASSERT_OK(clSetKernelArg(k, 0, sizeof(out), &out));
+  size_t sizes[] = {1, 128, 3 * 128, 4, 64, 128};
+  size_t align[] = {1, 128, 128, 4, 64, 128};
+  for (size_t shift = 0; shift < 3; shift++) {
+    /* Odd sizes in front move the later arguments unless each is aligned. */
+    ASSERT_OK(clSetKernelArg(k, 1, sizes[0] + shift * 40, NULL));
+    for (cl_uint i = 2; i <= 6; i++)
+      ASSERT_OK(clSetKernelArg(k, i, sizes[i - 1] * (1 + shift), NULL));
+    for (size_t local = 1; local <= 16; local *= 4) {
+      size_t global = local * 3;
+      ASSERT_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL));
+      cl_ulong addr[6];
+      ASSERT_OK(clEnqueueReadBuffer(q, out, CL_TRUE, 0, sizeof(addr), addr, 0, NULL, NULL));
+      for (int i = 0; i < 6; i++) {
+        if (addr[i] % align[i])
+          tl_fail(__FILE__, __LINE__, "__local argument %d at 0x%llx is not %zu-byte aligned", i + 1,
+                  (unsigned long long)addr[i], align[i]);
+      }
+    }
+  }
+  clReleaseMemObject(out);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+}
