@@ -44,6 +44,8 @@ const char cc_prelude_src[] =
   "#undef __opencl_c_read_write_images\n"
   "#undef __opencl_c_3d_image_writes\n"
   "#undef __opencl_c_images\n"
+  /* clang defines it for every SPIR target; the device has no images. */
+  "#undef __IMAGE_SUPPORT__\n"
   "#undef __opencl_c_subgroups\n"
   "#undef __opencl_c_pipes\n"
   "#undef __opencl_c_device_enqueue\n"
