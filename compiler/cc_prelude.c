@@ -46,6 +46,9 @@ const char cc_prelude_src[] =
   "#undef __opencl_c_images\n"
   /* clang defines it for every SPIR target; the device has no images. */
   "#undef __IMAGE_SUPPORT__\n"
+  /* The OpenCL version of the device (clang leaves it to the platform);
+   * __OPENCL_C_VERSION__ is clang's, from -cl-std. */
+  "#define __OPENCL_VERSION__ 300\n"
   "#undef __opencl_c_subgroups\n"
   "#undef __opencl_c_pipes\n"
   "#undef __opencl_c_device_enqueue\n"

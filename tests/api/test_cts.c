@@ -51,6 +51,52 @@ TEST(kernel_names_of_any_length)
   clReleaseContext(ctx);
 }
 
+/* test_basic kernel_preprocessor_macros: __OPENCL_VERSION__ is the device's
+ * OpenCL version (300, "OpenCL 3.0" in CL_DEVICE_VERSION) whatever -cl-std;
+ * __OPENCL_C_VERSION__ follows -cl-std; __ENDIAN_LITTLE__ is 1. */
+TEST(preprocessor_version_macros)
+{
+  cl_context ctx = tl_context();
+  cl_command_queue q = tl_queue(ctx, 0);
+  const char *src = "__kernel void k(__global int *o)\n"
+                    "{\n"
+                    "#ifdef __OPENCL_VERSION__\n"
+                    "  o[0] = __OPENCL_VERSION__;\n"
+                    "#else\n"
+                    "  o[0] = -1;\n"
+                    "#endif\n"
+                    "  o[1] = __OPENCL_C_VERSION__;\n"
+                    "#ifdef __ENDIAN_LITTLE__\n"
+                    "  o[2] = __ENDIAN_LITTLE__;\n"
+                    "#else\n"
+                    "  o[2] = -1;\n"
+                    "#endif\n"
+                    "}\n";
+  const char *opts[] = {"-cl-std=CL1.2", "-cl-std=CL2.0", "-cl-std=CL3.0"};
+  int c_version[] = {120, 200, 300};
+  cl_int err;
+  cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 3 * sizeof(cl_int), NULL, &err);
+  ASSERT_OK(err);
+  for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+    cl_program p = tl_build(ctx, src, opts[i]);
+    cl_kernel k = clCreateKernel(p, "k", &err);
+    ASSERT_OK(err);
+    ASSERT_OK(clSetKernelArg(k, 0, sizeof(out), &out));
+    size_t one = 1;
+    ASSERT_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &one, NULL, 0, NULL, NULL));
+    cl_int r[3];
+    ASSERT_OK(clEnqueueReadBuffer(q, out, CL_TRUE, 0, sizeof(r), r, 0, NULL, NULL));
+    ASSERT_EQ(r[0], 300);
+    ASSERT_EQ(r[1], c_version[i]);
+    ASSERT_EQ(r[2], 1);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+  }
+  clReleaseMemObject(out);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+}
+
 /* test_basic kernel_preprocessor_macros, kernel_numeric_constants: a device
  * without images doesn't define __IMAGE_SUPPORT__ (clang defines it for every
  * SPIR target), whatever the OpenCL C version. */
