@@ -137,21 +137,16 @@ FOR_FP_TYPES(FP_VWIDTHS, DEF_COMMON_S)
   }                                                                                        \
   OVLD T##N normalize(T##N p)                                                              \
   {                                                                                        \
-    if (!ANYLANE_##K(p != (T##N)0)) /* all zero (s may underflow to 0 otherwise) */       \
-      return p;                                                                            \
+    /* branch-free (selects), so that the loop vectorizer can widen it */                  \
     T s = DOT_##K(L, T, p, p);                                                             \
-    if (s == (T)INFINITY) {                                                                \
-      T##N a = __builtin_elementwise_abs(p);                                               \
-      if (ANYLANE_##K(a == (T##N)INFINITY)) /* infinities become +-1, the rest 0 */        \
-        p = a == (T##N)INFINITY ? __builtin_elementwise_copysign((T##N)1, p) : p * (T##N)0; \
-      else                                                                                 \
-        p = p * (T##N)SMALL_##T;                                                           \
-      s = DOT_##K(L, T, p, p);                                                             \
-    } else if (s < TINY_##T) {                                                             \
-      p = p * (T##N)UP_##T;                                                                \
-      s = DOT_##K(L, T, p, p);                                                             \
-    }                                                                                      \
-    return p * ((T)1 / __builtin_sqrt##T(s));                                              \
+    T##N a = __builtin_elementwise_abs(p);                                                 \
+    /* overflow: infinities become +-1 and the rest 0, or everything scaled down */        \
+    T##N pinf = a == (T##N)INFINITY ? __builtin_elementwise_copysign((T##N)1, p) : p * (T##N)0; \
+    T##N pbig = ANYLANE_##K(a == (T##N)INFINITY) ? pinf : p * (T##N)SMALL_##T;            \
+    T##N psmall = p * (T##N)UP_##T; /* underflow: scaled up */                             \
+    T##N q = s == (T)INFINITY ? pbig : s < TINY_##T ? psmall : p;                          \
+    T##N r = q * ((T)1 / __builtin_sqrt##T(DOT_##K(L, T, q, q)));                          \
+    return ANYLANE_##K(p != (T##N)0) ? r : p; /* all zero: p itself */                     \
   }
 #define __builtin_sqrtfloat __builtin_sqrtf
 #define __builtin_sqrtdouble __builtin_sqrt

@@ -18,10 +18,12 @@
 #define INT_VWIDTHS(DEF, T, UT, BITS, SGN, TMIN, TMAX) FOR_VWIDTHS(DEF, T, UT, BITS, SGN, TMIN, TMAX)
 
 /* Saturating add/sub: scalar char and short operands of the elementwise
- * builtins would be promoted to int (and saturate there), so scalars go
- * through a two-lane vector. */
-#define SATOP_V(OP, T, x, y) __builtin_elementwise_##OP(x, y)
-#define SATOP_S(OP, T, x, y) __builtin_elementwise_##OP((T##2)(x), (T##2)(y)).s0
+ * builtins would be promoted to int (and saturate there), so those scalars
+ * clamp an int sum instead (plain scalar code the loop vectorizer widens). */
+#define SATOP_V(OP, SIGN, T, BITS, TMIN, TMAX, x, y) __builtin_elementwise_##OP(x, y)
+#define SATOP_S(OP, SIGN, T, BITS, TMIN, TMAX, x, y)                                     \
+  (BITS < 32 ? (T)EMIN(EMAX((int)(x) SIGN(int)(y), (int)(TMIN)), (int)(TMAX))             \
+             : __builtin_elementwise_##OP(x, y))
 
 /* ---- abs, abs_diff, add_sat, sub_sat, hadd, rhadd, min, max, clamp ---- */
 #define DEF_BASIC(T, UT, BITS, SGN, TMIN, TMAX, N, L, K)                                  \
@@ -37,11 +39,11 @@
   }                                                                                        \
   OVLD T##N add_sat(T##N x, T##N y)                                                        \
   {                                                                                        \
-    return SATOP_##K(add_sat, T, x, y);                                                    \
+    return SATOP_##K(add_sat, +, T, BITS, TMIN, TMAX, x, y);                                                    \
   }                                                                                        \
   OVLD T##N sub_sat(T##N x, T##N y)                                                        \
   {                                                                                        \
-    return SATOP_##K(sub_sat, T, x, y);                                                    \
+    return SATOP_##K(sub_sat, -, T, BITS, TMIN, TMAX, x, y);                                                    \
   }                                                                                        \
   OVLD T##N hadd(T##N x, T##N y)                                                           \
   {                                                                                        \

@@ -198,7 +198,10 @@ OVLD double log1p(double x)
 }
 LIBM1(tgamma)
 LIBM1(lgamma)
-LIBM1(logb)
+OVLD double logb(double x)
+{
+  return __builtin_logb(x);
+}
 OVLD double atan2(double y, double x)
 {
   return __builtin_atan2(y, x);
@@ -209,7 +212,10 @@ OVLD double hypot(double x, double y)
 }
 LIBM2(fmod)
 LIBM2(remainder)
-LIBM2(nextafter)
+OVLD double nextafter(double x, double y)
+{
+  return __builtin_nextafter(x, y);
+}
 
 /* cbrt (double; float's is in math_f32.cl): glibc's double cbrt is off by
  * up to 3-4 ulp (the spec allows 2); one Newton step on r^3 = x, with the
@@ -237,20 +243,47 @@ OVLD double cbrt(double x)
   return r * s;
 }
 
-/* ilogb: libm says FP_ILOGBNAN is INT_MIN, OpenCL says INT_MAX. */
+/* float ilogb, logb, ldexp, nextafter: plain code through the double's
+ * encoding (a float widened is never subnormal), no libm call, so the loop
+ * vectorizer can widen them.  libm's FP_ILOGBNAN is INT_MIN, OpenCL's
+ * INT_MAX. */
+INLINE int float_exponent(float x)
+{
+  return (int)((as_ulong((double)x) >> 52) & 0x7ff) - 1023;
+}
 OVLD int ilogb(float x)
 {
-  return x != x ? FP_ILOGBNAN : __builtin_ilogbf(x);
+  int e = float_exponent(x);
+  e = x == 0.0f ? FP_ILOGB0 : e;
+  return __builtin_fabsf(x) == INFINITY || x != x ? FP_ILOGBNAN : e;
+}
+OVLD float logb(float x)
+{
+  float e = (float)float_exponent(x);
+  e = x == 0.0f ? -INFINITY : e;
+  return __builtin_fabsf(x) == INFINITY || x != x ? __builtin_fabsf(x) : e;
+}
+OVLD float ldexp(float x, int k)
+{
+  /* x 2^k is exact in double for |k| <= 300; beyond, the float result is
+   * 0 or infinity anyway; one rounding to float */
+  int kc = k < -300 ? -300 : k > 300 ? 300 : k;
+  return (float)((double)x * as_double((ulong)(kc + 1023) << 52));
+}
+OVLD float nextafter(float x, float y)
+{
+  int b = as_int(x);
+  int step = (x < y) == (x > 0.0f) ? 1 : -1;
+  float r = as_float(b + step);
+  r = x == 0.0f ? as_float((as_int(y) & (int)0x80000000) | 1) : r;
+  r = x == y ? y : r;
+  return x != x || y != y ? x + y : r;
 }
 OVLD int ilogb(double x)
 {
   return x != x ? FP_ILOGBNAN : __builtin_ilogb(x);
 }
 
-OVLD float ldexp(float x, int k)
-{
-  return __builtin_ldexpf(x, k);
-}
 OVLD double ldexp(double x, int k)
 {
   return __builtin_ldexp(x, k);

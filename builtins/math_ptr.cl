@@ -39,7 +39,13 @@ INLINE OVLD double frexp_1(double x, int *e)
 }
 INLINE OVLD float frexp_1(float x, int *e)
 {
-  return __builtin_frexpf(x, e);
+  /* through the double's encoding (no call: the loop vectorizer widens it) */
+  ulong b = as_ulong((double)x);
+  int ex = (int)((b >> 52) & 0x7ff) - 1022;
+  float m = (float)as_double((b & 0x800fffffffffffffUL) | 0x3fe0000000000000UL);
+  int special = x == 0.0f || __builtin_fabsf(x) == INFINITY || x != x;
+  *e = special ? 0 : ex;
+  return special ? x : m;
 }
 INLINE OVLD double lgamma_r_1(double x, int *s)
 {
