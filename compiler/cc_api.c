@@ -144,15 +144,19 @@ static pthread_once_t llvm_once = PTHREAD_ONCE_INIT;
 /* LLVM options set once per process.  -enable-vplan-native-path lets the loop
  * vectorizer take an outer loop that carries llvm.loop.vectorize.enable: the
  * lane loop of a region whose inner loops have a uniform trip count (nbody,
- * sgemm) then runs W work-items per iteration instead of staying scalar.
+ * sgemm) then runs W work-items per iteration instead of staying scalar
+ * (cc_wg_outer.c).  The loop vectorizer's remarks (vectorized, missed and
+ * why) come to each context's diagnostic handler, which keeps those about
+ * the lane loops for the kernels' reports (cc_wg_verdicts).
  * LANECL_LLVM_ARGS adds options (space separated), for experiments. */
 static void llvm_init_once(void)
 {
   LLVMInitializeNativeTarget();
   LLVMInitializeNativeAsmPrinter();
   LLVMInitializeNativeAsmParser();
-  const char *argv[32] = {"lanecl", "-enable-vplan-native-path"};
-  int argc = 2;
+  const char *argv[32] = {"lanecl", "-enable-vplan-native-path", "-pass-remarks=loop-vectorize",
+                          "-pass-remarks-missed=loop-vectorize", "-pass-remarks-analysis=loop-vectorize"};
+  int argc = 5;
   static char extra[1024];
   const char *env = getenv("LANECL_LLVM_ARGS");
   if (env && *env) {
@@ -172,6 +176,14 @@ static void diag_handler(LLVMDiagnosticInfoRef di, void *ctx)
 {
   cc_diag *d = ctx;
   LLVMDiagnosticSeverity sev = LLVMGetDiagInfoSeverity(di);
+  if (sev == LLVMDSRemark) {
+    /* "file:line:column: message"; only the lane loops have a location. */
+    char *text = LLVMGetDiagInfoDescription(di);
+    if (text && strncmp(text, "<unknown>:", 10))
+      log_line(&d->remarks, text);
+    LLVMDisposeMessage(text);
+    return;
+  }
   if (sev != LLVMDSError && sev != LLVMDSWarning)
     return;
   char *text = LLVMGetDiagInfoDescription(di);
@@ -185,6 +197,22 @@ static void diag_handler(LLVMDiagnosticInfoRef di, void *ctx)
   LLVMDisposeMessage(text);
   if (sev == LLVMDSError)
     d->errors++;
+}
+
+void cc_diag_note(LLVMContextRef ctx, const char *fmt, ...)
+{
+  if (LLVMContextGetDiagnosticHandler(ctx) != diag_handler)
+    return;
+  cc_diag *d = LLVMContextGetDiagnosticContext(ctx);
+  char *s = NULL;
+  va_list ap;
+  va_start(ap, fmt);
+  if (vasprintf(&s, fmt, ap) < 0)
+    s = NULL;
+  va_end(ap);
+  if (d && s)
+    log_line(&d->remarks, s);
+  free(s);
 }
 
 LLVMContextRef cc_context_create(cc_diag *d)
@@ -458,6 +486,7 @@ static int api_compile(const cc_device_desc *dev, const char *source, const char
   LLVMContextDispose(ctx);
   log_line(&msg, d.text.s);
   free(d.text.s);
+  free(d.remarks.s);
   cc_options_free(&o);
 out_log:
   *log = cc_str_take(&msg);
@@ -490,6 +519,8 @@ static int api_build(const cc_device_desc *dev, const char *source, const char *
     rc = cc_backend(m, dev, k, nk, o.opt_disable, 0, &native, NULL, &blog);
     log_line(&msg, blog);
     free(blog);
+    if (rc == CC_OK)
+      cc_wg_verdicts(k, nk, d.remarks.s);
     LLVMDisposeModule(m);
     if (rc == CC_OK)
       rc = write_container(CC_BIN_EXECUTABLE, dev, k, nk, &bc, &native, out);
@@ -501,6 +532,7 @@ static int api_build(const cc_device_desc *dev, const char *source, const char *
   LLVMContextDispose(ctx);
   log_line(&msg, d.text.s);
   free(d.text.s);
+  free(d.remarks.s);
   cc_options_free(&o);
 out_log:
   *log = cc_str_take(&msg);
@@ -621,6 +653,8 @@ static int api_link(const cc_device_desc *dev, const cc_blob *inputs, size_t nin
     rc = cc_backend(m, dev, k, nk, o.opt_disable, 0, &native, NULL, &blog);
     log_line(&msg, blog);
     free(blog);
+    if (rc == CC_OK)
+      cc_wg_verdicts(k, nk, d.remarks.s);
     if (rc == CC_BUILD_FAILED)
       rc = CC_LINK_FAILED;
   }
@@ -637,6 +671,7 @@ static int api_link(const cc_device_desc *dev, const cc_blob *inputs, size_t nin
   LLVMContextDispose(ctx);
   log_line(&msg, d.text.s);
   free(d.text.s);
+  free(d.remarks.s);
 out_log:
   cc_options_free(&o);
   *log = cc_str_take(&msg);
@@ -680,6 +715,7 @@ static int api_disassemble(const cc_device_desc *dev, const cc_blob *binary, int
   }
   LLVMContextDispose(ctx);
   free(d.text.s);
+  free(d.remarks.s);
   cc_binary_free(&bin);
   return rc;
 }

@@ -32,7 +32,8 @@ int cc_prepare(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err);
  * kernel fully inlined).  For each kernel in kinfo[0..nkernels) emits
  *   void __lanecl_wg_<name>(void *const *args, const lanecl_wg_ctx *ctx)
  * and fills kinfo[i].frame_bytes, nregions, uses_barriers, simd_width (the
- * width the lane loop is asked to vectorize at) and report.  Leaves calls to
+ * width the lane loops are asked to vectorize at, until cc_wg_verdicts)
+ * and report.  Leaves calls to
  * the collective combine helpers of builtins/ (see builtins/collectives.cl)
  * as declarations for cc_link_builtins to resolve.  opt_disable: -cl-opt-disable. */
 int cc_wg_generate(LLVMModuleRef m, LLVMTargetMachineRef tm, const cc_device_desc *dev,
@@ -41,8 +42,20 @@ int cc_wg_generate(LLVMModuleRef m, LLVMTargetMachineRef tm, const cc_device_des
 /* After cc_link_builtins, before cc_optimize (cc_wg.c): the work-group
  * functions of kernels that call builtins on vectors (length(float4), ...)
  * get those inlined and split into scalars, so that the loop vectorizer can
- * widen their lane loops.  Runs no pass when no kernel needs it. */
+ * widen their lane loops; lane loops around inner loops are vectorized
+ * (LLVM's VPlan-native path, cc_wg_outer.c).  Runs no pass when no kernel
+ * needs it. */
 int cc_wg_finish(LLVMModuleRef m, LLVMTargetMachineRef tm, int opt_disable, char **err);
+
+/* The region lines of a kernel's report that handed the lane loop to the
+ * loop vectorizer end in CC_LANE_LOOP_PENDING.  After the back end,
+ * cc_wg_verdicts (cc_wg_outer.c) puts there what LLVM did, from remarks
+ * (cc_diag.remarks: each lane loop's remarks are located at "<kernel>:<state
+ * + 1>:1"): "lane loop vectorized, width N" or "lane loop not vectorized:
+ * <reason>", adds a summary line, and sets simd_width to the widest width
+ * reached (1 when none). */
+#define CC_LANE_LOOP_PENDING "lane loop: vectorizer verdict pending"
+void cc_wg_verdicts(cc_kernel_info *kinfo, uint32_t nkernels, const char *remarks);
 
 /* Names the generated code calls in the builtins library (builtins/collectives.cl):
  *   void __lanecl_wg_scan_inclusive_<op>_<ty>(__local-or-private void *buf, ulong n)  in place
@@ -78,8 +91,13 @@ void cc_set_err(char **err, const char *fmt, ...) __attribute__((format(printf, 
 typedef struct cc_diag {
   cc_str text;
   int errors;
+  cc_str remarks;  /* the loop vectorizer's remarks about loops with a location, one a line */
 } cc_diag;
 LLVMContextRef cc_context_create(cc_diag *d);
+/* Adds a line to the remarks of ctx's cc_diag (when ctx is one of
+ * cc_context_create's): how the compiler reports its own verdicts in the
+ * remarks' format, "file:line:column: message". */
+void cc_diag_note(LLVMContextRef ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* LLVM's targets initialised, once per process (pthread_once).  Every entry
  * point calls it; so do tools and tests that use LLVM directly. */
 void cc_llvm_init(void);

@@ -520,3 +520,316 @@ int cc_run_passes_on(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *passe
   LLVMDisposeErrorMessage(msg);
   return 1;
 }
+
+/* ---- control-flow graph and dominators ---- */
+
+static unsigned cfg_intersect(const unsigned *idom, unsigned a, unsigned b)
+{
+  while (a != b) {
+    while (a > b)
+      a = idom[a];
+    while (b > a)
+      b = idom[b];
+  }
+  return a;
+}
+
+int cc_cfg_build(cc_cfg *cfg, LLVMValueRef fn)
+{
+  memset(cfg, 0, sizeof(*cfg));
+  unsigned nb = LLVMCountBasicBlocks(fn);
+  if (!nb)
+    return 0;
+  LLVMBasicBlockRef *post = malloc(nb * sizeof(*post));
+  struct dfs { LLVMBasicBlockRef bb; unsigned next; } *stack = malloc(nb * sizeof(*stack));
+  cc_ptrmap seen = {0};
+  cfg->block = malloc(nb * sizeof(*cfg->block));
+  cfg->idom = malloc(nb * sizeof(*cfg->idom));
+  cfg->pred_start = calloc(nb + 1, sizeof(*cfg->pred_start));
+  int rc = 1;
+  if (!post || !stack || !cfg->block || !cfg->idom || !cfg->pred_start || cc_ptrmap_init(&seen, nb) ||
+      cc_ptrmap_init(&cfg->index, nb))
+    goto done;
+  /* Post-order by an explicit depth-first search. */
+  unsigned sp = 0, np = 0;
+  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(fn);
+  stack[sp++] = (struct dfs){entry, 0};
+  cc_ptrmap_put(&seen, entry, 1);
+  while (sp) {
+    struct dfs *f = &stack[sp - 1];
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(f->bb);
+    unsigned ns = t ? LLVMGetNumSuccessors(t) : 0, v;
+    if (f->next < ns) {
+      LLVMBasicBlockRef s = LLVMGetSuccessor(t, f->next++);
+      if (!cc_ptrmap_get(&seen, s, &v)) {
+        cc_ptrmap_put(&seen, s, 1);
+        stack[sp++] = (struct dfs){s, 0};
+      }
+    } else {
+      post[np++] = f->bb;
+      sp--;
+    }
+  }
+  cfg->n = np;
+  for (unsigned i = 0; i < np; i++) {
+    cfg->block[i] = post[np - 1 - i];
+    cc_ptrmap_put(&cfg->index, cfg->block[i], i);
+  }
+  /* Predecessors (reachable ones only). */
+  unsigned total = 0, v;
+  for (unsigned i = 0; i < np; i++) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(cfg->block[i]);
+    unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
+    for (unsigned s = 0; s < ns; s++)
+      if (cc_ptrmap_get(&cfg->index, LLVMGetSuccessor(t, s), &v)) {
+        cfg->pred_start[v + 1]++;
+        total++;
+      }
+  }
+  for (unsigned i = 0; i < np; i++)
+    cfg->pred_start[i + 1] += cfg->pred_start[i];
+  cfg->pred = malloc((total + 1) * sizeof(*cfg->pred));
+  unsigned *fill = calloc(np + 1, sizeof(*fill));
+  if (!cfg->pred || !fill) {
+    free(fill);
+    goto done;
+  }
+  for (unsigned i = 0; i < np; i++) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(cfg->block[i]);
+    unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
+    for (unsigned s = 0; s < ns; s++)
+      if (cc_ptrmap_get(&cfg->index, LLVMGetSuccessor(t, s), &v))
+        cfg->pred[cfg->pred_start[v] + fill[v]++] = i;
+  }
+  free(fill);
+  /* Immediate dominators: iterate to the fixed point in reverse post-order. */
+  const unsigned undef = ~0u;
+  for (unsigned i = 0; i < np; i++)
+    cfg->idom[i] = undef;
+  cfg->idom[0] = 0;
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (unsigned i = 1; i < np; i++) {
+      unsigned nd = undef;
+      for (unsigned k = cfg->pred_start[i]; k < cfg->pred_start[i + 1]; k++) {
+        unsigned p = cfg->pred[k];
+        if (cfg->idom[p] == undef)
+          continue;
+        nd = nd == undef ? p : cfg_intersect(cfg->idom, p, nd);
+      }
+      if (nd != cfg->idom[i]) {
+        cfg->idom[i] = nd;
+        changed = 1;
+      }
+    }
+  }
+  rc = 0;
+done:
+  free(post);
+  free(stack);
+  cc_ptrmap_free(&seen);
+  if (rc)
+    cc_cfg_free(cfg);
+  return rc;
+}
+
+void cc_cfg_free(cc_cfg *cfg)
+{
+  free(cfg->block);
+  free(cfg->idom);
+  free(cfg->pred_start);
+  free(cfg->pred);
+  cc_ptrmap_free(&cfg->index);
+  memset(cfg, 0, sizeof(*cfg));
+}
+
+int cc_cfg_find(const cc_cfg *cfg, LLVMBasicBlockRef bb)
+{
+  unsigned v;
+  return cc_ptrmap_get(&cfg->index, bb, &v) ? (int)v : -1;
+}
+
+int cc_cfg_dominates(const cc_cfg *cfg, unsigned a, unsigned b)
+{
+  while (b != a && b != 0)
+    b = cfg->idom[b];
+  return b == a;
+}
+
+unsigned cc_cfg_loop(const cc_cfg *cfg, unsigned header, unsigned latch, unsigned char *in)
+{
+  unsigned *stack = malloc((cfg->n + 1) * sizeof(*stack)), sp = 0, count = 0;
+  if (!stack)
+    return 0;
+  if (!in[header]) {
+    in[header] = 1;
+    count++;
+  }
+  if (!in[latch]) {
+    in[latch] = 1;
+    count++;
+    stack[sp++] = latch;
+  }
+  while (sp) {
+    unsigned b = stack[--sp];
+    for (unsigned k = cfg->pred_start[b]; k < cfg->pred_start[b + 1]; k++) {
+      unsigned p = cfg->pred[k];
+      if (!in[p]) {
+        in[p] = 1;
+        count++;
+        stack[sp++] = p;
+      }
+    }
+  }
+  free(stack);
+  return count;
+}
+
+/* ---- loop metadata ---- */
+
+/* The operands of br's loop id (malloc'd, *n of them, the self reference
+ * first); NULL when br has none. */
+static LLVMValueRef *loop_id_ops(LLVMValueRef br, unsigned *n)
+{
+  LLVMContextRef ctx = inst_context(br);
+  LLVMValueRef id = LLVMGetMetadata(br, LLVMGetMDKindIDInContext(ctx, "llvm.loop", 9));
+  *n = 0;
+  if (!id)
+    return NULL;
+  unsigned k = LLVMGetMDNodeNumOperands(id);
+  LLVMValueRef *ops = malloc((k + 1) * sizeof(*ops));
+  if (!ops)
+    return NULL;
+  LLVMGetMDNodeOperands(id, ops);
+  *n = k;
+  return ops;
+}
+
+/* The property name of a loop id operand ({!"name", value...}), or NULL. */
+static const char *loop_op_name(LLVMValueRef op, unsigned *len)
+{
+  if (!op || !LLVMIsAMDNode(op) || LLVMGetMDNodeNumOperands(op) < 1)
+    return NULL;
+  LLVMValueRef first[8];
+  if (LLVMGetMDNodeNumOperands(op) > 8)
+    return NULL;
+  LLVMGetMDNodeOperands(op, first);
+  return first[0] && LLVMIsAMDString(first[0]) ? LLVMGetMDString(first[0], len) : NULL;
+}
+
+LLVMValueRef cc_loop_prop(LLVMValueRef br, const char *name)
+{
+  unsigned n, len;
+  LLVMValueRef *ops = loop_id_ops(br, &n), res = NULL;
+  for (unsigned i = 1; i < n && !res; i++) {
+    const char *s = loop_op_name(ops[i], &len);
+    if (s && len == strlen(name) && !memcmp(s, name, len) && LLVMGetMDNodeNumOperands(ops[i]) >= 2) {
+      LLVMValueRef two[8];
+      LLVMGetMDNodeOperands(ops[i], two);
+      res = two[1];
+    }
+  }
+  free(ops);
+  return res;
+}
+
+LLVMMetadataRef cc_loop_debug_loc(LLVMValueRef br)
+{
+  unsigned n;
+  LLVMValueRef *ops = loop_id_ops(br, &n);
+  LLVMMetadataRef res = NULL;
+  for (unsigned i = 1; i < n && !res; i++) {
+    if (!ops[i] || !LLVMIsAMDNode(ops[i]))
+      continue;
+    LLVMMetadataRef md = LLVMValueAsMetadata(ops[i]);
+    if (LLVMGetMetadataKind(md) == LLVMDILocationMetadataKind)
+      res = md;
+  }
+  free(ops);
+  return res;
+}
+
+/* A new loop id for br: its properties but those named name (prefix: or
+ * starting with name) replaced by node (dropped when node is NULL). */
+static void loop_id_rebuild(LLVMValueRef br, const char *name, int prefix, LLVMMetadataRef node)
+{
+  unsigned n, len, k = 0;
+  LLVMValueRef *ops = loop_id_ops(br, &n);
+  LLVMMetadataRef *keep = malloc((n + 2) * sizeof(*keep));
+  if (ops && keep) {
+    size_t nlen = strlen(name);
+    for (unsigned i = 1; i < n; i++) {
+      if (!ops[i])
+        continue;
+      const char *s = loop_op_name(ops[i], &len);
+      if (s && (prefix ? len >= nlen : len == nlen) && !memcmp(s, name, nlen)) {
+        if (node)
+          keep[k++] = node;
+        node = NULL;
+        continue;
+      }
+      keep[k++] = LLVMValueAsMetadata(ops[i]);
+    }
+    cc_md_set(br, "llvm.loop", cc_md_loop_id(inst_context(br), keep, k));
+  }
+  free(ops);
+  free(keep);
+}
+
+void cc_loop_drop_props(LLVMValueRef br, const char *prefix)
+{
+  loop_id_rebuild(br, prefix, 1, NULL);
+}
+
+void cc_loop_replace_prop(LLVMValueRef br, const char *name, LLVMMetadataRef node)
+{
+  loop_id_rebuild(br, name, 0, node);
+}
+
+/* ---- debug locations for remarks ---- */
+
+LLVMMetadataRef cc_dbg_scope(cc_dbg *d, LLVMModuleRef m, const char *name)
+{
+  size_t n = strlen(name);
+  if (!d->b) {
+    d->b = LLVMCreateDIBuilderDisallowUnresolved(m);
+    if (!d->b)
+      return NULL;
+    static const char producer[] = "LaneCL";
+    LLVMMetadataRef file = LLVMDIBuilderCreateFile(d->b, "lanecl", 6, "", 0);
+    d->cu = LLVMDIBuilderCreateCompileUnit(d->b, LLVMDWARFSourceLanguageOpenCL, file, producer,
+                                           sizeof(producer) - 1, 1, "", 0, 0, "", 0, LLVMDWARFEmissionNone, 0, 0,
+                                           0, "", 0, "", 0);
+  }
+  if (!d->cu)
+    return NULL;
+  LLVMMetadataRef file = LLVMDIBuilderCreateFile(d->b, name, n, "", 0);
+  LLVMMetadataRef ty = LLVMDIBuilderCreateSubroutineType(d->b, file, NULL, 0, LLVMDIFlagZero);
+  return LLVMDIBuilderCreateFunction(d->b, file, name, n, name, n, file, 1, ty, 1, 1, 1, LLVMDIFlagZero, 1);
+}
+
+LLVMMetadataRef cc_dbg_loc(LLVMContextRef ctx, LLVMMetadataRef scope, unsigned line, unsigned column)
+{
+  return scope ? LLVMDIBuilderCreateDebugLocation(ctx, line, column, scope, NULL) : NULL;
+}
+
+void cc_dbg_finish(cc_dbg *d)
+{
+  if (d->b) {
+    LLVMDIBuilderFinalize(d->b);
+    LLVMDisposeDIBuilder(d->b);
+  }
+  memset(d, 0, sizeof(*d));
+}
+
+unsigned cc_dbg_loc_line(LLVMMetadataRef loc, unsigned *column, const char **file, unsigned *len)
+{
+  *column = LLVMDILocationGetColumn(loc);
+  *file = NULL;
+  *len = 0;
+  LLVMMetadataRef scope = LLVMDILocationGetScope(loc);
+  LLVMMetadataRef f = scope ? LLVMDIScopeGetFile(scope) : NULL;
+  if (f)
+    *file = LLVMDIFileGetFilename(f, len);
+  return LLVMDILocationGetLine(loc);
+}

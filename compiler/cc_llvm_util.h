@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include <llvm-c/Core.h>
+#include <llvm-c/DebugInfo.h>
 #include <llvm-c/TargetMachine.h>
 
 /* Moves inst and every instruction after it (the terminator included) into a
@@ -84,6 +85,56 @@ int cc_ptrmap_init(cc_ptrmap *pm, size_t n);
 void cc_ptrmap_free(cc_ptrmap *pm);
 void cc_ptrmap_put(cc_ptrmap *pm, const void *key, unsigned val);
 int cc_ptrmap_get(const cc_ptrmap *pm, const void *key, unsigned *val);  /* 1 when found */
+
+/* A function's control-flow graph: its blocks reachable from the entry in
+ * reverse post-order (the entry is 0), their predecessors and immediate
+ * dominators (Cooper, Harvey and Kennedy's iteration). */
+typedef struct cc_cfg {
+  unsigned n;
+  LLVMBasicBlockRef *block;     /* by index */
+  unsigned *idom;               /* index of the immediate dominator; idom[0] == 0 */
+  unsigned *pred_start, *pred;  /* predecessors of i: pred[pred_start[i] .. pred_start[i + 1]) */
+  cc_ptrmap index;              /* block -> index */
+} cc_cfg;
+/* 0, or nonzero when out of memory (nothing to free then). */
+int cc_cfg_build(cc_cfg *cfg, LLVMValueRef fn);
+void cc_cfg_free(cc_cfg *cfg);
+/* Index of bb, or -1 when it is not reachable from the entry. */
+int cc_cfg_find(const cc_cfg *cfg, LLVMBasicBlockRef bb);
+/* Block a dominates block b (indices). */
+int cc_cfg_dominates(const cc_cfg *cfg, unsigned a, unsigned b);
+/* The natural loop of the back edge latch -> header (header dominates
+ * latch): in[i] is set to 1 for each of its blocks.  Returns their count. */
+unsigned cc_cfg_loop(const cc_cfg *cfg, unsigned header, unsigned latch, unsigned char *in);
+
+/* Loop metadata (llvm.loop) of a latch branch: the value of property name
+ * (e.g. "llvm.loop.vectorize.enable"), NULL when absent.  Operand values are
+ * as LLVMGetMDNodeOperands gives them (an i1 true is a ConstantInt). */
+LLVMValueRef cc_loop_prop(LLVMValueRef br, const char *name);
+/* The first debug location among the loop id's operands (NULL if none). */
+LLVMMetadataRef cc_loop_debug_loc(LLVMValueRef br);
+/* Gives br a new loop id without the properties whose names start with prefix. */
+void cc_loop_drop_props(LLVMValueRef br, const char *prefix);
+/* Gives br a new loop id where property name becomes node (or goes, node NULL). */
+void cc_loop_replace_prop(LLVMValueRef br, const char *name, LLVMMetadataRef node);
+
+/* Debug locations for loop ids, so that LLVM's remarks about a loop say
+ * which loop it is (a remark prints "file:line:column: message").  They live
+ * in subprograms of a compile unit that emits no debug information; no
+ * function gets a subprogram and no instruction a location.  Start zeroed;
+ * cc_dbg_scope makes the compile unit at the first call.  NULL when the
+ * C API cannot make it. */
+typedef struct cc_dbg {
+  LLVMDIBuilderRef b;
+  LLVMMetadataRef cu;
+} cc_dbg;
+/* A subprogram named name in a file named name. */
+LLVMMetadataRef cc_dbg_scope(cc_dbg *d, LLVMModuleRef m, const char *name);
+LLVMMetadataRef cc_dbg_loc(LLVMContextRef ctx, LLVMMetadataRef scope, unsigned line, unsigned column);
+/* Finalizes and frees the builder (the metadata stays). */
+void cc_dbg_finish(cc_dbg *d);
+/* Line, column and file name (*len bytes, not NUL-terminated) of a debug location. */
+unsigned cc_dbg_loc_line(LLVMMetadataRef loc, unsigned *column, const char **file, unsigned *len);
 
 /* The enum attribute kind id of name (e.g. "alwaysinline"). */
 unsigned cc_attr_kind(const char *name);

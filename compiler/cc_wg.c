@@ -927,8 +927,13 @@ free_all:
   return rc;
 }
 
-/* One line per region in the report; vec_state[s]: the lane loop of state s
- * is worth vectorizing (no loop inside the region).  Returns how many are. */
+/* One line per region in the report; vec_state[s]: how the lane loop of
+ * state s goes to the loop vectorizer: WG_VEC_NONE (kept scalar),
+ * WG_VEC_LANES (no loop in the region: the vectorizer's usual path) or
+ * WG_VEC_OUTER (inner loops: the VPlan-native path for outer loops, see
+ * cc_wg_outer.c).  The line ends in CC_LANE_LOOP_PENDING for those handed
+ * over: the back end puts LLVM's verdict there (cc_wg_verdicts).  *nvec
+ * counts them. */
 static int report_regions(wg_gen *g, int *vec_state, unsigned *nvec)
 {
   *nvec = 0;
@@ -948,16 +953,16 @@ static int report_regions(wg_gen *g, int *vec_state, unsigned *nvec)
     else
       cc_str_printf(&g->report, "  region %u: after %s #%u -> %s: ", r, g->bnd[r - 1].what, r, e);
     free(e);
+    if (loop)
+      cc_str_printf(&g->report, "inner loop, ");
     if (g->opt_disable)
       cc_str_printf(&g->report, "scalar (-cl-opt-disable)\n");
-    else if (loop)
-      cc_str_printf(&g->report, "inner loop, scalar\n");
     else if (why)
       cc_str_printf(&g->report, "%s, scalar\n", why);
     else
-      cc_str_printf(&g->report, "lane loop vectorizable\n");
-    vec_state[r] = !loop && !why && !g->opt_disable;
-    *nvec += vec_state[r];
+      cc_str_printf(&g->report, "%s\n", CC_LANE_LOOP_PENDING);
+    vec_state[r] = g->opt_disable || why ? WG_VEC_NONE : loop ? WG_VEC_OUTER : WG_VEC_LANES;
+    *nvec += vec_state[r] != WG_VEC_NONE;
   }
   return CC_OK;
 }
@@ -1004,10 +1009,14 @@ static LLVMValueRef build_lane_loops(wg_gen *g, LLVMValueRef *argv, unsigned sta
   LLVMValueRef x1 = LLVMBuildNUWAdd(g->b, x, one, "");
   LLVMValueRef br = LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntULT, x1, ls[0], ""), xb, xe);
   if (!g->opt_disable) {
+    /* The location names the loop in LLVM's remarks: file = kernel, line = state + 1. */
     LLVMMetadataRef ops[3];
     unsigned nops = 0;
+    LLVMMetadataRef loc = cc_dbg_loc(g->c, g->dbg_scope, state + 1, 1);
+    if (loc)
+      ops[nops++] = loc;
     ops[nops++] = cc_md_prop_node(g->c, "llvm.loop.parallel_accesses", g->ag);
-    if (vectorize)
+    if (vectorize != WG_VEC_NONE)
       ops[nops++] = cc_md_prop_bool(g->c, "llvm.loop.vectorize.enable", 1);
     cc_md_set(br, "llvm.loop", cc_md_loop_id(g->c, ops, nops));
   }
@@ -1255,15 +1264,21 @@ static int wg_kernel(wg_gen *g, char **err)
   rc = report_regions(g, vec_state, &vec_regions);
   if (!rc)
     rc = build_wg_function(g, vec_state);
+  int outer = 0;
+  for (unsigned r = 0; r <= g->nbnd; r++)
+    outer |= vec_state[r] == WG_VEC_OUTER;
   free(vec_state);
   if (rc)
     return rc;
+  if (outer)
+    add_string_attr(g, g->wg, WG_OUTER_ATTR, "1");
 
   g->scalarize = vec_regions && has_vector_code(g->body);
   cc_kernel_info *ki = g->ki;
   ki->frame_bytes = g->frame_bytes;
   ki->nregions = g->nbnd + 1;
   ki->uses_barriers = g->nbnd > 0;
+  /* What was asked for; cc_wg_verdicts puts in what LLVM did. */
   ki->simd_width = vec_regions ? lane_width(g) : 1;
   if (vec_regions)
     cc_str_printf(&g->report, "  lane loops: %u of %u handed to the loop vectorizer (up to %u x 32-bit lanes)\n",
@@ -1288,9 +1303,12 @@ int cc_wg_generate(LLVMModuleRef m, LLVMTargetMachineRef tm, const cc_device_des
     LLVMDisposeBuilder(b);
     return CC_OUT_OF_MEMORY;
   }
+  cc_dbg dbg = {0};
   for (uint32_t k = 0; k < nkernels && rc == CC_OK; k++) {
     wg_gen g;
     memset(&g, 0, sizeof(g));
+    if (!opt_disable)
+      g.dbg_scope = cc_dbg_scope(&dbg, m, kinfo[k].name);
     g.m = m;
     g.c = c;
     g.td = td;
@@ -1328,6 +1346,7 @@ int cc_wg_generate(LLVMModuleRef m, LLVMTargetMachineRef tm, const cc_device_des
     free(g.slots);
     free(cc_str_take(&g.report));
   }
+  cc_dbg_finish(&dbg);
   char *msg = NULL;
   if (rc == CC_OK && nscalarize &&
       cc_run_passes_on(m, tm, "function(scalarizer)", scalarize, nscalarize, &msg)) {
@@ -1340,11 +1359,10 @@ int cc_wg_generate(LLVMModuleRef m, LLVMTargetMachineRef tm, const cc_device_des
   return rc;
 }
 
-/* After cc_link_builtins, before cc_optimize: the work-group functions whose
- * kernels call builtins on vectors get those inlined and split into scalars,
- * so that the loop vectorizer can widen the lane loop.  Nothing to do (and
- * no pass run) for the other programs. */
-int cc_wg_finish(LLVMModuleRef m, LLVMTargetMachineRef tm, int opt_disable, char **err)
+/* The work-group functions whose kernels call builtins on vectors get those
+ * inlined and split into scalars, so that the loop vectorizer can widen the
+ * lane loop.  Nothing to do (and no pass run) for the other programs. */
+static int scalarize_vector_builtins(LLVMModuleRef m, LLVMTargetMachineRef tm, int opt_disable, char **err)
 {
   unsigned n = 0, cap = 0;
   LLVMValueRef *fns = NULL;
@@ -1380,5 +1398,16 @@ int cc_wg_finish(LLVMModuleRef m, LLVMTargetMachineRef tm, int opt_disable, char
   }
   free(msg);
   free(fns);
+  return rc;
+}
+
+/* After cc_link_builtins, before cc_optimize: builtins on vectors split
+ * into scalars, then the lane loops with inner loops vectorized
+ * (cc_wg_outer.c).  Programs that need neither run no pass here. */
+int cc_wg_finish(LLVMModuleRef m, LLVMTargetMachineRef tm, int opt_disable, char **err)
+{
+  int rc = scalarize_vector_builtins(m, tm, opt_disable, err);
+  if (rc == CC_OK)
+    rc = wg_outer_vectorize(m, tm, err);
   return rc;
 }

@@ -11,6 +11,11 @@
 
 #define WG_MAX_SLOT_ALIGN 64 /* the frame must be this aligned */
 
+/* How a region's lane loop goes to LLVM's loop vectorizer. */
+enum { WG_VEC_NONE, WG_VEC_LANES, WG_VEC_OUTER };
+/* Function attribute of work-group functions with WG_VEC_OUTER lane loops. */
+#define WG_OUTER_ATTR "lanecl-outer"
+
 enum wg_bkind {
   WB_BARRIER,   /* barrier, work_group_barrier, wait_group_events */
   WB_COPY,      /* async_work_group_(strided_)copy: done once per group */
@@ -74,6 +79,7 @@ typedef struct wg_gen {
   int has_bcast, has_coll, has_copy;
   LLVMValueRef ls[3], nwi, lin, frame, coll_buf;  /* body entry values */
   int scalarize;  /* vector-typed code in a body whose lane loop should vectorize */
+  LLVMMetadataRef dbg_scope;  /* the kernel's scope for the lane loops' debug locations */
 
   cc_str report;
 } wg_gen;
@@ -123,5 +129,12 @@ int wg_alloca_is_simple(LLVMValueRef a);
 /* Regions of a body with boundaries: the frame, the state switch, each
  * boundary saving and returning its id, each resume point restoring. */
 int wg_build_regions(wg_gen *g, char **err);
+
+/* cc_wg_outer.c */
+/* Lane loops with inner loops (WG_VEC_OUTER) in the work-group functions
+ * marked WG_OUTER_ATTR: the module optimized without vectorization, each
+ * such lane loop checked for what the VPlan-native path would get wrong,
+ * then vectorized; what is left keeps only its parallel-access hint. */
+int wg_outer_vectorize(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err);
 
 #endif
