@@ -137,4 +137,11 @@ int wg_build_regions(wg_gen *g, char **err);
  * then vectorized; what is left keeps only its parallel-access hint. */
 int wg_outer_vectorize(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err);
 
+/* cc_wg_affine.c */
+/* Gathers and scatters of fn whose addresses are one address or consecutive
+ * ones become a scalar load and a broadcast, or a vector load or store
+ * (behind a test of the lanes where that needs no wrap-around).  Returns
+ * how many. */
+unsigned wg_plain_accesses(LLVMValueRef fn);
+
 #endif

@@ -25,7 +25,10 @@
  *  3. runs the loop vectorizer on those work-group functions, then takes
  *     the hint off every lane loop that is still not vectorized, so that
  *     cc_optimize's default<O3> treats it as an ordinary loop (it may then
- *     vectorize its inner loops).
+ *     vectorize its inner loops);
+ *  4. turns the gathers and scatters of one address or of consecutive
+ *     addresses back into plain loads and stores (cc_wg_affine.c): the
+ *     native path makes every access a gather.
  * Vectorized loops are marked so, and cc_optimize's O3 leaves them.
  *
  * Verdicts: every lane loop's id carries a debug location (file = kernel,
@@ -407,8 +410,10 @@ int wg_outer_vectorize(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err)
     rc = CC_INTERNAL;
   }
   free(msg);
-  for (unsigned i = 0; i < n && rc == CC_OK; i++)
+  for (unsigned i = 0; i < n && rc == CC_OK; i++) {
     drop_refused_hints(fns[i]);
+    wg_plain_accesses(fns[i]);
+  }
   free(fns);
   cc_timing("outer loops", t0);
   return rc;

@@ -339,3 +339,111 @@ TEST(inner_loops_in_regions_between_barriers)
   }
   free(a), free(b), free(ia), free(ib);
 }
+
+/* The optimized LLVM IR of src (the default level). */
+static char *optimized_ir(const char *src)
+{
+  cc_blob out;
+  char *log = NULL, *ir = NULL;
+  int rc = ct_api()->build(ct_dev(), src, levels[0], &out, &log);
+  if (rc != CC_OK)
+    tl_fail(__FILE__, __LINE__, "build failed (%d):\n%s", rc, log);
+  free(log);
+  ASSERT_EQ(ct_api()->disassemble(ct_dev(), &out, 2, &ir), CC_OK);
+  cc_blob_free(&out);
+  return ir;
+}
+
+/* Calls of name in the text of function fn of the IR. */
+static unsigned count_in_function(const char *ir, const char *fn, const char *name)
+{
+  char def[160];
+  snprintf(def, sizeof(def), "define void @%s(", fn);
+  const char *body = strstr(ir, def);
+  if (!body)
+    tl_fail(__FILE__, __LINE__, "no %s in the IR", fn);
+  size_t len = strstr(body, "\n}\n") ? (size_t)(strstr(body, "\n}\n") - body) : strlen(body);
+  unsigned n = 0;
+  for (size_t k = 0; k + strlen(name) <= len; k++)
+    n += !strncmp(body + k, name, strlen(name));
+  return n;
+}
+
+TEST(gathers_of_one_or_consecutive_addresses_become_plain_loads)
+{
+  /* The native path makes every access a gather or scatter: a[j] (one
+   * address for all work-items), a[i + j] and b[i] (consecutive) must come
+   * out as a broadcast load, vector loads and a vector store.  With int ids
+   * (a sign extension of a truncation) the plain access sits behind a test
+   * that no lane wraps ("lanes.nowrap"), the gather kept for that case.
+   * c[2 * i] (stride 2) stays a gather. */
+  const char *src = "kernel void corr(global const float *a, global float *b, int n) {\n"
+                    "  size_t i = get_global_id(0); float s = 0;\n"
+                    "  for (int j = 0; j < n; j++) s += a[j] * a[i + j];\n"
+                    "  b[i] = s;\n"
+                    "}\n"
+                    "kernel void icorr(global const float *a, global float *b, int n) {\n"
+                    "  int i = get_global_id(0); float s = 0;\n"
+                    "  for (int j = 0; j < n; j++) s += a[j] * a[i + j];\n"
+                    "  b[i] = s;\n"
+                    "}\n"
+                    "kernel void str(global const float *a, global float *b, global const float *c, int n) {\n"
+                    "  size_t i = get_global_id(0); float s = 0;\n"
+                    "  for (int j = 0; j < n; j++) s += a[j] * c[2 * i + j];\n"
+                    "  b[i] = s;\n"
+                    "}\n";
+  char *ir = optimized_ir(src);
+  unsigned W = ct_dev()->simd_bits / 32;
+  char want[64];
+  snprintf(want, sizeof(want), "load <%u x float>", W);
+  ASSERT_CONTAINS(ir, want);
+  snprintf(want, sizeof(want), "store <%u x float>", W);
+  ASSERT_CONTAINS(ir, want);
+  unsigned cg = count_in_function(ir, "__lanecl_wg_corr", "@llvm.masked.gather");
+  unsigned cs = count_in_function(ir, "__lanecl_wg_corr", "@llvm.masked.scatter");
+  unsigned ig = count_in_function(ir, "__lanecl_wg_icorr", "lanes.nowrap");
+  unsigned sg = count_in_function(ir, "__lanecl_wg_str", "@llvm.masked.gather");
+  free(ir);
+  ASSERT_EQ(cg, 0);
+  ASSERT_EQ(cs, 0);
+  ASSERT_TRUE(ig > 0);
+  ASSERT_TRUE(sg > 0);
+
+  enum { N = 100, NN = 7 };
+  float *a = malloc((N + NN) * 4), *b = malloc(N * 4), *c = malloc((2 * N + NN) * 4);
+  for (int i = 0; i < N + NN; i++)
+    a[i] = (float)(i % 9) - 4.0f;
+  for (int i = 0; i < 2 * N + NN; i++)
+    c[i] = (float)(i % 13);
+  int n = NN;
+  for (int lv = 0; lv < 2; lv++) {
+    wg_prog p;
+    wg_build(src, levels[lv], &p);
+    void *args[] = {&a, &b, &n};
+    wg_range r = range1(N, 48, NULL);
+    for (int k = 0; k < 2; k++) {
+      wg_run(&p, k ? "icorr" : "corr", args, &r);
+      for (int i = 0; i < N; i++) {
+        float s = 0;
+        for (int j = 0; j < NN; j++)
+          s += a[j] * a[i + j];
+        ASSERT_TRUE(fabsf(b[i] - s) <= 1e-4f);
+      }
+    }
+    void *sargs[] = {&a, &b, &c, &n};
+    wg_run(&p, "str", sargs, &r);
+    for (int i = 0; i < N; i++) {
+      float s = 0;
+      for (int j = 0; j < NN; j++)
+        s += a[j] * c[2 * i + j];
+      ASSERT_TRUE(fabsf(b[i] - s) <= 1e-4f);
+    }
+    if (lv == 0) {
+      assert_outer_vectorized(built(&p, "corr", lv));
+      assert_outer_vectorized(built(&p, "icorr", lv));
+      assert_outer_vectorized(built(&p, "str", lv));
+    }
+    wg_free(&p);
+  }
+  free(a), free(b), free(c);
+}
