@@ -11,7 +11,7 @@
 #include "bench/bench.h"
 
 #define N (16u << 20)
-#define NCACHE (64u << 10) /* 256 KiB of ints: cache resident */
+#define NCACHE (128u << 10) /* 512 KiB of ints in + 512 KiB out: L2 resident on 2 cores */
 
 /* param encodes: low 8 bits the op (see below), bits 8..23 the local size, bit 24 float, bit 25 cache-resident */
 enum { C_SCAN_INCL_ADD, C_SCAN_EXCL_ADD, C_SCAN_INCL_MIN, C_SCAN_INCL_MAX, C_REDUCE_ADD, C_BROADCAST };
@@ -165,7 +165,7 @@ const bench_def bench_collective_defs[] = {
   COLL("wg scan_inclusive_add int 16M L=64", P(C_SCAN_INCL_ADD, 64, 0, 0)),
   COLL("wg scan_inclusive_add int 16M L=1024", P(C_SCAN_INCL_ADD, 1024, 0, 0)),
   COLL("wg scan_inclusive_add int 16M L=max", P(C_SCAN_INCL_ADD, 0, 0, 0)),
-  COLL("wg scan_inclusive_add int 64K cache-resident L=1024", P(C_SCAN_INCL_ADD, 1024, 0, 1)),
+  COLL("wg scan_inclusive_add int 128K L2-resident L=1024", P(C_SCAN_INCL_ADD, 1024, 0, 1)),
   {"local-mem Blelloch scan int 16M L=8", bench_blelloch_setup, bench_blelloch_run, bench_blelloch_verify,
    bench_blelloch_teardown, bench_copy_native, 8},
   {"local-mem Blelloch scan int 16M L=64", bench_blelloch_setup, bench_blelloch_run, bench_blelloch_verify,
