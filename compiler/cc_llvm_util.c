@@ -656,6 +656,106 @@ int cc_cfg_dominates(const cc_cfg *cfg, unsigned a, unsigned b)
   return b == a;
 }
 
+int cc_cfg_postdom(const cc_cfg *cfg, unsigned *ipdom)
+{
+  unsigned n = cfg->n, V = n;
+  /* Reverse graph: node V's successors are the exit blocks, block b's are
+   * its predecessors.  Post-order of a depth-first search from V. */
+  unsigned *order = malloc((n + 1) * sizeof(*order)), *num = malloc((n + 1) * sizeof(*num));
+  unsigned *exits = malloc((n + 1) * sizeof(*exits));
+  struct dfs { unsigned b, next; } *stack = malloc((n + 1) * sizeof(*stack));
+  unsigned *pd = malloc((n + 1) * sizeof(*pd));
+  int rc = 1;
+  if (!order || !num || !exits || !stack || !pd)
+    goto done;
+  const unsigned undef = ~0u;
+  unsigned nexit = 0;
+  for (unsigned i = 0; i < n; i++) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(cfg->block[i]);
+    if (!t || LLVMGetNumSuccessors(t) == 0)
+      exits[nexit++] = i;
+  }
+  for (unsigned i = 0; i <= n; i++)
+    num[i] = undef;
+  unsigned sp = 0, np = 0;
+  stack[sp++] = (struct dfs){V, 0};
+  num[V] = 0;
+  while (sp) {
+    struct dfs *f = &stack[sp - 1];
+    unsigned cnt = f->b == V ? nexit : cfg->pred_start[f->b + 1] - cfg->pred_start[f->b];
+    if (f->next < cnt) {
+      unsigned s = f->b == V ? exits[f->next] : cfg->pred[cfg->pred_start[f->b] + f->next];
+      f->next++;
+      if (num[s] == undef) {
+        num[s] = 0;
+        stack[sp++] = (struct dfs){s, 0};
+      }
+    } else {
+      order[np++] = f->b;
+      sp--;
+    }
+  }
+  /* num: reverse post-order index (V is 0). */
+  for (unsigned i = 0; i < np; i++)
+    num[order[i]] = np - 1 - i;
+  for (unsigned i = 0; i <= n; i++)
+    pd[i] = undef;
+  pd[V] = V;
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (unsigned k = np; k-- > 0;) {
+      unsigned b = order[k];
+      if (b == V)
+        continue;
+      /* Its "predecessors" in the reverse graph: its successors, and V for an exit. */
+      unsigned nd = undef;
+      LLVMValueRef t = LLVMGetBasicBlockTerminator(cfg->block[b]);
+      unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
+      for (unsigned s = 0; s <= ns; s++) {
+        unsigned p;
+        if (s == ns) {
+          if (ns)
+            break;
+          p = V;
+        } else {
+          int pi = cc_cfg_find(cfg, LLVMGetSuccessor(t, s));
+          if (pi < 0)
+            continue;
+          p = (unsigned)pi;
+        }
+        if (pd[p] == undef)
+          continue;
+        if (nd == undef) {
+          nd = p;
+          continue;
+        }
+        unsigned a = p, c = nd;
+        while (a != c) {
+          while (num[a] > num[c])
+            a = pd[a];
+          while (num[c] > num[a])
+            c = pd[c];
+        }
+        nd = a;
+      }
+      if (nd != pd[b]) {
+        pd[b] = nd;
+        changed = 1;
+      }
+    }
+  }
+  for (unsigned i = 0; i < n; i++)
+    ipdom[i] = pd[i];
+  rc = 0;
+done:
+  free(order);
+  free(num);
+  free(exits);
+  free(stack);
+  free(pd);
+  return rc;
+}
+
 unsigned cc_cfg_loop(const cc_cfg *cfg, unsigned header, unsigned latch, unsigned char *in)
 {
   unsigned *stack = malloc((cfg->n + 1) * sizeof(*stack)), sp = 0, count = 0;

@@ -103,6 +103,11 @@ void cc_cfg_free(cc_cfg *cfg);
 int cc_cfg_find(const cc_cfg *cfg, LLVMBasicBlockRef bb);
 /* Block a dominates block b (indices). */
 int cc_cfg_dominates(const cc_cfg *cfg, unsigned a, unsigned b);
+/* Immediate post-dominators: ipdom[i] is the index of block i's, cfg->n
+ * for the virtual exit (after every block ending in ret or unreachable),
+ * ~0u when block i reaches no exit.  ipdom has cfg->n entries.  0, or
+ * nonzero when out of memory. */
+int cc_cfg_postdom(const cc_cfg *cfg, unsigned *ipdom);
 /* The natural loop of the back edge latch -> header (header dominates
  * latch): in[i] is set to 1 for each of its blocks.  Returns their count. */
 unsigned cc_cfg_loop(const cc_cfg *cfg, unsigned header, unsigned latch, unsigned char *in);

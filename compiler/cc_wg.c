@@ -348,7 +348,7 @@ static int make_body(wg_gen *g, LLVMValueRef kernel, char **err)
     return CC_INTERNAL;
   }
   g->nparams = n;
-  g->ptypes = calloc(n + 6, sizeof(*g->ptypes));
+  g->ptypes = calloc(n + 7, sizeof(*g->ptypes));
   g->byval = calloc(n + 1, sizeof(*g->byval));
   size_t nlen = strlen(kname);
   char *name = malloc(nlen + sizeof(LANECL_WG_PREFIX) + 8);
@@ -361,9 +361,10 @@ static int make_body(wg_gen *g, LLVMValueRef kernel, char **err)
   g->ptypes[n + 1] = g->ptypes[n + 2] = g->ptypes[n + 3] = g->t_i64;
   g->ptypes[n + 4] = g->t_i32;
   g->ptypes[n + 5] = g->t_i64;
+  g->ptypes[n + 6] = g->t_ptr;
 
   snprintf(name, nlen + 8, "%s.body", kname);
-  g->body = LLVMAddFunction(g->m, name, LLVMFunctionType(g->t_i32, g->ptypes, n + 6, 0));
+  g->body = LLVMAddFunction(g->m, name, LLVMFunctionType(g->t_i32, g->ptypes, n + 7, 0));
   snprintf(name, nlen + sizeof(LANECL_WG_PREFIX) + 8, LANECL_WG_PREFIX "%s", kname);
   LLVMTypeRef wty_params[2] = {g->t_ptr, g->t_ptr};
   g->wg = LLVMAddFunction(g->m, name, LLVMFunctionType(g->t_void, wty_params, 2, 0));
@@ -401,12 +402,14 @@ static int make_body(wg_gen *g, LLVMValueRef kernel, char **err)
     g->p_lid[d] = LLVMGetParam(g->body, n + 1 + d);
   g->p_state = LLVMGetParam(g->body, n + 4);
   g->p_coll = LLVMGetParam(g->body, n + 5);
+  g->p_uval = LLVMGetParam(g->body, n + 6);
   LLVMSetValueName2(g->p_ctx, "ctx", 3);
   LLVMSetValueName2(g->p_lid[0], "lx", 2);
   LLVMSetValueName2(g->p_lid[1], "ly", 2);
   LLVMSetValueName2(g->p_lid[2], "lz", 2);
   LLVMSetValueName2(g->p_state, "state", 5);
   LLVMSetValueName2(g->p_coll, "coll", 4);
+  LLVMSetValueName2(g->p_uval, "uval", 4);
 
   /* Move the blocks; `ret void` becomes `ret i32 -1` (done). */
   LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(kernel);
@@ -961,6 +964,13 @@ static int report_regions(wg_gen *g, int *vec_state, unsigned *nvec)
       cc_str_printf(&g->report, "%s, scalar\n", why);
     else
       cc_str_printf(&g->report, "%s\n", CC_LANE_LOOP_PENDING);
+    if (g->trim && g->trim[r].n) {
+      const wg_trim *tr = &g->trim[r];
+      int only0 = tr->n == 1 && tr->b[0].kind == WG_TRIM_ONE;
+      cc_str_printf(&g->report, "    region %u's lane loop runs %s\n", r,
+                    only0 ? "work-item 0 alone (the others would change nothing)"
+                          : "only the work-items below its uniform bound (lx < u guards every effect)");
+    }
     vec_state[r] = g->opt_disable || why ? WG_VEC_NONE : loop ? WG_VEC_OUTER : WG_VEC_LANES;
     *nvec += vec_state[r] != WG_VEC_NONE;
   }
@@ -1005,7 +1015,7 @@ static LLVMValueRef build_lane_loops(wg_gen *g, LLVMValueRef *argv, unsigned sta
   argv[n + 3] = z;
   argv[n + 4] = wg_c32(g, state);
   argv[n + 5] = coll;
-  LLVMValueRef r = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(g->body), g->body, argv, n + 6, "next");
+  LLVMValueRef r = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(g->body), g->body, argv, n + 7, "next");
   LLVMValueRef x1 = LLVMBuildNUWAdd(g->b, x, one, "");
   LLVMValueRef br = LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntULT, x1, ls[0], ""), xb, xe);
   if (!g->opt_disable) {
@@ -1086,54 +1096,36 @@ static LLVMValueRef helper_decl(wg_gen *g, const char *name)
   return f;
 }
 
-/* The regions' vectorizability, per state (index 0 = state 0). */
-static int build_wg_function(wg_gen *g, const int *vec_state)
+/* Before the lane loop of state s (after boundary s): the uniform slots live
+ * there, from work-item 0's copy in the frame into the uniform values' area. */
+static void load_uniform_values(wg_gen *g, unsigned s, LLVMValueRef frame, LLVMValueRef nwi, LLVMValueRef area)
+{
+  const uint64_t *live = g->live + (size_t)(s - 1) * g->live_words;
+  for (unsigned j = g->first_simple; j < g->nslots; j++) {
+    const wg_slot *sl = &g->slots[j];
+    unsigned k = j - g->first_simple;
+    if (!sl->uniform || !(live[k / 64] >> (k % 64) & 1))
+      continue;
+    LLVMValueRef o = LLVMBuildMul(g->b, wg_c64(g, sl->off), nwi, "");
+    LLVMValueRef v = wg_build_load(g, sl->ty, LLVMBuildInBoundsGEP2(g->b, g->t_i8, frame, &o, 1, ""),
+                                   (unsigned)sl->align, 0);
+    LLVMValueRef vo = wg_c64(g, sl->voff);
+    wg_build_store(g, v, LLVMBuildInBoundsGEP2(g->b, g->t_i8, area, &vo, 1, ""), (unsigned)sl->align, 0);
+  }
+}
+
+/* The state machine: from the builder's block, dispatch on the state, run
+ * its lane loops, combine at the boundary reached, until the end (exitb).
+ * ls: the local size as the lane loops see it (y and z constant 1 in the
+ * one-dimensional copy). */
+static void build_state_machine(wg_gen *g, LLVMValueRef *argv, const LLVMValueRef ls[3], LLVMValueRef frame,
+                                LLVMValueRef coll_buf, LLVMBasicBlockRef exitb, const int *vec_state)
 {
   unsigned n = g->nparams;
-  LLVMValueRef args = LLVMGetParam(g->wg, 0), ctxp = LLVMGetParam(g->wg, 1);
-  LLVMValueRef *argv = calloc(n + 6, sizeof(*argv));
-  if (!argv)
-    return CC_OUT_OF_MEMORY;
-  LLVMSetValueName2(args, "args", 4);
-  LLVMSetValueName2(ctxp, "ctx", 3);
-  LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->c, g->wg, "entry");
-  LLVMPositionBuilderAtEnd(g->b, entry);
-  LLVMValueRef local_args = NULL;
-  for (unsigned i = 0; i < n; i++) {
-    LLVMValueRef idx = wg_c64(g, i), v;
-    if (g->ki->args[i].kind == CC_ARG_LOCAL) {
-      if (!local_args)
-        local_args = wg_ctx_load(g, ctxp, offsetof(lanecl_wg_ctx, local_args), g->t_ptr, "local_args");
-      v = wg_build_load(g, g->ptypes[i], LLVMBuildInBoundsGEP2(g->b, g->t_ptr, local_args, &idx, 1, ""), 8, 0);
-    } else {
-      LLVMValueRef ap = wg_build_load(g, g->t_ptr, LLVMBuildInBoundsGEP2(g->b, g->t_ptr, args, &idx, 1, ""), 8, 0);
-      if (!g->byval[i])
-        v = wg_build_load(g, g->ptypes[i], ap, 1, 0);
-      else if (g->ptypes[i] != g->t_ptr)
-        v = LLVMBuildAddrSpaceCast(g->b, ap, g->ptypes[i], "");
-      else
-        v = ap;
-    }
-    argv[i] = v;
-  }
-  argv[n] = ctxp;
-  LLVMValueRef ls[3];
-  for (unsigned d = 0; d < 3; d++)
-    ls[d] = wg_ctx_load(g, ctxp, offsetof(lanecl_wg_ctx, local_size) + 8 * d, g->t_i64, "local_size");
-
-  if (g->nbnd == 0) {
-    build_lane_loops(g, argv, 0, wg_c64(g, 0), ls, vec_state[0]);
-    LLVMBuildRetVoid(g->b);
-    free(argv);
-    return CC_OK;
-  }
-
   LLVMValueRef nwi = LLVMBuildMul(g->b, LLVMBuildMul(g->b, ls[0], ls[1], ""), ls[2], "nwi");
-  LLVMValueRef coll_buf = wg_ctx_load(g, ctxp, offsetof(lanecl_wg_ctx, coll_buf), g->t_ptr, "coll_buf");
-  LLVMValueRef frame = wg_ctx_load(g, ctxp, offsetof(lanecl_wg_ctx, frame), g->t_ptr, "frame");
+  LLVMBasicBlockRef entry = LLVMGetInsertBlock(g->b);
   LLVMBasicBlockRef disp = LLVMAppendBasicBlockInContext(g->c, g->wg, "dispatch");
   LLVMBasicBlockRef nextb = LLVMAppendBasicBlockInContext(g->c, g->wg, "next");
-  LLVMBasicBlockRef exitb = LLVMAppendBasicBlockInContext(g->c, g->wg, "exit");
   LLVMBuildBr(g->b, disp);
   LLVMPositionBuilderAtEnd(g->b, disp);
   LLVMValueRef state = LLVMBuildPhi(g->b, g->t_i32, "state");
@@ -1152,7 +1144,11 @@ static int build_wg_function(wg_gen *g, const int *vec_state)
     LLVMBasicBlockRef sb = LLVMAppendBasicBlockInContext(g->c, g->wg, name);
     LLVMAddCase(sw, wg_c32(g, s), sb);
     LLVMPositionBuilderAtEnd(g->b, sb);
-    LLVMValueRef r = build_lane_loops(g, argv, s, coll, ls, vec_state[s]);
+    if (s > 0)
+      load_uniform_values(g, s, frame, nwi, argv[n + 6]);
+    argv[n + 5] = coll;
+    LLVMValueRef lsx[3] = {wg_trimmed_size(g, s, argv, ls[0]), ls[1], ls[2]};
+    LLVMValueRef r = build_lane_loops(g, argv, s, coll, lsx, vec_state[s]);
     LLVMBasicBlockRef done = LLVMGetInsertBlock(g->b);
     LLVMBuildBr(g->b, nextb);
     LLVMAddIncoming(next, &r, &done, 1);
@@ -1187,6 +1183,79 @@ static int build_wg_function(wg_gen *g, const int *vec_state)
     LLVMBuildBr(g->b, disp);
     LLVMAddIncoming(state, &sv, &from, 1);
     LLVMAddIncoming(coll, &cv, &from, 1);
+  }
+}
+
+/* The regions' vectorizability, per state (index 0 = state 0). */
+static int build_wg_function(wg_gen *g, const int *vec_state)
+{
+  unsigned n = g->nparams;
+  LLVMValueRef args = LLVMGetParam(g->wg, 0), ctxp = LLVMGetParam(g->wg, 1);
+  LLVMValueRef *argv = calloc(n + 7, sizeof(*argv));
+  if (!argv)
+    return CC_OUT_OF_MEMORY;
+  LLVMSetValueName2(args, "args", 4);
+  LLVMSetValueName2(ctxp, "ctx", 3);
+  LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->c, g->wg, "entry");
+  LLVMPositionBuilderAtEnd(g->b, entry);
+  LLVMValueRef local_args = NULL;
+  for (unsigned i = 0; i < n; i++) {
+    LLVMValueRef idx = wg_c64(g, i), v;
+    if (g->ki->args[i].kind == CC_ARG_LOCAL) {
+      if (!local_args)
+        local_args = wg_ctx_load(g, ctxp, offsetof(lanecl_wg_ctx, local_args), g->t_ptr, "local_args");
+      v = wg_build_load(g, g->ptypes[i], LLVMBuildInBoundsGEP2(g->b, g->t_ptr, local_args, &idx, 1, ""), 8, 0);
+    } else {
+      LLVMValueRef ap = wg_build_load(g, g->t_ptr, LLVMBuildInBoundsGEP2(g->b, g->t_ptr, args, &idx, 1, ""), 8, 0);
+      if (!g->byval[i])
+        v = wg_build_load(g, g->ptypes[i], ap, 1, 0);
+      else if (g->ptypes[i] != g->t_ptr)
+        v = LLVMBuildAddrSpaceCast(g->b, ap, g->ptypes[i], "");
+      else
+        v = ap;
+    }
+    argv[i] = v;
+  }
+  argv[n] = ctxp;
+  argv[n + 6] = LLVMConstNull(g->t_ptr);
+  if (g->uval_bytes) {
+    LLVMValueRef area = LLVMBuildAlloca(g->b, LLVMArrayType2(g->t_i8, g->uval_bytes), "uval");
+    LLVMSetAlignment(area, 16);
+    argv[n + 6] = area;
+  }
+  LLVMValueRef ls[3];
+  for (unsigned d = 0; d < 3; d++)
+    ls[d] = wg_ctx_load(g, ctxp, offsetof(lanecl_wg_ctx, local_size) + 8 * d, g->t_i64, "local_size");
+
+  if (g->nbnd == 0) {
+    build_lane_loops(g, argv, 0, wg_c64(g, 0), ls, vec_state[0]);
+    LLVMBuildRetVoid(g->b);
+    free(argv);
+    return CC_OK;
+  }
+
+  LLVMValueRef coll_buf = wg_ctx_load(g, ctxp, offsetof(lanecl_wg_ctx, coll_buf), g->t_ptr, "coll_buf");
+  LLVMValueRef frame = wg_ctx_load(g, ctxp, offsetof(lanecl_wg_ctx, frame), g->t_ptr, "frame");
+  LLVMBasicBlockRef exitb = LLVMAppendBasicBlockInContext(g->c, g->wg, "exit");
+  /* Groups of one dimension (y and z sizes 1) get a copy of the state
+   * machine without the y and z lane loops: for small groups the loop nest
+   * costs more than the work (a reqd_work_group_size keeps one copy). */
+  const uint64_t *reqd = g->ki->reqd_work_group_size;
+  int one_d = reqd[0] && reqd[1] == 1 && reqd[2] == 1, multi_d = reqd[0] && !one_d;
+  LLVMValueRef ls1d[3] = {ls[0], wg_c64(g, 1), wg_c64(g, 1)};
+  if (one_d || multi_d) {
+    build_state_machine(g, argv, one_d ? ls1d : ls, frame, coll_buf, exitb, vec_state);
+  } else {
+    LLVMBasicBlockRef b1 = LLVMAppendBasicBlockInContext(g->c, g->wg, "groups.1d");
+    LLVMBasicBlockRef bn = LLVMAppendBasicBlockInContext(g->c, g->wg, "groups.nd");
+    LLVMValueRef flat = LLVMBuildICmp(g->b, LLVMIntEQ, LLVMBuildOr(g->b, LLVMBuildXor(g->b, ls[1], wg_c64(g, 1), ""),
+                                                                    LLVMBuildXor(g->b, ls[2], wg_c64(g, 1), ""), ""),
+                                      wg_c64(g, 0), "one_dim");
+    LLVMBuildCondBr(g->b, flat, b1, bn);
+    LLVMPositionBuilderAtEnd(g->b, b1);
+    build_state_machine(g, argv, ls1d, frame, coll_buf, exitb, vec_state);
+    LLVMPositionBuilderAtEnd(g->b, bn);
+    build_state_machine(g, argv, ls, frame, coll_buf, exitb, vec_state);
   }
   LLVMPositionBuilderAtEnd(g->b, exitb);
   LLVMBuildRetVoid(g->b);
@@ -1250,6 +1319,8 @@ static int wg_kernel(wg_gen *g, char **err)
   }
   if (!rc)
     rc = isolate_tls(g);
+  if (!rc && g->nbnd && !g->opt_disable)
+    rc = wg_trim_regions(g);
   if (rc)
     return rc;
 
@@ -1259,8 +1330,15 @@ static int wg_kernel(wg_gen *g, char **err)
   int *vec_state = calloc(g->nbnd + 1, sizeof(int));
   if (!vec_state)
     return CC_OUT_OF_MEMORY;
-  cc_str_printf(&g->report, "kernel %s: %u region%s, frame %llu bytes per work-item\n", g->ki->name,
-                g->nbnd + 1, g->nbnd ? "s" : "", (unsigned long long)g->frame_bytes);
+  unsigned nuni = 0;
+  for (unsigned j = 0; j < g->nslots; j++)
+    nuni += g->slots[j].uniform;
+  cc_str_printf(&g->report, "kernel %s: %u region%s, frame %llu bytes per work-item", g->ki->name, g->nbnd + 1,
+                g->nbnd ? "s" : "", (unsigned long long)g->frame_bytes);
+  if (nuni)
+    cc_str_printf(&g->report, " (%u uniform value%s: work-item 0's copy restored once per lane loop)", nuni,
+                  nuni == 1 ? "" : "s");
+  cc_str_printf(&g->report, "\n");
   rc = report_regions(g, vec_state, &vec_regions);
   if (!rc)
     rc = build_wg_function(g, vec_state);
@@ -1344,6 +1422,8 @@ int cc_wg_generate(LLVMModuleRef m, LLVMTargetMachineRef tm, const cc_device_des
     free(g.byval);
     free(g.bnd);
     free(g.slots);
+    free(g.live);
+    free(g.trim);
     free(cc_str_take(&g.report));
   }
   cc_dbg_finish(&dbg);

@@ -46,8 +46,23 @@ typedef struct wg_slot {
   uint64_t align;
   uint64_t off;       /* slot j of work-item w: frame + off * nwi + w * size */
   int resident;       /* lives in the frame for the whole kernel */
+  int uniform;        /* the same in every work-item: restored from work-item 0's copy */
+  uint64_t voff;      /* uniform: its place in the work-group function's uniform values */
   LLVMValueRef addr;  /* this work-item's copy (computed in the body's entry) */
 } wg_slot;
+
+/* A bound on the work-items of x a region needs (cc_wg_trim.c). */
+enum wg_trim_kind { WG_TRIM_ONE, WG_TRIM_ULT, WG_TRIM_ULE, WG_TRIM_SLT, WG_TRIM_SLE };
+typedef struct wg_trim_bound {
+  enum wg_trim_kind kind;  /* lx == 0, lx < u, lx <= u (unsigned, signed) */
+  LLVMValueRef u;          /* the uniform bound in the body */
+  LLVMValueRef at;         /* the branch it guards */
+} wg_trim_bound;
+#define WG_TRIM_MAX 4
+typedef struct wg_trim {
+  unsigned n;              /* 0: the region runs every work-item */
+  wg_trim_bound b[WG_TRIM_MAX];  /* it needs x below the largest */
+} wg_trim;
 
 typedef struct wg_gen {
   LLVMModuleRef m;
@@ -66,7 +81,7 @@ typedef struct wg_gen {
   unsigned nparams;
   LLVMTypeRef *ptypes;    /* the kernel's parameter types */
   int *byval;             /* parameter i was passed byval */
-  LLVMValueRef p_ctx, p_lid[3], p_state, p_coll;
+  LLVMValueRef p_ctx, p_lid[3], p_state, p_coll, p_uval;
   LLVMBasicBlockRef entry, start;  /* body: alloca block, state 0's first block */
 
   wg_boundary *bnd;
@@ -77,6 +92,13 @@ typedef struct wg_gen {
   uint64_t bcast_off;  /* frame slot (i64) of the broadcast's linear id, when used */
   uint64_t copy_off;   /* frame slots (4 x 8 bytes) of an async copy's dst, src, n, stride */
   int has_bcast, has_coll, has_copy;
+  /* Simple slots live after each boundary: bit k of live[b * live_words ...]
+   * for slot first_simple + k. */
+  uint64_t *live;
+  size_t live_words;
+  unsigned first_simple;
+  uint64_t uval_bytes;  /* the uniform values' area (p_uval), 0 when none */
+  wg_trim *trim;        /* per state (nbnd + 1), NULL when none is trimmed */
   LLVMValueRef ls[3], nwi, lin, frame, coll_buf;  /* body entry values */
   int scalarize;  /* vector-typed code in a body whose lane loop should vectorize */
   LLVMMetadataRef dbg_scope;  /* the kernel's scope for the lane loops' debug locations */
@@ -129,6 +151,28 @@ int wg_alloca_is_simple(LLVMValueRef a);
 /* Regions of a body with boundaries: the frame, the state switch, each
  * boundary saving and returning its id, each resume point restoring. */
 int wg_build_regions(wg_gen *g, char **err);
+
+/* cc_wg_uniform.c: uniform and divergent values of the body in memory form. */
+typedef struct wg_uni {
+  cc_cfg cfg;                /* of the body */
+  cc_ptrmap div;             /* divergent instructions, arguments and simple allocas */
+  unsigned char *div_block;  /* by cfg index: reached under divergent control */
+  unsigned char *div_term;   /* by cfg index: ends in a branch on a divergent value */
+} wg_uni;
+int wg_uniformity(wg_gen *g, wg_uni *u);
+int wg_is_uniform(const wg_uni *u, LLVMValueRef v);
+/* bb is under divergent control (or unreachable). */
+int wg_block_divergent(const wg_uni *u, LLVMBasicBlockRef bb);
+void wg_uni_free(wg_uni *u);
+
+/* cc_wg_trim.c */
+/* g->trim: for each region, the bounds below which the work-items that do
+ * something lie (the body is final: regions rewritten, in memory form). */
+int wg_trim_regions(wg_gen *g);
+/* At the builder in the work-group function, before the lane loop of state
+ * s (uniform values loaded, argv the body's arguments): how many work-items
+ * of x it runs. */
+LLVMValueRef wg_trimmed_size(wg_gen *g, unsigned s, LLVMValueRef *argv, LLVMValueRef ls0);
 
 /* cc_wg_outer.c */
 /* Lane loops with inner loops (WG_VEC_OUTER) in the work-group functions

@@ -355,6 +355,34 @@ free_all:
   return rc;
 }
 
+/* Slots whose value is the same in every work-item (a loop counter around
+ * a barrier, a size): each work-item still saves its copy, but all restore
+ * work-item 0's, which the work-group function reads once before the lane
+ * loop (into the area p_uval points to): the value is then one scalar for
+ * the whole lane loop.  (Work-item 0's copy cannot be read from the frame
+ * inside the lane loop: work-item 0 saves the next value before the others
+ * restore.) */
+static int classify_uniform_slots(wg_gen *g, unsigned first_simple)
+{
+  wg_uni u;
+  int rc = wg_uniformity(g, &u);
+  if (rc)
+    return rc;
+  uint64_t off = 0;
+  for (unsigned j = first_simple; j < g->nslots; j++) {
+    wg_slot *s = &g->slots[j];
+    s->uniform = wg_is_uniform(&u, s->alloca);
+    if (!s->uniform)
+      continue;
+    off = (off + s->align - 1) / s->align * s->align;
+    s->voff = off;
+    off += s->size;
+  }
+  g->uval_bytes = off;
+  wg_uni_free(&u);
+  return CC_OK;
+}
+
 static void layout_frame(wg_gen *g)
 {
   uint64_t off = 0;
@@ -446,7 +474,12 @@ static void rewrite_boundary(wg_gen *g, unsigned bi, const uint64_t *live, unsig
     unsigned k = j - first_simple;
     if (!(live[k / 64] >> (k % 64) & 1))
       continue;
-    LLVMValueRef v = wg_build_load(g, s->ty, s->addr, (unsigned)s->align, 1);
+    LLVMValueRef from = s->addr;
+    if (s->uniform) {
+      LLVMValueRef o = wg_c64(g, s->voff);
+      from = LLVMBuildInBoundsGEP2(g->b, g->t_i8, g->p_uval, &o, 1, "");
+    }
+    LLVMValueRef v = wg_build_load(g, s->ty, from, (unsigned)s->align, 1);
     LLVMBuildStore(g->b, v, s->alloca);
   }
   switch (bd->kind) {
@@ -578,6 +611,11 @@ int wg_build_regions(wg_gen *g, char **err)
   }
   free(live);
   free(simple);
+  rc = classify_uniform_slots(g, first_simple);
+  if (rc) {
+    free(live2);
+    return rc;
+  }
   layout_frame(g);
 
   for (unsigned b = 0; b < g->nbnd; b++) {
@@ -588,6 +626,8 @@ int wg_build_regions(wg_gen *g, char **err)
   build_body_entry(g);
   for (unsigned b = 0; b < g->nbnd; b++)
     rewrite_boundary(g, b, live2 + (size_t)b * W, first_simple);
-  free(live2);
+  g->live = live2;
+  g->live_words = W;
+  g->first_simple = first_simple;
   return CC_OK;
 }

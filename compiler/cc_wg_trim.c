@@ -1,0 +1,446 @@
+/* Lane loops shortened to the work-items that do something.
+ *
+ * Tree reductions and scans run log2(L) regions in which only the first d
+ * work-items work:  if (l < d) { t[...] += t[...]; }  barrier.  A lane loop
+ * over all L work-items spends most of its time on work-items that only
+ * check the condition.  When every effect of a region (stores, calls, and
+ * changes to the values a work-item keeps across the boundary) sits under
+ * a branch that only work-items with a local id x below a uniform bound
+ * take (lx < u, lx <= u, lx == 0), the work-items from the bound on would
+ * change nothing: the region's lane loop runs x over [0, max(1, min(L, u)))
+ * instead of [0, L).  Work-item 0 always runs: it saves the uniform values
+ * (the others restore work-item 0's copy, cc_wg_frame.c) and its return
+ * value says which boundary the group reached.
+ *
+ * The bound is computed by the work-group function before the lane loop:
+ * a copy of the body's expression for u, from the kernel's arguments, ctx,
+ * the collective result and the uniform values (through the stores that
+ * put them in allocas within the region).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/cc_wg.h"
+
+#define TRIM_BUDGET 48
+
+typedef struct trim_ctx {
+  wg_gen *g;
+  wg_uni *u;
+  unsigned char *in;  /* by cfg index: block of the region */
+} trim_ctx;
+
+/* The value a load of simple alloca a sees at `at`: the last store to a
+ * before it in its block, else in its single predecessor within the region,
+ * and so on.  NULL when that is not one store. */
+static LLVMValueRef reaching_store(const trim_ctx *t, LLVMValueRef a, LLVMValueRef at)
+{
+  const cc_cfg *cfg = &t->u->cfg;
+  LLVMBasicBlockRef bb = LLVMGetInstructionParent(at);
+  LLVMValueRef i = LLVMGetPreviousInstruction(at);
+  for (unsigned steps = 0; steps < 64; steps++) {
+    for (; i; i = LLVMGetPreviousInstruction(i))
+      if (LLVMIsAStoreInst(i) && LLVMGetOperand(i, 1) == a)
+        return LLVMGetOperand(i, 0);
+    int b = cc_cfg_find(cfg, bb);
+    if (b < 0)
+      return NULL;
+    int pred = -1;
+    for (unsigned k = cfg->pred_start[b]; k < cfg->pred_start[b + 1]; k++) {
+      unsigned p = cfg->pred[k];
+      if (!t->in[p])
+        continue;
+      if (pred >= 0 && (unsigned)pred != p)
+        return NULL;
+      pred = (int)p;
+    }
+    if (pred < 0)
+      return NULL;
+    bb = cfg->block[pred];
+    i = LLVMGetLastInstruction(bb);
+  }
+  return NULL;
+}
+
+/* Can v be computed in the work-group function (before the lane loop)? */
+static int clonable(const trim_ctx *t, LLVMValueRef v, unsigned *budget)
+{
+  wg_gen *g = t->g;
+  if (LLVMIsAConstant(v))
+    return 1;
+  if (LLVMIsAArgument(v)) {
+    for (unsigned d = 0; d < 3; d++)
+      if (v == g->p_lid[d])
+        return 0;
+    return v != g->p_uval;
+  }
+  if (!LLVMIsAInstruction(v) || !*budget)
+    return 0;
+  (*budget)--;
+  LLVMOpcode op = LLVMGetInstructionOpcode(v);
+  if (op == LLVMLoad) {
+    LLVMValueRef p = LLVMGetOperand(v, 0);
+    if (LLVMIsAAllocaInst(p)) {
+      LLVMValueRef s = reaching_store(t, p, v);
+      return s && clonable(t, s, budget);
+    }
+    if (p == g->p_uval || (LLVMIsAGetElementPtrInst(p) && LLVMGetOperand(p, 0) == g->p_uval &&
+                           LLVMGetNumOperands(p) == 2 && LLVMIsAConstantInt(LLVMGetOperand(p, 1))))
+      return 1;
+    if (!LLVMGetMetadata(v, g->kind_invariant))
+      return 0;
+    return clonable(t, p, budget);
+  }
+  switch (op) {
+  case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMUDiv: case LLVMSDiv: case LLVMShl: case LLVMLShr:
+  case LLVMAShr: case LLVMAnd: case LLVMOr: case LLVMXor: case LLVMTrunc: case LLVMZExt: case LLVMSExt:
+  case LLVMICmp: case LLVMSelect: case LLVMGetElementPtr: case LLVMPtrToInt: case LLVMIntToPtr:
+  case LLVMBitCast: {
+    unsigned n = (unsigned)LLVMGetNumOperands(v);
+    for (unsigned k = 0; k < n; k++)
+      if (!clonable(t, LLVMGetOperand(v, k), budget))
+        return 0;
+    return 1;
+  }
+  default:
+    return 0;
+  }
+}
+
+/* ---- the guards ---- */
+
+/* v is the x local id, maybe truncated or extended once. */
+static int is_lx(const wg_gen *g, LLVMValueRef v)
+{
+  if (LLVMIsATruncInst(v) || LLVMIsAZExtInst(v) || LLVMIsASExtInst(v))
+    v = LLVMGetOperand(v, 0);
+  if (LLVMIsATruncInst(v))
+    v = LLVMGetOperand(v, 0);
+  return v == g->p_lid[0];
+}
+
+static LLVMIntPredicate swapped(LLVMIntPredicate p)
+{
+  switch (p) {
+  case LLVMIntUGT: return LLVMIntULT;
+  case LLVMIntUGE: return LLVMIntULE;
+  case LLVMIntULT: return LLVMIntUGT;
+  case LLVMIntULE: return LLVMIntUGE;
+  case LLVMIntSGT: return LLVMIntSLT;
+  case LLVMIntSGE: return LLVMIntSLE;
+  case LLVMIntSLT: return LLVMIntSGT;
+  case LLVMIntSLE: return LLVMIntSGE;
+  default: return p;
+  }
+}
+
+static LLVMIntPredicate inverse(LLVMIntPredicate p)
+{
+  switch (p) {
+  case LLVMIntEQ: return LLVMIntNE;
+  case LLVMIntNE: return LLVMIntEQ;
+  case LLVMIntUGT: return LLVMIntULE;
+  case LLVMIntUGE: return LLVMIntULT;
+  case LLVMIntULT: return LLVMIntUGE;
+  case LLVMIntULE: return LLVMIntUGT;
+  case LLVMIntSGT: return LLVMIntSLE;
+  case LLVMIntSGE: return LLVMIntSLT;
+  case LLVMIntSLT: return LLVMIntSGE;
+  case LLVMIntSLE: return LLVMIntSGT;
+  default: return p;
+  }
+}
+
+/* The edge from block x to its successor `succ` (0 or 1) is taken only by
+ * work-items with lx below a bound: fills *b and returns 1. */
+static int edge_bound(const trim_ctx *t, LLVMValueRef br, unsigned succ, wg_trim_bound *b)
+{
+  LLVMValueRef c = LLVMGetCondition(br);
+  if (!LLVMIsAICmpInst(c))
+    return 0;
+  LLVMValueRef lhs = LLVMGetOperand(c, 0), rhs = LLVMGetOperand(c, 1);
+  LLVMIntPredicate p = LLVMGetICmpPredicate(c);
+  if (!is_lx(t->g, lhs)) {
+    if (!is_lx(t->g, rhs))
+      return 0;
+    LLVMValueRef x = lhs;
+    lhs = rhs;
+    rhs = x;
+    p = swapped(p);
+  }
+  if (succ)
+    p = inverse(p);
+  if (p == LLVMIntEQ) {
+    if (!LLVMIsAConstantInt(rhs) || LLVMConstIntGetZExtValue(rhs) != 0)
+      return 0;
+    b->kind = WG_TRIM_ONE;
+    b->u = NULL;
+    return 1;
+  }
+  if (p != LLVMIntULT && p != LLVMIntULE && p != LLVMIntSLT && p != LLVMIntSLE)
+    return 0;
+  unsigned budget = TRIM_BUDGET;
+  if (!wg_is_uniform(t->u, rhs) || !clonable(t, rhs, &budget))
+    return 0;
+  b->u = rhs;
+  b->kind = p == LLVMIntULT ? WG_TRIM_ULT : p == LLVMIntULE ? WG_TRIM_ULE : p == LLVMIntSLT ? WG_TRIM_SLT : WG_TRIM_SLE;
+  b->at = br;
+  return 1;
+}
+
+/* Block bi is only reached by work-items below a bound: the nearest
+ * dominating edge that says so. */
+static int block_bound(const trim_ctx *t, unsigned bi, wg_trim_bound *b)
+{
+  const cc_cfg *cfg = &t->u->cfg;
+  for (unsigned x = bi; x != 0 && t->in[x]; x = cfg->idom[x]) {
+    if (cfg->pred_start[x + 1] - cfg->pred_start[x] != 1)
+      continue;
+    unsigned p = cfg->pred[cfg->pred_start[x]];
+    LLVMValueRef br = LLVMGetBasicBlockTerminator(cfg->block[p]);
+    if (!t->in[p] || !br || !LLVMIsABranchInst(br) || !LLVMIsConditional(br) ||
+        LLVMGetSuccessor(br, 0) == LLVMGetSuccessor(br, 1))
+      continue;
+    for (unsigned s = 0; s < 2; s++)
+      if (LLVMGetSuccessor(br, s) == cfg->block[x] && edge_bound(t, br, s, b))
+        return 1;
+  }
+  return 0;
+}
+
+static const wg_slot *slot_of_alloca(const wg_gen *g, LLVMValueRef a)
+{
+  for (unsigned j = g->first_simple; j < g->nslots; j++)
+    if (g->slots[j].alloca == a)
+      return &g->slots[j];
+  return NULL;
+}
+
+static const wg_slot *slot_of_addr(const wg_gen *g, LLVMValueRef p)
+{
+  for (unsigned j = g->first_simple; j < g->nslots; j++)
+    if (g->slots[j].addr == p)
+      return &g->slots[j];
+  return NULL;
+}
+
+static int pure_call(LLVMValueRef call)
+{
+  static const char *const pure[] = {"__lanecl_tls.", "llvm.umax.", "llvm.umin.", "llvm.smax.", "llvm.smin.",
+                                     "llvm.abs.", "llvm.ctpop.", "llvm.ctlz.", "llvm.cttz.", "llvm.fabs.",
+                                     "llvm.sqrt.", "llvm.fmuladd.", "llvm.fma.", "llvm.minnum.", "llvm.maxnum."};
+  for (size_t i = 0; i < sizeof(pure) / sizeof(pure[0]); i++)
+    if (cc_callee_has_prefix(call, pure[i]))
+      return 1;
+  return 0;
+}
+
+static int add_bound(wg_trim *tr, const wg_trim_bound *b)
+{
+  for (unsigned i = 0; i < tr->n; i++)
+    if (tr->b[i].kind == b->kind && tr->b[i].u == b->u)
+      return 1;
+  if (tr->n == WG_TRIM_MAX)
+    return 0;
+  tr->b[tr->n++] = *b;
+  return 1;
+}
+
+/* t->in: the blocks of the region from start (reachable from it up to the
+ * boundaries' returns).  0 when out of memory or start is unreachable. */
+static int region_blocks(trim_ctx *t, LLVMBasicBlockRef start)
+{
+  const cc_cfg *cfg = &t->u->cfg;
+  memset(t->in, 0, cfg->n + 1);
+  int s0 = cc_cfg_find(cfg, start);
+  unsigned *stack = malloc((cfg->n + 1) * sizeof(*stack)), sp = 0;
+  if (s0 < 0 || !stack) {
+    free(stack);
+    return 0;
+  }
+  stack[sp++] = (unsigned)s0;
+  t->in[s0] = 1;
+  while (sp) {
+    unsigned b = stack[--sp];
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(cfg->block[b]);
+    unsigned ns = term ? LLVMGetNumSuccessors(term) : 0;
+    for (unsigned s = 0; s < ns; s++) {
+      int si = cc_cfg_find(cfg, LLVMGetSuccessor(term, s));
+      if (si >= 0 && !t->in[si]) {
+        t->in[si] = 1;
+        stack[sp++] = (unsigned)si;
+      }
+    }
+  }
+  free(stack);
+  return 1;
+}
+
+/* Region `state`, from block start: the bounds every effect sits under.  A
+ * region without effects runs work-item 0 alone. */
+static int trim_region(trim_ctx *t, LLVMBasicBlockRef start, wg_trim *tr)
+{
+  const cc_cfg *cfg = &t->u->cfg;
+  wg_gen *g = t->g;
+  memset(tr, 0, sizeof(*tr));
+  if (!region_blocks(t, start))
+    return 0;
+  int ok = 1;
+  for (unsigned bi = 0; bi < cfg->n && ok; bi++) {
+    if (!t->in[bi])
+      continue;
+    wg_trim_bound b;
+    int have = -1; /* not looked up yet */
+    for (LLVMValueRef i = LLVMGetFirstInstruction(cfg->block[bi]); i && ok; i = LLVMGetNextInstruction(i)) {
+      int effect = 0;
+      if (LLVMIsAStoreInst(i)) {
+        LLVMValueRef p = LLVMGetOperand(i, 1), v = LLVMGetOperand(i, 0);
+        const wg_slot *sl;
+        if (LLVMIsAAllocaInst(p) && wg_alloca_is_simple(p)) {
+          /* a value kept across the boundary by each work-item changes:
+           * an effect, unless it is the restore of its own copy */
+          sl = slot_of_alloca(g, p);
+          effect = sl && !sl->uniform && !(LLVMIsALoadInst(v) && LLVMGetOperand(v, 0) == sl->addr);
+        } else if ((sl = slot_of_addr(g, p)) != NULL) {
+          effect = 0; /* a save: checked through the stores to its alloca */
+        } else {
+          effect = 1;
+        }
+      } else if (LLVMIsACallInst(i)) {
+        effect = !pure_call(i);
+      } else {
+        LLVMOpcode op = LLVMGetInstructionOpcode(i);
+        effect = op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg || op == LLVMFence ||
+                 (op == LLVMLoad && LLVMGetVolatile(i));
+      }
+      if (!effect)
+        continue;
+      if (have < 0)
+        have = block_bound(t, bi, &b);
+      ok = have && add_bound(tr, &b);
+    }
+  }
+  if (ok && !tr->n) {
+    tr->b[0].kind = WG_TRIM_ONE;
+    tr->n = 1;
+  }
+  if (!ok)
+    tr->n = 0;
+  return tr->n > 0;
+}
+
+int wg_trim_regions(wg_gen *g)
+{
+  wg_uni u;
+  int rc = wg_uniformity(g, &u);
+  if (rc)
+    return rc;
+  trim_ctx t = {g, &u, calloc(u.cfg.n + 1, 1)};
+  g->trim = calloc(g->nbnd + 1, sizeof(*g->trim));
+  if (!t.in || !g->trim) {
+    free(t.in);
+    wg_uni_free(&u);
+    return CC_OUT_OF_MEMORY;
+  }
+  for (unsigned s = 0; s <= g->nbnd; s++)
+    trim_region(&t, s == 0 ? g->start : g->bnd[s - 1].resume, &g->trim[s]);
+  free(t.in);
+  wg_uni_free(&u);
+  return CC_OK;
+}
+
+/* ---- the bound in the work-group function ---- */
+
+typedef struct clone_map {
+  LLVMValueRef from[TRIM_BUDGET * 2 + 8], to[TRIM_BUDGET * 2 + 8];
+  unsigned n;
+} clone_map;
+
+/* A copy of v at the builder (in the work-group function); argv: the
+ * body's arguments there (uniform area included), state: this region. */
+static LLVMValueRef clone_into_wg(trim_ctx *t, LLVMValueRef v, LLVMValueRef *argv, clone_map *map)
+{
+  wg_gen *g = t->g;
+  if (LLVMIsAConstant(v))
+    return v;
+  if (LLVMIsAArgument(v)) {
+    unsigned n = LLVMCountParams(g->body);
+    for (unsigned i = 0; i < n; i++)
+      if (LLVMGetParam(g->body, i) == v)
+        return argv[i];
+    return NULL;
+  }
+  for (unsigned i = 0; i < map->n; i++)
+    if (map->from[i] == v)
+      return map->to[i];
+  LLVMValueRef r = NULL;
+  if (LLVMIsALoadInst(v) && LLVMIsAAllocaInst(LLVMGetOperand(v, 0))) {
+    LLVMValueRef s = reaching_store(t, LLVMGetOperand(v, 0), v);
+    r = s ? clone_into_wg(t, s, argv, map) : NULL;
+  } else {
+    unsigned n = (unsigned)LLVMGetNumOperands(v);
+    LLVMValueRef ops[8];
+    if (n > 8)
+      return NULL;
+    for (unsigned k = 0; k < n; k++)
+      if (!(ops[k] = clone_into_wg(t, LLVMGetOperand(v, k), argv, map)))
+        return NULL;
+    r = LLVMInstructionClone(v);
+    LLVMInsertIntoBuilderWithName(g->b, r, "");
+    for (unsigned k = 0; k < n; k++)
+      LLVMSetOperand(r, k, ops[k]);
+  }
+  if (r && map->n < sizeof(map->from) / sizeof(map->from[0])) {
+    map->from[map->n] = v;
+    map->to[map->n++] = r;
+  }
+  return r;
+}
+
+/* The number of work-items of x the lane loop of state s runs:
+ * max(1, min(ls0, bound)), at the builder; ls0 itself when not trimmed. */
+LLVMValueRef wg_trimmed_size(wg_gen *g, unsigned s, LLVMValueRef *argv, LLVMValueRef ls0)
+{
+  const wg_trim *tr = g->trim ? &g->trim[s] : NULL;
+  if (!tr || !tr->n)
+    return ls0;
+  /* The region's cfg for reaching_store: rebuilt here (the body is final). */
+  wg_uni u;
+  memset(&u, 0, sizeof(u));
+  if (cc_cfg_build(&u.cfg, g->body))
+    return ls0;
+  trim_ctx t = {g, &u, calloc(u.cfg.n + 1, 1)};
+  LLVMValueRef bound = NULL, one = wg_c64(g, 1);
+  if (t.in && region_blocks(&t, s == 0 ? g->start : g->bnd[s - 1].resume)) {
+    for (unsigned i = 0; i < tr->n; i++) {
+      const wg_trim_bound *b = &tr->b[i];
+      LLVMValueRef v;
+      if (b->kind == WG_TRIM_ONE) {
+        v = one;
+      } else {
+        clone_map map;
+        map.n = 0;
+        LLVMValueRef c = clone_into_wg(&t, b->u, argv, &map);
+        if (!c) {
+          bound = NULL;
+          break;
+        }
+        LLVMTypeRef ty = LLVMTypeOf(c);
+        int is_signed = b->kind == WG_TRIM_SLT || b->kind == WG_TRIM_SLE;
+        if (is_signed) /* negative: no work-item */
+          c = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntSLT, c, LLVMConstNull(ty), ""), LLVMConstNull(ty), c, "");
+        v = LLVMGetIntTypeWidth(ty) < 64 ? LLVMBuildZExt(g->b, c, g->t_i64, "") : c;
+        if (b->kind == WG_TRIM_ULE || b->kind == WG_TRIM_SLE) /* v + 1, or ls0 when v >= ls0 */
+          v = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntUGE, v, ls0, ""), ls0, LLVMBuildNUWAdd(g->b, v, one, ""), "");
+      }
+      bound = !bound ? v : LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntUGT, v, bound, ""), v, bound, "");
+    }
+  }
+  free(t.in);
+  cc_cfg_free(&u.cfg);
+  if (!bound)
+    return ls0;
+  LLVMValueRef m = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntULT, bound, ls0, ""), bound, ls0, "");
+  return LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, m, wg_c64(g, 0), ""), one, m, "lanes.active");
+}

@@ -1,0 +1,239 @@
+/* Barrier kernels (compiler/cc_wg_uniform.c, cc_wg_trim.c, cc_wg_frame.c):
+ * values the same in every work-item restored from work-item 0's copy,
+ * lane loops shortened to the work-items a region's guards let through
+ * (if (l < d) ... barrier), groups of one dimension in a copy of the state
+ * machine without y and z loops.  Each kernel runs at the default level and
+ * with -cl-opt-disable, at several local sizes (powers of two and not, a
+ * smaller last group) and in 2D groups, checked against C. */
+#include "tests/compiler/wg_harness.h"
+
+static const char tree_src[] =
+    "kernel void tree(global const float *in, global float *out, local float *tmp) {\n"
+    "  size_t l = get_local_id(0), L = get_local_size(0);\n"
+    "  tmp[l] = in[get_global_id(0)];\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  for (size_t s = L / 2; s > 0; s >>= 1) {\n"
+    "    if (l < s) tmp[l] += tmp[l + s];\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  }\n"
+    "  if (l == 0) out[get_group_id(0)] = tmp[0];\n"
+    "}\n"
+    /* int ids, <= and a signed bound */
+    "kernel void itree(global const int *in, global int *out, local int *tmp) {\n"
+    "  int l = get_local_id(0), L = get_local_size(0);\n"
+    "  tmp[l] = in[get_global_id(0)];\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  for (int s = L / 2; s > 0; s /= 2) {\n"
+    "    if (l <= s - 1) tmp[l] += tmp[l + s];\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  }\n"
+    "  if (l == 0) out[get_group_id(0)] = tmp[0];\n"
+    "}\n";
+
+static const char scan_src[] =
+    "kernel void bscan(global const int *in, global int *out, local int *t) {\n"
+    "  size_t l = get_local_id(0), L = get_local_size(0), g = get_global_id(0);\n"
+    "  t[l] = in[g];\n"
+    "  size_t off = 1;\n"
+    "  for (size_t d = L >> 1; d > 0; d >>= 1) {\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    if (l < d) { size_t ai = off * (2 * l + 1) - 1, bi = off * (2 * l + 2) - 1; t[bi] += t[ai]; }\n"
+    "    off <<= 1;\n"
+    "  }\n"
+    "  if (l == 0) t[L - 1] = 0;\n"
+    "  for (size_t d = 1; d < L; d <<= 1) {\n"
+    "    off >>= 1;\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    if (l < d) { size_t ai = off * (2 * l + 1) - 1, bi = off * (2 * l + 2) - 1;\n"
+    "      int x = t[ai]; t[ai] = t[bi]; t[bi] += x; }\n"
+    "  }\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  out[g] = t[l];\n"
+    "}\n";
+
+TEST(tree_reduction_runs_only_the_working_lanes)
+{
+  static const size_t sizes[] = {1, 2, 8, 16, 64, 256, 1024};
+  enum { N = 4096 };
+  float *in = malloc(N * 4), *out = malloc(N * 4);
+  int *iin = malloc(N * 4), *iout = malloc(N * 4);
+  for (int i = 0; i < N; i++) {
+    in[i] = (float)(i % 13);
+    iin[i] = i % 29 - 9;
+  }
+  for (int lv = 0; lv < 2; lv++) {
+    wg_prog p;
+    wg_build(tree_src, levels[lv], &p);
+    for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
+      size_t L = sizes[si];
+      size_t lb[] = {0, 0, L * 4};
+      wg_range r = range1(N, L, lb);
+      void *args[] = {&in, &out, NULL};
+      void *iargs[] = {&iin, &iout, NULL};
+      wg_run(&p, "tree", args, &r);
+      wg_run(&p, "itree", iargs, &r);
+      for (size_t g = 0; g < N / L; g++) {
+        float want = 0;
+        int iwant = 0;
+        for (size_t i = 0; i < L; i++) {
+          want += in[g * L + i];
+          iwant += iin[g * L + i];
+        }
+        ASSERT_TRUE(out[g] == want);
+        ASSERT_EQ(iout[g], iwant);
+      }
+    }
+    if (lv == 0)
+      for (int k = 0; k < 2; k++) {
+        const cc_kernel_info *ki = ct_kernel(&p.bin, k ? "itree" : "tree");
+        ASSERT_CONTAINS(ki->report, "uniform value");
+        ASSERT_CONTAINS(ki->report, "region 1's lane loop runs only the work-items below its uniform bound");
+        ASSERT_CONTAINS(ki->report, "region 2's lane loop runs only the work-items below its uniform bound");
+      }
+    wg_free(&p);
+  }
+  free(in), free(out), free(iin), free(iout);
+}
+
+TEST(blelloch_scan_at_every_local_size)
+{
+  static const size_t sizes[] = {2, 4, 8, 32, 128, 512, 1024};
+  enum { N = 8192 };
+  int *in = malloc(N * 4), *out = malloc(N * 4);
+  for (int i = 0; i < N; i++)
+    in[i] = i % 7 - 3;
+  for (int lv = 0; lv < 2; lv++) {
+    wg_prog p;
+    wg_build(scan_src, levels[lv], &p);
+    for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
+      size_t L = sizes[si];
+      size_t lb[] = {0, 0, L * 4};
+      wg_range r = range1(N, L, lb);
+      void *args[] = {&in, &out, NULL};
+      wg_run(&p, "bscan", args, &r);
+      for (size_t g0 = 0; g0 < N; g0 += L) {
+        int acc = 0;
+        for (size_t i = 0; i < L; i++) {
+          ASSERT_EQ(out[g0 + i], acc);
+          acc += in[g0 + i];
+        }
+      }
+    }
+    if (lv == 0) {
+      const cc_kernel_info *k = ct_kernel(&p.bin, "bscan");
+      /* the loop counters d and off are the same in every work-item */
+      ASSERT_CONTAINS(k->report, "uniform values");
+      ASSERT_CONTAINS(k->report, "region 1's lane loop runs only the work-items below its uniform bound");
+      ASSERT_CONTAINS(k->report, "region 3's lane loop runs only the work-items below its uniform bound");
+    }
+    wg_free(&p);
+  }
+  free(in), free(out);
+}
+
+TEST(values_set_under_divergent_control_stay_per_work_item)
+{
+  /* x: set by some work-items only; i: a loop with a per-item trip count;
+   * u: uniform but changed under a guard.  All live across a barrier. */
+  const char *src = "kernel void dv(global int *out, local int *t, int n) {\n"
+                    "  int l = get_local_id(0), x = 0, i = 0, u = n;\n"
+                    "  if (l & 1) x = 3 * l;\n"
+                    "  while (i < l % 5) i++;\n"
+                    "  if (l < 2) u = 7;\n"
+                    "  t[l] = l;\n"
+                    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                    "  out[get_global_id(0)] = x + 100 * i + 1000 * u + t[get_local_size(0) - 1 - l];\n"
+                    "}\n";
+  enum { N = 100, L = 20 };
+  int *out = malloc(N * 4), n = 9;
+  for (int lv = 0; lv < 2; lv++) {
+    wg_prog p;
+    wg_build(src, levels[lv], &p);
+    size_t lb[] = {0, L * 4, 0};
+    wg_range r = range1(N, L, lb);
+    void *args[] = {&out, NULL, &n};
+    wg_run(&p, "dv", args, &r);
+    for (int g = 0; g < N; g++) {
+      int l = g % L;
+      ASSERT_EQ(out[g], ((l & 1) ? 3 * l : 0) + 100 * (l % 5) + 1000 * (l < 2 ? 7 : n) + (L - 1 - l));
+    }
+    wg_free(&p);
+  }
+  free(out);
+}
+
+TEST(effects_outside_the_guard_keep_every_lane)
+{
+  /* Each region writes something for every work-item besides its guarded
+   * work (c counts the rounds per work-item, kept across the barriers):
+   * no region can skip work-items. */
+  const char *src = "kernel void eff(global int *out, local int *t) {\n"
+                    "  int l = get_local_id(0), L = get_local_size(0), c = l;\n"
+                    "  t[l] = l;\n"
+                    "  for (int s = L / 2; s > 0; s >>= 1) {\n"
+                    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                    "    if (l < s) t[l] += t[l + s];\n"
+                    "    c += 2;\n"
+                    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                    "    out[get_global_id(0)] = c;\n"
+                    "  }\n"
+                    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                    "  out[get_global_id(0)] += t[0] * 1000;\n"
+                    "}\n";
+  enum { N = 96, L = 32 };
+  int *out = malloc(N * 4);
+  for (int lv = 0; lv < 2; lv++) {
+    wg_prog p;
+    wg_build(src, levels[lv], &p);
+    size_t lb[] = {0, L * 4};
+    wg_range r = range1(N, L, lb);
+    void *args[] = {&out, NULL};
+    wg_run(&p, "eff", args, &r);
+    int rounds = 0;
+    for (int s = L / 2; s > 0; s >>= 1)
+      rounds++;
+    for (int g = 0; g < N; g++)
+      ASSERT_EQ(out[g], g % L + 2 * rounds + 1000 * (L * (L - 1) / 2));
+    wg_free(&p);
+  }
+  free(out);
+}
+
+TEST(guards_on_x_in_2d_groups)
+{
+  /* Rows of a 2D group reduce along x; the y loop stays whole. */
+  const char *src = "kernel void rows(global const int *in, global int *out, local int *t) {\n"
+                    "  size_t x = get_local_id(0), y = get_local_id(1), X = get_local_size(0);\n"
+                    "  size_t gx = get_global_id(0), gy = get_global_id(1), W = get_global_size(0);\n"
+                    "  t[y * X + x] = in[gy * W + gx];\n"
+                    "  for (size_t s = X / 2; s > 0; s >>= 1) {\n"
+                    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                    "    if (x < s) t[y * X + x] += t[y * X + x + s];\n"
+                    "  }\n"
+                    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                    "  if (x == 0) out[gy * get_num_groups(0) + get_group_id(0)] = t[y * X];\n"
+                    "}\n";
+  enum { W = 64, H = 12, LX = 16, LY = 4 };
+  int *in = malloc(W * H * 4), *out = malloc(H * (W / LX) * 4);
+  for (int i = 0; i < W * H; i++)
+    in[i] = i % 11 - 5;
+  for (int lv = 0; lv < 2; lv++) {
+    wg_prog p;
+    wg_build(src, levels[lv], &p);
+    size_t lb[] = {0, 0, LX * LY * 4};
+    wg_range r = {2, {W, H, 1}, {LX, LY, 1}, {0, 0, 0}, lb};
+    void *args[] = {&in, &out, NULL};
+    wg_run(&p, "rows", args, &r);
+    for (int y = 0; y < H; y++)
+      for (int gx = 0; gx < W / LX; gx++) {
+        int want = 0;
+        for (int i = 0; i < LX; i++)
+          want += in[y * W + gx * LX + i];
+        ASSERT_EQ(out[y * (W / LX) + gx], want);
+      }
+    if (lv == 0)
+      ASSERT_CONTAINS(ct_kernel(&p.bin, "rows")->report, "runs only the work-items below its uniform bound");
+    wg_free(&p);
+  }
+  free(in), free(out);
+}
