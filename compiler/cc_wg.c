@@ -1227,24 +1227,57 @@ static int build_wg_function(wg_gen *g, const int *vec_state)
   for (unsigned d = 0; d < 3; d++)
     ls[d] = wg_ctx_load(g, ctxp, offsetof(lanecl_wg_ctx, local_size) + 8 * d, g->t_i64, "local_size");
 
+  /* With reqd_work_group_size, full groups (all but maybe the last of a
+   * non-uniform NDRange) run a copy where the local size is a constant:
+   * the lane loops' trip counts, and everything the body computes from
+   * the size, fold (the body's own loads of it are the same invariant
+   * loads, equal to the constant on that branch). */
+  LLVMValueRef coll_buf = NULL, frame = NULL;
+  if (g->nbnd) {
+    coll_buf = wg_ctx_load(g, ctxp, offsetof(lanecl_wg_ctx, coll_buf), g->t_ptr, "coll_buf");
+    frame = wg_ctx_load(g, ctxp, offsetof(lanecl_wg_ctx, frame), g->t_ptr, "frame");
+  }
+  const uint64_t *reqd = g->ki->reqd_work_group_size;
+  LLVMValueRef lsc[3];
+  int specialize = reqd[0] && reqd[1] && reqd[2];
+  LLVMBasicBlockRef bfull = NULL, bpart = NULL;
+  if (specialize) {
+    LLVMValueRef full = NULL;
+    for (unsigned d = 0; d < 3; d++) {
+      lsc[d] = wg_c64(g, reqd[d]);
+      LLVMValueRef e = LLVMBuildICmp(g->b, LLVMIntEQ, ls[d], lsc[d], "");
+      full = full ? LLVMBuildAnd(g->b, full, e, "") : e;
+    }
+    bfull = LLVMAppendBasicBlockInContext(g->c, g->wg, "groups.full");
+    bpart = LLVMAppendBasicBlockInContext(g->c, g->wg, "groups.partial");
+    LLVMBuildCondBr(g->b, full, bfull, bpart);
+  }
+
   if (g->nbnd == 0) {
-    build_lane_loops(g, argv, 0, wg_c64(g, 0), ls, vec_state[0]);
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->c, g->wg, "groups.done");
+    for (int copy = specialize ? 0 : 1; copy < 2; copy++) {
+      if (specialize)
+        LLVMPositionBuilderAtEnd(g->b, copy ? bpart : bfull);
+      build_lane_loops(g, argv, 0, wg_c64(g, 0), copy ? ls : lsc, vec_state[0]);
+      LLVMBuildBr(g->b, done);
+    }
+    LLVMPositionBuilderAtEnd(g->b, done);
     LLVMBuildRetVoid(g->b);
     free(argv);
     return CC_OK;
   }
 
-  LLVMValueRef coll_buf = wg_ctx_load(g, ctxp, offsetof(lanecl_wg_ctx, coll_buf), g->t_ptr, "coll_buf");
-  LLVMValueRef frame = wg_ctx_load(g, ctxp, offsetof(lanecl_wg_ctx, frame), g->t_ptr, "frame");
   LLVMBasicBlockRef exitb = LLVMAppendBasicBlockInContext(g->c, g->wg, "exit");
   /* Groups of one dimension (y and z sizes 1) get a copy of the state
    * machine without the y and z lane loops: for small groups the loop nest
-   * costs more than the work (a reqd_work_group_size keeps one copy). */
-  const uint64_t *reqd = g->ki->reqd_work_group_size;
-  int one_d = reqd[0] && reqd[1] == 1 && reqd[2] == 1, multi_d = reqd[0] && !one_d;
+   * costs more than the work (with reqd_work_group_size: the copy for full
+   * groups, and one for a smaller last group). */
   LLVMValueRef ls1d[3] = {ls[0], wg_c64(g, 1), wg_c64(g, 1)};
-  if (one_d || multi_d) {
-    build_state_machine(g, argv, one_d ? ls1d : ls, frame, coll_buf, exitb, vec_state);
+  if (specialize) {
+    LLVMPositionBuilderAtEnd(g->b, bfull);
+    build_state_machine(g, argv, lsc, frame, coll_buf, exitb, vec_state);
+    LLVMPositionBuilderAtEnd(g->b, bpart);
+    build_state_machine(g, argv, reqd[1] == 1 && reqd[2] == 1 ? ls1d : ls, frame, coll_buf, exitb, vec_state);
   } else {
     LLVMBasicBlockRef b1 = LLVMAppendBasicBlockInContext(g->c, g->wg, "groups.1d");
     LLVMBasicBlockRef bn = LLVMAppendBasicBlockInContext(g->c, g->wg, "groups.nd");

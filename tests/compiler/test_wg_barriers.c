@@ -237,3 +237,49 @@ TEST(guards_on_x_in_2d_groups)
   }
   free(in), free(out);
 }
+
+TEST(reqd_work_group_size_full_groups_run_a_constant_size_copy)
+{
+  /* Full groups take the copy where the local size is a constant; the
+   * smaller last group of a non-uniform NDRange takes the general one. */
+  const char *src = "__attribute__((reqd_work_group_size(8, 1, 1)))\n"
+                    "kernel void rev(global int *a, local int *t) {\n"
+                    "  size_t l = get_local_id(0), n = get_local_size(0), g = get_global_id(0);\n"
+                    "  t[l] = a[g]; barrier(CLK_LOCAL_MEM_FENCE);\n"
+                    "  int s = 0;\n"
+                    "  for (size_t i = 0; i < n; i++) s += t[i];\n"
+                    "  a[g] = t[n - 1 - l] + 1000 * (int)n + 100000 * s; }\n"
+                    "__attribute__((reqd_work_group_size(4, 2, 1)))\n"
+                    "kernel void ids(global int *o) {\n"
+                    "  size_t x = get_global_id(0), y = get_global_id(1);\n"
+                    "  o[y * get_global_size(0) + x] = (int)(get_local_size(0) * 100 + get_local_size(1) * 10 + get_local_id(1));\n"
+                    "}\n";
+  enum { N = 8 * 12 + 5, L = 8, W = 10, H = 5 };
+  int *a = malloc(N * 4), *o = malloc(W * H * 4);
+  for (int lv = 0; lv < 2; lv++) {
+    wg_prog p;
+    wg_build(src, levels[lv], &p);
+    for (int i = 0; i < N; i++)
+      a[i] = i % 17;
+    size_t lb[] = {0, L * 4};
+    wg_range r = range1(N, L, lb);
+    void *args[] = {&a, NULL};
+    wg_run(&p, "rev", args, &r);
+    for (int i = 0; i < N; i++) {
+      int g0 = i / L * L, n = N - g0 < L ? N - g0 : L, s = 0;
+      for (int k = 0; k < n; k++)
+        s += (g0 + k) % 17;
+      ASSERT_EQ(a[i], (g0 + n - 1 - (i - g0)) % 17 + 1000 * n + 100000 * s);
+    }
+    wg_range r2 = {2, {W, H, 1}, {4, 2, 1}, {0, 0, 0}, NULL};
+    void *oargs[] = {&o};
+    wg_run(&p, "ids", oargs, &r2);
+    for (int y = 0; y < H; y++)
+      for (int x = 0; x < W; x++) {
+        int lx = x / 4 * 4 + 4 <= W ? 4 : W % 4, ly = y / 2 * 2 + 2 <= H ? 2 : H % 2;
+        ASSERT_EQ(o[y * W + x], lx * 100 + ly * 10 + y % 2);
+      }
+    wg_free(&p);
+  }
+  free(a), free(o);
+}
