@@ -1255,12 +1255,17 @@ static int build_wg_function(wg_gen *g, const int *vec_state)
 
   if (g->nbnd == 0) {
     LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->c, g->wg, "groups.done");
-    for (int copy = specialize ? 0 : 1; copy < 2; copy++) {
-      if (specialize)
-        LLVMPositionBuilderAtEnd(g->b, copy ? bpart : bfull);
-      build_lane_loops(g, argv, 0, wg_c64(g, 0), copy ? ls : lsc, vec_state[0]);
+    LLVMValueRef ls1d[3] = {ls[0], wg_c64(g, 1), wg_c64(g, 1)};
+    if (specialize) {
+      LLVMPositionBuilderAtEnd(g->b, bfull);
+      build_lane_loops(g, argv, 0, wg_c64(g, 0), lsc, vec_state[0]);
       LLVMBuildBr(g->b, done);
+      LLVMPositionBuilderAtEnd(g->b, bpart);
+      build_lane_loops(g, argv, 0, wg_c64(g, 0), reqd[1] == 1 && reqd[2] == 1 ? ls1d : ls, vec_state[0]);
+    } else {
+      build_lane_loops(g, argv, 0, wg_c64(g, 0), ls, vec_state[0]);
     }
+    LLVMBuildBr(g->b, done);
     LLVMPositionBuilderAtEnd(g->b, done);
     LLVMBuildRetVoid(g->b);
     free(argv);
