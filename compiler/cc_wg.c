@@ -940,6 +940,8 @@ free_all:
 static int report_regions(wg_gen *g, int *vec_state, unsigned *nvec)
 {
   *nvec = 0;
+  wg_uni u;
+  int have_uni = 0;
   for (unsigned r = 0; r <= g->nbnd; r++) {
     cc_str ends = {0};
     int loop = 0;
@@ -958,6 +960,14 @@ static int report_regions(wg_gen *g, int *vec_state, unsigned *nvec)
     free(e);
     if (loop)
       cc_str_printf(&g->report, "inner loop, ");
+    if (loop && !why && !g->opt_disable) {
+      /* A trip count per work-item: the native path refuses whatever the
+       * optimizer does first, so don't pay for trying (cc_wg_outer.c). */
+      if (!have_uni && wg_uniformity(g, &u) == CC_OK)
+        have_uni = 1;
+      if (have_uni && wg_region_has_divergent_loop(&u, start))
+        why = "the trip count of an inner loop depends on the work-item";
+    }
     if (g->opt_disable)
       cc_str_printf(&g->report, "scalar (-cl-opt-disable)\n");
     else if (why)
@@ -974,6 +984,8 @@ static int report_regions(wg_gen *g, int *vec_state, unsigned *nvec)
     vec_state[r] = g->opt_disable || why ? WG_VEC_NONE : loop ? WG_VEC_OUTER : WG_VEC_LANES;
     *nvec += vec_state[r] != WG_VEC_NONE;
   }
+  if (have_uni)
+    wg_uni_free(&u);
   return CC_OK;
 }
 

@@ -163,6 +163,8 @@ int wg_uniformity(wg_gen *g, wg_uni *u);
 int wg_is_uniform(const wg_uni *u, LLVMValueRef v);
 /* bb is under divergent control (or unreachable). */
 int wg_block_divergent(const wg_uni *u, LLVMBasicBlockRef bb);
+/* A loop of the region from start leaves on a divergent branch. */
+int wg_region_has_divergent_loop(const wg_uni *u, LLVMBasicBlockRef start);
 void wg_uni_free(wg_uni *u);
 
 /* cc_wg_trim.c */

@@ -235,3 +235,61 @@ void wg_uni_free(wg_uni *u)
   free(u->div_term);
   memset(u, 0, sizeof(*u));
 }
+
+/* A loop reachable from start (up to the boundaries' returns) leaves on a
+ * branch that differs between work-items: its trip count is per work-item,
+ * which no optimization changes (LLVM's VPlan-native path needs it
+ * uniform, see cc_wg_outer.c). */
+int wg_region_has_divergent_loop(const wg_uni *u, LLVMBasicBlockRef start)
+{
+  const cc_cfg *cfg = &u->cfg;
+  int s0 = cc_cfg_find(cfg, start), found = 0;
+  unsigned char *reg = calloc(cfg->n + 1, 1), *in = calloc(cfg->n + 1, 1);
+  unsigned *stack = malloc((cfg->n + 1) * sizeof(*stack)), sp = 0;
+  if (s0 < 0 || !reg || !in || !stack)
+    goto done;
+  reg[s0] = 1;
+  stack[sp++] = (unsigned)s0;
+  while (sp) {
+    unsigned b = stack[--sp];
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(cfg->block[b]);
+    unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
+    for (unsigned s = 0; s < ns; s++) {
+      int si = cc_cfg_find(cfg, LLVMGetSuccessor(t, s));
+      if (si >= 0 && !reg[si]) {
+        reg[si] = 1;
+        stack[sp++] = (unsigned)si;
+      }
+    }
+  }
+  for (unsigned l = 0; l < cfg->n && !found; l++) {
+    if (!reg[l])
+      continue;
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(cfg->block[l]);
+    unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
+    for (unsigned s = 0; s < ns && !found; s++) {
+      int h = cc_cfg_find(cfg, LLVMGetSuccessor(t, s));
+      if (h < 0 || !reg[h] || !cc_cfg_dominates(cfg, (unsigned)h, l))
+        continue;
+      /* back edge l -> h: does a divergent branch leave the loop? */
+      memset(in, 0, cfg->n + 1);
+      cc_cfg_loop(cfg, (unsigned)h, l, in);
+      for (unsigned b = 0; b < cfg->n && !found; b++) {
+        if (!in[b] || !u->div_term[b])
+          continue;
+        LLVMValueRef bt = LLVMGetBasicBlockTerminator(cfg->block[b]);
+        unsigned bn = LLVMGetNumSuccessors(bt);
+        for (unsigned k = 0; k < bn; k++) {
+          int x = cc_cfg_find(cfg, LLVMGetSuccessor(bt, k));
+          if (x >= 0 && !in[x])
+            found = 1;
+        }
+      }
+    }
+  }
+done:
+  free(reg);
+  free(in);
+  free(stack);
+  return found;
+}
