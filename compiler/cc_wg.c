@@ -2,8 +2,8 @@
  *     void __lanecl_wg_K(void *const *args, const lanecl_wg_ctx *ctx)
  * that runs a whole work-group (see cc_internal.h, lanecl_cc.h).
  *
- * 1. K's blocks move into `i32 K.body(params, ctx, lx, ly, lz, state, coll)`
- *    (internal, alwaysinline): one work-item's run from the region `state`
+ * 1. K's blocks move into `i32 K.body(params, ctx, lx, ly, lz, state, coll,
+ *    uval)` (internal, alwaysinline): one work-item's run from the region `state`
  *    up to the next boundary.  It returns the id of the boundary reached, or
  *    -1 at the end of the kernel.  The work-item builtins read ctx and lx/ly/lz.
  * 2. Boundaries are barriers (wait_group_events is one), the work-group
@@ -18,7 +18,10 @@
  *    collective's result and continues after the boundary.  Private memory
  *    that is not a plain scalar (arrays, structs, anything whose address is
  *    taken) lives in the frame for the whole kernel: nothing is copied, and
- *    each work-item's copy has its own address.
+ *    each work-item's copy has its own address.  A saved value that is the
+ *    same in every work-item (cc_wg_uniform.c: a loop counter around a
+ *    barrier) is restored from work-item 0's copy, which the work-group
+ *    function reads once before the lane loop into the area `uval` points to.
  * 3. The work-group function runs the lane loops: for each state a
  *    z/y/x loop nest calling K.body with a constant state (after inlining each
  *    nest holds exactly one region), then, at a collective, the combine
@@ -26,10 +29,19 @@
  *    for the group).  The x loop is marked parallel
  *    (llvm.loop.parallel_accesses over an access group put on every access to
  *    memory that is not private stack memory) and, where the region has no
- *    loop, atomics or printf, asks the loop vectorizer to vectorize across
- *    work-items.  OpenCL vector types are split into scalars there first
- *    (the loop vectorizer does not widen vector-typed values); cc_wg_finish
- *    does it again for builtins on vectors once they are linked.
+ *    atomics or printf, asks the loop vectorizer to vectorize across
+ *    work-items: LLVM's usual path when the region has no loop, its
+ *    VPlan-native path for outer loops when it has (cc_wg_outer.c, after
+ *    checks; inner loops with a per-work-item trip count stay scalar).
+ *    OpenCL vector types are split into scalars there first (the loop
+ *    vectorizer does not widen vector-typed values); cc_wg_finish does it
+ *    again for builtins on vectors once they are linked.  A region whose
+ *    effects all sit under `if (lx < uniform bound)` runs x only below the
+ *    bound (cc_wg_trim.c).  With boundaries, groups of one dimension run a
+ *    copy of the state machine without the y and z loops; with
+ *    reqd_work_group_size, full groups run a copy with the size constant.
+ *    Each lane loop's id carries a debug location naming it, so that LLVM's
+ *    loop-vectorize remarks become the report's verdicts (cc_wg_verdicts).
  *    __local variables (thread_local) are reached through a getter called
  *    once per group (see isolate_tls).
  *

@@ -56,7 +56,6 @@ enum wg_trim_kind { WG_TRIM_ONE, WG_TRIM_ULT, WG_TRIM_ULE, WG_TRIM_SLT, WG_TRIM_
 typedef struct wg_trim_bound {
   enum wg_trim_kind kind;  /* lx == 0, lx < u, lx <= u (unsigned, signed) */
   LLVMValueRef u;          /* the uniform bound in the body */
-  LLVMValueRef at;         /* the branch it guards */
 } wg_trim_bound;
 #define WG_TRIM_MAX 4
 typedef struct wg_trim {

@@ -17,7 +17,6 @@
  * the collective result and the uniform values (through the stores that
  * put them in allocas within the region).
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -185,7 +184,6 @@ static int edge_bound(const trim_ctx *t, LLVMValueRef br, unsigned succ, wg_trim
     return 0;
   b->u = rhs;
   b->kind = p == LLVMIntULT ? WG_TRIM_ULT : p == LLVMIntULE ? WG_TRIM_ULE : p == LLVMIntSLT ? WG_TRIM_SLT : WG_TRIM_SLE;
-  b->at = br;
   return 1;
 }
 
