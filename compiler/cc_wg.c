@@ -360,7 +360,7 @@ static int make_body(wg_gen *g, LLVMValueRef kernel, char **err)
     return CC_INTERNAL;
   }
   g->nparams = n;
-  g->ptypes = calloc(n + 7, sizeof(*g->ptypes));
+  g->ptypes = calloc(n + 8, sizeof(*g->ptypes));
   g->byval = calloc(n + 1, sizeof(*g->byval));
   size_t nlen = strlen(kname);
   char *name = malloc(nlen + sizeof(LANECL_WG_PREFIX) + 8);
@@ -374,9 +374,10 @@ static int make_body(wg_gen *g, LLVMValueRef kernel, char **err)
   g->ptypes[n + 4] = g->t_i32;
   g->ptypes[n + 5] = g->t_i64;
   g->ptypes[n + 6] = g->t_ptr;
+  g->ptypes[n + 7] = g->t_i64;
 
   snprintf(name, nlen + 8, "%s.body", kname);
-  g->body = LLVMAddFunction(g->m, name, LLVMFunctionType(g->t_i32, g->ptypes, n + 7, 0));
+  g->body = LLVMAddFunction(g->m, name, LLVMFunctionType(g->t_i32, g->ptypes, n + 8, 0));
   snprintf(name, nlen + sizeof(LANECL_WG_PREFIX) + 8, LANECL_WG_PREFIX "%s", kname);
   LLVMTypeRef wty_params[2] = {g->t_ptr, g->t_ptr};
   g->wg = LLVMAddFunction(g->m, name, LLVMFunctionType(g->t_void, wty_params, 2, 0));
@@ -415,6 +416,7 @@ static int make_body(wg_gen *g, LLVMValueRef kernel, char **err)
   g->p_state = LLVMGetParam(g->body, n + 4);
   g->p_coll = LLVMGetParam(g->body, n + 5);
   g->p_uval = LLVMGetParam(g->body, n + 6);
+  g->p_goff = LLVMGetParam(g->body, n + 7);
   LLVMSetValueName2(g->p_ctx, "ctx", 3);
   LLVMSetValueName2(g->p_lid[0], "lx", 2);
   LLVMSetValueName2(g->p_lid[1], "ly", 2);
@@ -422,6 +424,7 @@ static int make_body(wg_gen *g, LLVMValueRef kernel, char **err)
   LLVMSetValueName2(g->p_state, "state", 5);
   LLVMSetValueName2(g->p_coll, "coll", 4);
   LLVMSetValueName2(g->p_uval, "uval", 4);
+  LLVMSetValueName2(g->p_goff, "group_off", 9);
 
   /* Move the blocks; `ret void` becomes `ret i32 -1` (done). */
   LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(kernel);
@@ -470,9 +473,17 @@ static const struct {
 };
 
 /* get_global_id(d) - get_global_offset(d) */
-static LLVMValueRef global_id_no_offset(wg_gen *g, unsigned d)
+/* get_group_id(d): ctx's, plus the group's place in the call's run of
+ * groups along x (lanecl_wg_ctx.group_count). */
+static LLVMValueRef group_id(wg_gen *g, unsigned d)
 {
   LLVMValueRef grp = wg_ctx_dim(g, offsetof(lanecl_wg_ctx, group_id), d, "group_id");
+  return d ? grp : LLVMBuildAdd(g->b, grp, g->p_goff, "group_id");
+}
+
+static LLVMValueRef global_id_no_offset(wg_gen *g, unsigned d)
+{
+  LLVMValueRef grp = group_id(g, d);
   LLVMValueRef els = wg_ctx_dim(g, offsetof(lanecl_wg_ctx, enqueued_local_size), d, "enq_local_size");
   return LLVMBuildAdd(g->b, LLVMBuildMul(g->b, grp, els, ""), g->p_lid[d], "");
 }
@@ -484,7 +495,7 @@ static LLVMValueRef wi_dim_value(wg_gen *g, enum wi_kind k, unsigned d)
     return LLVMBuildAdd(g->b, global_id_no_offset(g, d),
                         wg_ctx_dim(g, offsetof(lanecl_wg_ctx, global_offset), d, "global_offset"), "global_id");
   case WI_LOCAL_ID: return g->p_lid[d];
-  case WI_GROUP_ID: return wg_ctx_dim(g, offsetof(lanecl_wg_ctx, group_id), d, "group_id");
+  case WI_GROUP_ID: return group_id(g, d);
   case WI_LOCAL_SIZE: return wg_ctx_dim(g, offsetof(lanecl_wg_ctx, local_size), d, "local_size");
   case WI_ENQ_LOCAL_SIZE: return wg_ctx_dim(g, offsetof(lanecl_wg_ctx, enqueued_local_size), d, "enq_local_size");
   case WI_NUM_GROUPS: return wg_ctx_dim(g, offsetof(lanecl_wg_ctx, num_groups), d, "num_groups");
@@ -1039,7 +1050,7 @@ static LLVMValueRef build_lane_loops(wg_gen *g, LLVMValueRef *argv, unsigned sta
   argv[n + 3] = z;
   argv[n + 4] = wg_c32(g, state);
   argv[n + 5] = coll;
-  LLVMValueRef r = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(g->body), g->body, argv, n + 7, "next");
+  LLVMValueRef r = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(g->body), g->body, argv, n + 8, "next");
   LLVMValueRef x1 = LLVMBuildNUWAdd(g->b, x, one, "");
   LLVMValueRef br = LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntULT, x1, ls[0], ""), xb, xe);
   if (!g->opt_disable) {
@@ -1210,12 +1221,29 @@ static void build_state_machine(wg_gen *g, LLVMValueRef *argv, const LLVMValueRe
   }
 }
 
+/* From the end of a group's run (the builder's block): the next group of
+ * the call, or the return. */
+static void next_group(wg_gen *g, LLVMBasicBlockRef gpre, LLVMBasicBlockRef gloop, LLVMBasicBlockRef gnext,
+                       LLVMValueRef gk, LLVMValueRef count)
+{
+  LLVMBuildBr(g->b, gnext);
+  LLVMPositionBuilderAtEnd(g->b, gnext);
+  LLVMValueRef k1 = LLVMBuildNUWAdd(g->b, gk, wg_c64(g, 1), "");
+  LLVMBasicBlockRef gret = LLVMAppendBasicBlockInContext(g->c, g->wg, "groups.end");
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntULT, k1, count, ""), gloop, gret);
+  LLVMValueRef v[2] = {wg_c64(g, 0), k1};
+  LLVMBasicBlockRef from[2] = {gpre, gnext};
+  LLVMAddIncoming(gk, v, from, 2);
+  LLVMPositionBuilderAtEnd(g->b, gret);
+  LLVMBuildRetVoid(g->b);
+}
+
 /* The regions' vectorizability, per state (index 0 = state 0). */
 static int build_wg_function(wg_gen *g, const int *vec_state)
 {
   unsigned n = g->nparams;
   LLVMValueRef args = LLVMGetParam(g->wg, 0), ctxp = LLVMGetParam(g->wg, 1);
-  LLVMValueRef *argv = calloc(n + 7, sizeof(*argv));
+  LLVMValueRef *argv = calloc(n + 8, sizeof(*argv));
   if (!argv)
     return CC_OUT_OF_MEMORY;
   LLVMSetValueName2(args, "args", 4);
@@ -1261,6 +1289,18 @@ static int build_wg_function(wg_gen *g, const int *vec_state)
     coll_buf = wg_ctx_load(g, ctxp, offsetof(lanecl_wg_ctx, coll_buf), g->t_ptr, "coll_buf");
     frame = wg_ctx_load(g, ctxp, offsetof(lanecl_wg_ctx, frame), g->t_ptr, "frame");
   }
+  /* The call runs ctx->group_count groups along x (0 means 1), one after
+   * the other with the same frame, buffers and local memory. */
+  LLVMValueRef count = wg_ctx_load(g, ctxp, offsetof(lanecl_wg_ctx, group_count), g->t_i64, "group_count");
+  count = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, count, wg_c64(g, 0), ""), wg_c64(g, 1), count, "");
+  LLVMBasicBlockRef gpre = LLVMGetInsertBlock(g->b);
+  LLVMBasicBlockRef gloop = LLVMAppendBasicBlockInContext(g->c, g->wg, "groups");
+  LLVMBasicBlockRef gnext = LLVMAppendBasicBlockInContext(g->c, g->wg, "groups.next");
+  LLVMBuildBr(g->b, gloop);
+  LLVMPositionBuilderAtEnd(g->b, gloop);
+  LLVMValueRef gk = LLVMBuildPhi(g->b, g->t_i64, "group_off");
+  argv[n + 7] = gk;
+
   const uint64_t *reqd = g->ki->reqd_work_group_size;
   LLVMValueRef lsc[3];
   int specialize = reqd[0] && reqd[1] && reqd[2];
@@ -1291,7 +1331,7 @@ static int build_wg_function(wg_gen *g, const int *vec_state)
     }
     LLVMBuildBr(g->b, done);
     LLVMPositionBuilderAtEnd(g->b, done);
-    LLVMBuildRetVoid(g->b);
+    next_group(g, gpre, gloop, gnext, gk, count);
     free(argv);
     return CC_OK;
   }
@@ -1320,7 +1360,7 @@ static int build_wg_function(wg_gen *g, const int *vec_state)
     build_state_machine(g, argv, ls, frame, coll_buf, exitb, vec_state);
   }
   LLVMPositionBuilderAtEnd(g->b, exitb);
-  LLVMBuildRetVoid(g->b);
+  next_group(g, gpre, gloop, gnext, gk, count);
   free(argv);
   return CC_OK;
 }

@@ -80,7 +80,7 @@ typedef struct wg_gen {
   unsigned nparams;
   LLVMTypeRef *ptypes;    /* the kernel's parameter types */
   int *byval;             /* parameter i was passed byval */
-  LLVMValueRef p_ctx, p_lid[3], p_state, p_coll, p_uval;
+  LLVMValueRef p_ctx, p_lid[3], p_state, p_coll, p_uval, p_goff;
   LLVMBasicBlockRef entry, start;  /* body: alloca block, state 0's first block */
 
   wg_boundary *bnd;

@@ -150,7 +150,11 @@ typedef struct lanecl_wg_ctx {
   void *coll_buf;                  /* 8 * max_work_group_size bytes, for collectives */
   void *const *local_args;         /* indexed by argument index */
   void *printf_buf;                /* reserved */
-  uint64_t reserved[4];
+  /* Groups this call runs, one after the other: group_id[0], group_id[0] + 1,
+   * ... (0 or 1: one).  All full-size (local_size == enqueued_local_size),
+   * in one row of x; they share frame, coll_buf and local memory. */
+  uint64_t group_count;
+  uint64_t reserved[3];
 } lanecl_wg_ctx;
 
 typedef void (*lanecl_wg_fn)(void *const *args, const lanecl_wg_ctx *ctx);

@@ -283,3 +283,89 @@ TEST(reqd_work_group_size_full_groups_run_a_constant_size_copy)
   }
   free(a), free(o);
 }
+
+/* Runs 1D full groups of L, `batch` consecutive groups per call
+ * (lanecl_wg_ctx.group_count). */
+static void run_batched(wg_prog *p, const char *kernel, void *const *args, size_t n, size_t L, size_t batch,
+                        const size_t *local_bytes)
+{
+  const cc_kernel_info *k = ct_kernel(&p->bin, kernel);
+  char name[256];
+  snprintf(name, sizeof(name), LANECL_WG_PREFIX "%s", kernel);
+  lanecl_wg_fn fn = (lanecl_wg_fn)dlsym(p->dl, name);
+  ASSERT_TRUE(fn != NULL);
+  void *frame = aligned_alloc(64, (k->frame_bytes * L + 64) / 64 * 64);
+  void *coll = aligned_alloc(64, (8 * L + 64) / 64 * 64);
+  void *locals[8] = {0};
+  for (uint32_t i = 0; i < k->nargs && local_bytes; i++)
+    if (local_bytes[i])
+      locals[i] = aligned_alloc(64, (local_bytes[i] + 63) / 64 * 64);
+  lanecl_wg_ctx ctx;
+  memset(&ctx, 0, sizeof(ctx));
+  for (int d = 0; d < 3; d++)
+    ctx.local_size[d] = ctx.enqueued_local_size[d] = ctx.num_groups[d] = ctx.global_size[d] = 1;
+  ctx.local_size[0] = ctx.enqueued_local_size[0] = L;
+  ctx.num_groups[0] = n / L;
+  ctx.global_size[0] = n;
+  ctx.work_dim = 1;
+  ctx.frame = frame;
+  ctx.coll_buf = coll;
+  ctx.local_args = locals;
+  for (size_t g = 0; g < n / L; g += batch) {
+    ctx.group_id[0] = g;
+    ctx.group_count = g + batch <= n / L ? batch : n / L - g;
+    fn(args, &ctx);
+  }
+  for (int i = 0; i < 8; i++)
+    free(locals[i]);
+  free(frame);
+  free(coll);
+}
+
+TEST(several_groups_per_call)
+{
+  /* group_count > 1: the work-group function runs consecutive groups (ids,
+   * barriers, uniform values, trimmed loops and collectives per group). */
+  static const char src[] =
+      "kernel void ids(global int *o) {\n"
+      "  o[get_global_id(0)] = (int)(get_group_id(0) * 1000 + get_local_id(0) * 10 + get_global_linear_id() % 7); }\n"
+      "kernel void scan(global const int *in, global int *out) {\n"
+      "  size_t i = get_global_id(0); out[i] = work_group_scan_inclusive_add(in[i]) + (int)get_group_id(0); }\n";
+  enum { N = 96, L = 8 };
+  int *in = malloc(N * 4), *out = malloc(N * 4);
+  for (int i = 0; i < N; i++)
+    in[i] = i % 5 - 1;
+  char *full = malloc(strlen(src) + strlen(scan_src) + 1);
+  strcpy(full, src);
+  strcat(full, scan_src);
+  for (int lv = 0; lv < 2; lv++) {
+    wg_prog p;
+    wg_build(full, levels[lv], &p);
+    for (size_t batch = 1; batch <= 5; batch += 2) {
+      void *oargs[] = {&out};
+      run_batched(&p, "ids", oargs, N, L, batch, NULL);
+      for (int i = 0; i < N; i++)
+        ASSERT_EQ(out[i], i / L * 1000 + i % L * 10 + i % 7);
+      void *sargs[] = {&in, &out};
+      run_batched(&p, "scan", sargs, N, L, batch, NULL);
+      for (int g = 0; g < N / L; g++) {
+        int acc = 0;
+        for (int i = 0; i < L; i++) {
+          acc += in[g * L + i];
+          ASSERT_EQ(out[g * L + i], acc + g);
+        }
+      }
+      size_t lb[] = {0, 0, L * 4};
+      run_batched(&p, "bscan", sargs, N, L, batch, lb);
+      for (int g = 0; g < N / L; g++) {
+        int acc = 0;
+        for (int i = 0; i < L; i++) {
+          ASSERT_EQ(out[g * L + i], acc);
+          acc += in[g * L + i];
+        }
+      }
+    }
+    wg_free(&p);
+  }
+  free(full), free(in), free(out);
+}
