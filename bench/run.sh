@@ -25,4 +25,5 @@ out=bench/results/$stamp
   OCL_ICD_VENDORS="$VENDORS" LANECL_CACHE_DIR="${LANECL_CACHE_DIR:-$PWD/$BUILD_DIR/bench-cache}" \
     "$BUILD_DIR/bin/lanecl-bench" --csv "$out.csv" "$@"
 } | tee "$out.md"
-python3 bench/plot.py "$out.csv" "$out.png" || echo "(no chart: python3-matplotlib missing?)"
+PY=python3; [ -x /usr/bin/python3 ] && PY=/usr/bin/python3  # Debian's python3-matplotlib
+$PY bench/plot.py "$out.csv" "$out.png" || echo "(no chart: install python3-matplotlib)"
