@@ -385,6 +385,22 @@ static bool same_storage(cl_mem a, cl_mem b)
   return a == b || (rt_mem_parent(a) && rt_mem_parent(a) == rt_mem_parent(b));
 }
 
+/* The checks both buffer copies start with: the queue, then each buffer (a
+ * buffer of the queue's context; a sub-buffer aligned for the device). */
+static cl_int check_copy_pair(const char *func, cl_command_queue q, cl_mem src_buffer, cl_mem dst_buffer)
+{
+  if (!queue_valid(func, q))
+    return CL_INVALID_COMMAND_QUEUE;
+  cl_int err = check_buffer(func, "src_buffer", q, src_buffer);
+  if (err == CL_SUCCESS)
+    err = check_buffer(func, "dst_buffer", q, dst_buffer);
+  if (err == CL_SUCCESS)
+    err = check_sub_buffer_align(func, q, src_buffer);
+  if (err == CL_SUCCESS)
+    err = check_sub_buffer_align(func, q, dst_buffer);
+  return err;
+}
+
 cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_buffer,
                                        size_t src_offset, size_t dst_offset, size_t size,
                                        cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
@@ -392,16 +408,7 @@ cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem sr
 {
   const char *func = "clEnqueueCopyBuffer";
   cl_command_queue q = command_queue;
-  if (!queue_valid(func, q))
-    return CL_INVALID_COMMAND_QUEUE;
-  cl_int err = check_buffer(func, "src_buffer", q, src_buffer);
-  if (err == CL_SUCCESS)
-    err = check_buffer(func, "dst_buffer", q, dst_buffer);
-  if (err != CL_SUCCESS)
-    return err;
-  err = check_sub_buffer_align(func, q, src_buffer);
-  if (err == CL_SUCCESS)
-    err = check_sub_buffer_align(func, q, dst_buffer);
+  cl_int err = check_copy_pair(func, q, src_buffer, dst_buffer);
   if (err != CL_SUCCESS)
     return err;
   /* CL_INVALID_VALUE if the region specified by src_offset and size is out
@@ -462,16 +469,7 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_me
 {
   const char *func = "clEnqueueCopyBufferRect";
   cl_command_queue q = command_queue;
-  if (!queue_valid(func, q))
-    return CL_INVALID_COMMAND_QUEUE;
-  cl_int err = check_buffer(func, "src_buffer", q, src_buffer);
-  if (err == CL_SUCCESS)
-    err = check_buffer(func, "dst_buffer", q, dst_buffer);
-  if (err != CL_SUCCESS)
-    return err;
-  err = check_sub_buffer_align(func, q, src_buffer);
-  if (err == CL_SUCCESS)
-    err = check_sub_buffer_align(func, q, dst_buffer);
+  cl_int err = check_copy_pair(func, q, src_buffer, dst_buffer);
   if (err != CL_SUCCESS)
     return err;
   if (!region_valid(func, src_origin, dst_origin, region))
