@@ -88,6 +88,14 @@ void bench_args(cl_kernel k, int n, ...)
   va_end(ap);
 }
 
+double bench_ndrange_time(bench_env *e, cl_kernel k, cl_uint dim, const size_t *global, const size_t *local)
+{
+  double t0 = now();
+  bench_check(clEnqueueNDRangeKernel(e->q, k, dim, NULL, global, local, 0, NULL, NULL), "ndrange");
+  bench_check(clFinish(e->q), "finish");
+  return now() - t0;
+}
+
 /* ---- native baseline helpers: run fn over [0, n) split across threads ---- */
 typedef struct { void (*fn)(void *, size_t, size_t); void *arg; size_t b, e; } part_t;
 static void *part_main(void *p)

@@ -41,6 +41,8 @@ cl_kernel bench_kernel(cl_program p, const char *name);
 cl_mem bench_buffer(bench_env *e, cl_mem_flags flags, size_t size, void *host);
 /* bench_args(k, n, size0, ptr0, size1, ptr1, ...) */
 void bench_args(cl_kernel k, int n, ...);
+/* One NDRange of k on e's queue, enqueue to clFinish; seconds. */
+double bench_ndrange_time(bench_env *e, cl_kernel k, cl_uint dim, const size_t *global, const size_t *local);
 double bench_memcpy_time(size_t bytes);
 void bench_parallel(void (*fn)(void *, size_t, size_t), void *arg, size_t n);
 extern int bench_native_threads;

@@ -63,10 +63,7 @@ static void *stream_setup(bench_env *e, long kind)
 static double stream_run(bench_env *e, void *p)
 {
   stream_st *s = p;
-  double t0 = bench_now();
-  bench_check(clEnqueueNDRangeKernel(e->q, s->k, 1, NULL, &s->n, NULL, 0, NULL, NULL), "ndrange");
-  bench_check(clFinish(e->q), "finish");
-  return bench_now() - t0;
+  return bench_ndrange_time(e, s->k, 1, &s->n, NULL);
 }
 
 static int stream_verify(bench_env *e, void *p)
@@ -148,10 +145,7 @@ static void *reduce_setup(bench_env *e, long param)
 static double reduce_run(bench_env *e, void *p)
 {
   red_st *s = p;
-  double t0 = bench_now();
-  bench_check(clEnqueueNDRangeKernel(e->q, s->k, 1, NULL, &s->n, &s->local, 0, NULL, NULL), "ndrange");
-  bench_check(clFinish(e->q), "finish");
-  return bench_now() - t0;
+  return bench_ndrange_time(e, s->k, 1, &s->n, &s->local);
 }
 
 static int reduce_verify(bench_env *e, void *p)
@@ -243,10 +237,7 @@ void *bench_blelloch_setup(bench_env *e, long local)
 double bench_blelloch_run(bench_env *e, void *p)
 {
   scan_st *s = p;
-  double t0 = bench_now();
-  bench_check(clEnqueueNDRangeKernel(e->q, s->k, 1, NULL, &s->n, &s->local, 0, NULL, NULL), "ndrange");
-  bench_check(clFinish(e->q), "finish");
-  return bench_now() - t0;
+  return bench_ndrange_time(e, s->k, 1, &s->n, &s->local);
 }
 
 int bench_blelloch_verify(bench_env *e, void *p)
@@ -339,10 +330,7 @@ static double sgemm_run(bench_env *e, void *p)
 {
   sgemm_st *s = p;
   size_t g[2] = {(size_t)s->N, (size_t)s->N}, l[2] = {16, 16};
-  double t0 = bench_now();
-  bench_check(clEnqueueNDRangeKernel(e->q, s->k, 2, NULL, g, s->kind ? l : NULL, 0, NULL, NULL), "ndrange");
-  bench_check(clFinish(e->q), "finish");
-  return bench_now() - t0;
+  return bench_ndrange_time(e, s->k, 2, g, s->kind ? l : NULL);
 }
 
 static int sgemm_verify(bench_env *e, void *p)
@@ -454,10 +442,7 @@ static double nbody_run(bench_env *e, void *p)
 {
   nbody_st *s = p;
   size_t g = s->n;
-  double t0 = bench_now();
-  bench_check(clEnqueueNDRangeKernel(e->q, s->k, 1, NULL, &g, NULL, 0, NULL, NULL), "ndrange");
-  bench_check(clFinish(e->q), "finish");
-  return bench_now() - t0;
+  return bench_ndrange_time(e, s->k, 1, &g, NULL);
 }
 
 static void nbody_ref(const float *pos, int n, int i, float out[3])
@@ -560,10 +545,7 @@ static double mandel_run(bench_env *e, void *p)
 {
   mandel_st *s = p;
   size_t g[2] = {MW, MH};
-  double t0 = bench_now();
-  bench_check(clEnqueueNDRangeKernel(e->q, s->k, 2, NULL, g, NULL, 0, NULL, NULL), "ndrange");
-  bench_check(clFinish(e->q), "finish");
-  return bench_now() - t0;
+  return bench_ndrange_time(e, s->k, 2, g, NULL);
 }
 
 static int mandel_px(int x, int y)
@@ -665,10 +647,7 @@ static double stencil_run(bench_env *e, void *p)
 {
   stencil_st *s = p;
   size_t g[2] = {SW, SH}, l[2] = {16, 16};
-  double t0 = bench_now();
-  bench_check(clEnqueueNDRangeKernel(e->q, s->k, 2, NULL, g, l, 0, NULL, NULL), "ndrange");
-  bench_check(clFinish(e->q), "finish");
-  return bench_now() - t0;
+  return bench_ndrange_time(e, s->k, 2, g, l);
 }
 
 static float stencil_at(const float *in, int x, int y)
