@@ -96,6 +96,10 @@ typedef struct ndr_cmd {
   uint32_t work_dim;
   bool empty;                    /* a zero global size: nothing runs */
   uint64_t global[3], offset[3], local[3], groups[3];
+  uint64_t last_local[3];        /* the size of the last group (smaller where non-uniform) */
+  uint64_t full_x;               /* groups of full size in x */
+  uint64_t span_max;             /* groups per call of the work-group function */
+  lanecl_wg_ctx ctx;             /* what every group's context shares */
   unsigned char *values;         /* the arguments as set at enqueue time */
   void **argp;                   /* per argument: its value in values */
   cl_mem *mems;                  /* per argument: the buffer, retained (NULL elsewhere) */
@@ -126,22 +130,22 @@ static void ndr_fail(ndr_cmd *c, cl_int err)
   atomic_compare_exchange_strong(&c->status, &expected, err);
 }
 
-static void run_group(void *data, const uint64_t gid[3], sched_worker *w)
+/* Runs the count groups gid, gid + (1, 0, 0), ... of one row of x.  The
+ * full-size ones go to the work-group function in one call (group_count;
+ * the compiled function takes the local size once per call, so a smaller
+ * group of a non-uniform NDRange runs in a call of its own). */
+static void run_span(void *data, const uint64_t gid[3], uint64_t count, sched_worker *w)
 {
   ndr_cmd *c = data;
-  lanecl_wg_ctx ctx;
-  memset(&ctx, 0, sizeof(ctx));
-  for (int d = 0; d < 3; d++) {
-    uint64_t start = gid[d] * c->local[d];
-    uint64_t left = c->global[d] - start;
+  lanecl_wg_ctx ctx = c->ctx;
+  bool rest_full = true;   /* y and z full-size */
+  for (int d = 1; d < 3; d++) {
     ctx.group_id[d] = gid[d];
-    ctx.local_size[d] = left < c->local[d] ? left : c->local[d];
-    ctx.enqueued_local_size[d] = c->local[d];
-    ctx.num_groups[d] = c->groups[d];
-    ctx.global_size[d] = c->global[d];
-    ctx.global_offset[d] = c->offset[d];
+    if (gid[d] == c->groups[d] - 1 && c->last_local[d] != c->local[d]) {
+      ctx.local_size[d] = c->last_local[d];
+      rest_full = false;
+    }
   }
-  ctx.work_dim = c->work_dim;
   if (c->frame_bytes && !(ctx.frame = sched_worker_arena(w, SCHED_ARENA_FRAME, c->frame_bytes)))
     goto oom;
   if (!(ctx.coll_buf = sched_worker_arena(w, SCHED_ARENA_COLL, c->coll_bytes)))
@@ -156,7 +160,26 @@ static void run_group(void *data, const uint64_t gid[3], sched_worker *w)
       la[i] = c->info->args[i].kind == CC_ARG_LOCAL ? block + c->local_off[i] : NULL;
     ctx.local_args = la;
   }
-  c->fn(c->argp, &ctx);
+  uint64_t x = gid[0], end = gid[0] + count;
+  /* Groups [x, full_end) are full-size in x. */
+  uint64_t full_end = end < c->full_x ? end : c->full_x;
+  if (rest_full) {
+    while (x < full_end) {
+      uint64_t n = full_end - x < c->span_max ? full_end - x : c->span_max;
+      ctx.group_id[0] = x;
+      ctx.group_count = n;
+      c->fn(c->argp, &ctx);
+      x += n;
+    }
+  }
+  /* One by one: a row whose y or z size is smaller, and the smaller last
+   * group in x. */
+  ctx.group_count = 1;
+  for (; x < end; x++) {
+    ctx.group_id[0] = x;
+    ctx.local_size[0] = x < c->full_x ? c->local[0] : c->last_local[0];
+    c->fn(c->argp, &ctx);
+  }
   return;
 oom:
   ndr_fail(c, CL_OUT_OF_RESOURCES);
@@ -176,7 +199,7 @@ static cl_int ndr_run(rt_command *cmd)
     rt_err("clEnqueueNDRangeKernel: the device's worker pool can't be created");
     return CL_OUT_OF_RESOURCES;
   }
-  sched_job job = {.num_groups = {c->groups[0], c->groups[1], c->groups[2]}, .run_group = run_group, .data = c};
+  sched_job job = {.num_groups = {c->groups[0], c->groups[1], c->groups[2]}, .run_span = run_span, .data = c};
   rt_log(RT_LOG_QUEUE, "kernel %s: %llu x %llu x %llu groups of %llu x %llu x %llu", c->info->name,
          (unsigned long long)c->groups[0], (unsigned long long)c->groups[1], (unsigned long long)c->groups[2],
          (unsigned long long)c->local[0], (unsigned long long)c->local[1], (unsigned long long)c->local[2]);
@@ -244,6 +267,18 @@ cl_int rt_enqueue_ndrange(cl_command_queue q, cl_command_type type, cl_kernel k,
     c->groups[d] = c->local[d] ? (c->global[d] + c->local[d] - 1) / c->local[d] : 1;
     nwi *= c->local[d];
   }
+  for (int d = 0; d < 3; d++) {
+    uint64_t rem = c->local[d] ? c->global[d] % c->local[d] : 0;
+    c->last_local[d] = rem ? rem : c->local[d];
+    c->ctx.local_size[d] = c->local[d];
+    c->ctx.enqueued_local_size[d] = c->local[d];
+    c->ctx.num_groups[d] = c->groups[d];
+    c->ctx.global_size[d] = c->global[d];
+    c->ctx.global_offset[d] = c->offset[d];
+  }
+  c->ctx.work_dim = work_dim;
+  c->full_x = c->local[0] ? c->global[0] / c->local[0] : 0;
+  c->span_max = UINT64_MAX;
   c->frame_bytes = (size_t)(c->info->frame_bytes * nwi);
   c->coll_bytes = 8 * (dev->max_work_group_size > nwi ? dev->max_work_group_size : nwi);
   pthread_mutex_lock(&k->lock);

@@ -105,6 +105,7 @@ struct sched_worker {
 
 typedef struct pool_job {
   void (*run_group)(void *data, const uint64_t group_id[3], sched_worker *w);
+  void (*run_span)(void *data, const uint64_t group_id[3], uint64_t count, sched_worker *w);
   void *data;
   uint64_t nx, ny;
   unsigned nranges;              /* seats, caller's included */
@@ -219,6 +220,21 @@ static void job_run_span(const pool_job *j, uint64_t a, uint64_t b, sched_worker
   gid[0] = a % j->nx;
   gid[1] = t % j->ny;
   gid[2] = t / j->ny;
+  if (j->run_span) {
+    /* One call per row piece. */
+    while (a < b) {
+      uint64_t n = j->nx - gid[0] < b - a ? j->nx - gid[0] : b - a;
+      const uint64_t id[3] = {gid[0], gid[1], gid[2]};
+      j->run_span(j->data, id, n, w);
+      a += n;
+      gid[0] = 0;
+      if (++gid[1] == j->ny) {
+        gid[1] = 0;
+        gid[2]++;
+      }
+    }
+    return;
+  }
   for (uint64_t i = a; i < b; i++) {
     const uint64_t id[3] = {gid[0], gid[1], gid[2]};
     j->run_group(j->data, id, w);
@@ -549,7 +565,7 @@ static void pool_run_nested(sched_pool *pool, const pool_job *j, uint64_t total)
 
 void sched_run(sched_pool *pool, const sched_job *job)
 {
-  if (!pool || !job || !job->run_group)
+  if (!pool || !job || (!job->run_group && !job->run_span))
     return;
   uint64_t nx = job->num_groups[0], ny = job->num_groups[1], nz = job->num_groups[2], nxy, total;
   if (!nx || !ny || !nz)
@@ -559,7 +575,7 @@ void sched_run(sched_pool *pool, const sched_job *job)
             (unsigned long long)nx, (unsigned long long)ny, (unsigned long long)nz);
     return;
   }
-  pool_job j = {job->run_group, job->data, nx, ny, 0};
+  pool_job j = {job->run_group, job->run_span, job->data, nx, ny, 0};
   if (pool_tls_worker) {
     pool_run_nested(pool, &j, total);
     return;

@@ -62,10 +62,17 @@ typedef struct sched_job {
   /* Runs one work-group; called concurrently from workers. */
   void (*run_group)(void *data, const uint64_t group_id[3], sched_worker *w);
   void *data;
+  /* Optional, used instead of run_group when set: runs the count >= 1
+   * consecutive groups group_id, group_id + (1, 0, 0), ... of one row of x
+   * (group_id[0] + count <= num_groups[0]).  Each range a participant claims
+   * reaches it as one call per row it touches, so a job of many small groups
+   * costs one call per claim, not one per group. */
+  void (*run_span)(void *data, const uint64_t group_id[3], uint64_t count, sched_worker *w);
 } sched_job;
 
 /* Runs every group of job and returns when all are done.  Groups are handed out
- * in ranges through atomics; idle workers steal.  A job of one group runs on
+ * in ranges through atomics; idle workers steal.  run_group or run_span must
+ * be set.  A job of one group runs on
  * one worker (or the caller).  Thread-safe: jobs from several callers are
  * served in turn.
  * (The caller takes part when it runs on a core of the pool, standing in for
