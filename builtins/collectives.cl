@@ -2,12 +2,23 @@
  *
  * The generated work-group function gathers each work-item's operand into a
  * packed buffer in linear local id order, calls one of these, and hands the
- * results back to the work-items:
+ * results back to the work-items (a scan writes its results to a second
+ * buffer: a work-item reads its result and may then publish the operand of
+ * the next collective, which may be wider, over another work-item's unread
+ * result if both shared one buffer):
  *
- *   void __lanecl_wg_scan_inclusive_<op>_<ty>(void *buf, ulong n)   in place
- *   void __lanecl_wg_scan_exclusive_<op>_<ty>(void *buf, ulong n)   in place
+ *   void __lanecl_wg_scan_inclusive_<op>_<ty>(void *src, void *dst, ulong n)
+ *   void __lanecl_wg_scan_exclusive_<op>_<ty>(void *src, void *dst, ulong n)
  *   void __lanecl_wg_reduce_<op>_<ty>(void *buf, ulong n)           result in buf[0]
  *   void __lanecl_wg_all(int *buf, ulong n), __lanecl_wg_any(...)  1 or 0 in buf[0]
+ *
+ * and, for a scan fused into the lane loops (the compiler runs the region
+ * before the scan, the scan and the region after it 16 work-items at a time),
+ * one chunk of 16 operands in place, with the running carry (a W-lane
+ * broadcast) kept in *carry between chunks; first is nonzero for chunk 0:
+ *
+ *   void __lanecl_wg_chunk_scan_inclusive_<op>_<ty>(void *chunk, void *carry, ulong first)
+ *   void __lanecl_wg_chunk_scan_exclusive_<op>_<ty>(void *chunk, void *carry, ulong first)
  *
  * The names are plain C names (no overloadable), the pointers generic.
  *
@@ -36,6 +47,10 @@
  */
 
 #include "lanecl_builtins.h"
+
+/* Lanes per chunk of a scan fused into the lane loops (the compiler's W for
+ * 32-bit lanes on AVX-512; 64-bit types take two registers per chunk). */
+#define CHUNK 16
 
 /* ---- in-register lane shifts: lanes [0, k) come from f, lane i >= k from v[i-k] ---- */
 #define SHL16_1(v, f) __builtin_shufflevector(v, f, 16, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
@@ -122,31 +137,31 @@
     return v;                                                                         \
   }                                                                                   \
                                                                                       \
-  static inline void scan_##NAME(ET *p, ulong n, bool exclusive)                      \
+  static inline void scan_##NAME(const ET *p, ET *d, ulong n, bool exclusive)         \
   {                                                                                   \
     if (n == 0)                                                                       \
       return;                                                                         \
     VT carry = IDEMP ? (VT)(NORMS_##NORM(ET, p[0])) : (VT)(PAD);                      \
     ulong i = 0;                                                                      \
     for (; i + W <= n; i += W) {                                                      \
-      VT v = NORMV_##NORM(VT, *(VT##_u_##NAME *)(p + i));                             \
+      VT v = NORMV_##NORM(VT, *(const VT##_u_##NAME *)(p + i));                       \
       v = lscan_##NAME(v);                                                            \
       VT r = OP(v, carry);                                                            \
       if (exclusive)                                                                  \
-        *(VT##_u_##NAME *)(p + i) = SHL##W##_1(r, carry);                             \
+        *(VT##_u_##NAME *)(d + i) = SHL##W##_1(r, carry);                             \
       else                                                                            \
-        *(VT##_u_##NAME *)(p + i) = r;                                                \
+        *(VT##_u_##NAME *)(d + i) = r;                                                \
       carry = OP(carry, LAST##W(v));                                                  \
     }                                                                                 \
     ET c = carry[0];                                                                  \
     for (; i < n; i++) {                                                              \
       ET x = NORMS_##NORM(ET, p[i]);                                                  \
       ET r = OP(c, x);                                                                \
-      p[i] = exclusive ? c : r;                                                       \
+      d[i] = exclusive ? c : r;                                                       \
       c = r;                                                                          \
     }                                                                                 \
     if (exclusive)                                                                    \
-      p[0] = (ET)(IDOUT);                                                             \
+      d[0] = (ET)(IDOUT);                                                             \
   }                                                                                   \
                                                                                       \
   static inline void reduce_##NAME(ET *p, ulong n)                                    \
@@ -171,13 +186,42 @@
     p[0] = c;                                                                         \
   }                                                                                   \
                                                                                       \
-  void __lanecl_wg_scan_inclusive_##NAME(void *buf, ulong n)                          \
+  /* One chunk of CHUNK (16) lanes of a scan fused into the lane loops:     \
+   * scanned in place, continuing *carryp (the first chunk sets it up). */    \
+  static inline __attribute__((always_inline)) void cscan_##NAME(ET *p, VT *carryp, ulong first, bool exclusive) \
+  {                                                                           \
+    VT carry = first ? (IDEMP ? (VT)(NORMS_##NORM(ET, p[0])) : (VT)(PAD)) : *carryp; \
+    for (uint i = 0; i < CHUNK; i += W) {                                     \
+      VT v = NORMV_##NORM(VT, *(VT##_u_##NAME *)(p + i));                     \
+      v = lscan_##NAME(v);                                                    \
+      VT r = OP(v, carry);                                                    \
+      if (exclusive) {                                                        \
+        r = SHL##W##_1(r, carry);                                             \
+        if (first && i == 0)                                                  \
+          r[0] = (ET)(IDOUT);                                                 \
+      }                                                                       \
+      *(VT##_u_##NAME *)(p + i) = r;                                          \
+      carry = OP(carry, LAST##W(v));                                          \
+    }                                                                         \
+    *carryp = carry;                                                          \
+  }                                                                           \
+                                                                              \
+  __attribute__((always_inline)) void __lanecl_wg_chunk_scan_inclusive_##NAME(void *p, void *carry, ulong first) \
+  {                                                                           \
+    cscan_##NAME((ET *)p, (VT *)carry, first, false);                         \
+  }                                                                           \
+  __attribute__((always_inline)) void __lanecl_wg_chunk_scan_exclusive_##NAME(void *p, void *carry, ulong first) \
+  {                                                                           \
+    cscan_##NAME((ET *)p, (VT *)carry, first, true);                          \
+  }                                                                           \
+                                                                              \
+  void __lanecl_wg_scan_inclusive_##NAME(void *src, void *dst, ulong n)               \
   {                                                                                   \
-    scan_##NAME((ET *)buf, n, false);                                                 \
+    scan_##NAME((const ET *)src, (ET *)dst, n, false);                                \
   }                                                                                   \
-  void __lanecl_wg_scan_exclusive_##NAME(void *buf, ulong n)                          \
+  void __lanecl_wg_scan_exclusive_##NAME(void *src, void *dst, ulong n)               \
   {                                                                                   \
-    scan_##NAME((ET *)buf, n, true);                                                  \
+    scan_##NAME((const ET *)src, (ET *)dst, n, true);                                 \
   }                                                                                   \
   void __lanecl_wg_reduce_##NAME(void *buf, ulong n)                                  \
   {                                                                                   \

@@ -3,7 +3,7 @@
  * that runs a whole work-group (see cc_internal.h, lanecl_cc.h).
  *
  * 1. K's blocks move into `i32 K.body(params, ctx, lx, ly, lz, state, coll,
- *    uval)` (internal, alwaysinline): one work-item's run from the region `state`
+ *    uval, goff, coll_buf, coll_out)` (internal, alwaysinline): one work-item's run from the region `state`
  *    up to the next boundary.  It returns the id of the boundary reached, or
  *    -1 at the end of the kernel.  The work-item builtins read ctx and lx/ly/lz.
  * 2. Boundaries are barriers (wait_group_events is one), the work-group
@@ -45,12 +45,18 @@
  *    __local variables (thread_local) are reached through a getter called
  *    once per group (see isolate_tls).
  *
- * Collective data: each work-item stores its operand at coll_buf[w] (w = the
- * linear local id).  Scans read their own element back.  Reduce, all, any and
- * broadcast results are uniform: the work-group function reads them once and
- * passes them to the next region in the body's `coll` argument (raw bits),
- * because coll_buf[0] may be overwritten by work-item 0 at the next
- * collective of the same region before the others have read it.
+ * Collective data: each work-item stores its operand at ops[w] (w = the
+ * linear local id; ops = ctx->coll_buf + 8 * the group's size, the body's
+ * coll_out).  A scan's helper writes the results to ctx->coll_buf (the
+ * body's coll_buf), where each work-item reads its own: one buffer for both
+ * would let work-item w, publishing a wider operand for the next collective
+ * right after reading its result, overwrite the unread results of w's
+ * neighbours.  Reduce, all, any and broadcast results are uniform: the
+ * work-group function reads them once and passes them to the next region in
+ * the body's `coll` argument (raw bits), because ops[0] may be overwritten
+ * by work-item 0 at the next collective of the same region before the
+ * others have read it.  A scan fused with the regions around it uses a
+ * buffer of its own (build_fused_scan).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -360,7 +366,7 @@ static int make_body(wg_gen *g, LLVMValueRef kernel, char **err)
     return CC_INTERNAL;
   }
   g->nparams = n;
-  g->ptypes = calloc(n + 8, sizeof(*g->ptypes));
+  g->ptypes = calloc(n + 10, sizeof(*g->ptypes));
   g->byval = calloc(n + 1, sizeof(*g->byval));
   size_t nlen = strlen(kname);
   char *name = malloc(nlen + sizeof(LANECL_WG_PREFIX) + 8);
@@ -375,9 +381,10 @@ static int make_body(wg_gen *g, LLVMValueRef kernel, char **err)
   g->ptypes[n + 5] = g->t_i64;
   g->ptypes[n + 6] = g->t_ptr;
   g->ptypes[n + 7] = g->t_i64;
+  g->ptypes[n + 8] = g->ptypes[n + 9] = g->t_ptr;
 
   snprintf(name, nlen + 8, "%s.body", kname);
-  g->body = LLVMAddFunction(g->m, name, LLVMFunctionType(g->t_i32, g->ptypes, n + 8, 0));
+  g->body = LLVMAddFunction(g->m, name, LLVMFunctionType(g->t_i32, g->ptypes, n + 10, 0));
   snprintf(name, nlen + sizeof(LANECL_WG_PREFIX) + 8, LANECL_WG_PREFIX "%s", kname);
   LLVMTypeRef wty_params[2] = {g->t_ptr, g->t_ptr};
   g->wg = LLVMAddFunction(g->m, name, LLVMFunctionType(g->t_void, wty_params, 2, 0));
@@ -417,6 +424,10 @@ static int make_body(wg_gen *g, LLVMValueRef kernel, char **err)
   g->p_coll = LLVMGetParam(g->body, n + 5);
   g->p_uval = LLVMGetParam(g->body, n + 6);
   g->p_goff = LLVMGetParam(g->body, n + 7);
+  g->p_cbuf = LLVMGetParam(g->body, n + 8);
+  LLVMSetValueName2(g->p_cbuf, "coll_buf", 8);
+  g->p_cbuf_out = LLVMGetParam(g->body, n + 9);
+  LLVMSetValueName2(g->p_cbuf_out, "coll_out", 8);
   LLVMSetValueName2(g->p_ctx, "ctx", 3);
   LLVMSetValueName2(g->p_lid[0], "lx", 2);
   LLVMSetValueName2(g->p_lid[1], "ly", 2);
@@ -861,6 +872,13 @@ static int find_boundaries(wg_gen *g, char **err)
 
 /* ---- the report: what each region reaches, whether it has a loop ---- */
 
+static unsigned lane_width(wg_gen *g)
+{
+  unsigned bits = g->dev && g->dev->simd_bits ? g->dev->simd_bits : 128;
+  return bits / 32 ? bits / 32 : 1;
+}
+
+
 /* What keeps a lane loop scalar whatever the vectorizer does: atomics
  * (read-modify-write of memory) and printf. */
 static const char *scalar_reason(LLVMBasicBlockRef bb)
@@ -881,10 +899,84 @@ static const char *scalar_reason(LLVMBasicBlockRef bb)
   return NULL;
 }
 
+/* The underlying object of a pointer: through GEPs and casts. */
+static LLVMValueRef ptr_base(LLVMValueRef p)
+{
+  for (unsigned depth = 0; depth < 64; depth++) {
+    if (LLVMIsAGetElementPtrInst(p) || LLVMIsABitCastInst(p) || LLVMIsAAddrSpaceCastInst(p)) {
+      p = LLVMGetOperand(p, 0);
+      continue;
+    }
+    if (LLVMIsAConstantExpr(p)) {
+      LLVMOpcode op = LLVMGetConstOpcode(p);
+      if (op == LLVMGetElementPtr || op == LLVMBitCast || op == LLVMAddrSpaceCast) {
+        p = LLVMGetOperand(p, 0);
+        continue;
+      }
+    }
+    break;
+  }
+  return p;
+}
+
+/* Stores through p reach only this work-item's private memory, the frame or
+ * the collective buffer (the body's own bookkeeping). */
+static int ptr_is_bookkeeping(wg_gen *g, LLVMValueRef p)
+{
+  LLVMValueRef o = ptr_base(p);
+  return LLVMIsAAllocaInst(o) || (g->frame && o == g->frame) || (g->coll_buf && o == g->coll_buf) ||
+         (g->coll_out && o == g->coll_out);
+}
+
+/* The function never writes memory (its memory attribute has no Mod bit:
+ * LLVM's MemoryEffects, two bits per location, Mod = 2). */
+static int fn_no_writes(LLVMValueRef fn)
+{
+  static unsigned kind;
+  if (!kind)
+    kind = LLVMGetEnumAttributeKindForName("memory", 6);
+  LLVMAttributeRef a = LLVMGetEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, kind);
+  return a && !(LLVMGetEnumAttributeValue(a) & 0x2a);
+}
+
+/* bb writes memory that other work-items may read: __local or __global
+ * memory (stores, atomics, calls that may write). */
+static int block_writes_shared(wg_gen *g, LLVMBasicBlockRef bb)
+{
+  for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+    LLVMOpcode op = LLVMGetInstructionOpcode(i);
+    if (op == LLVMStore && !ptr_is_bookkeeping(g, LLVMGetOperand(i, 1)))
+      return 1;
+    if (op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg || op == LLVMFence)
+      return 1;
+    if (op != LLVMCall)
+      continue;
+    LLVMValueRef fn = LLVMGetCalledValue(i);
+    if (!LLVMIsAFunction(fn))
+      return 1;
+    size_t len;
+    const char *name = LLVMGetValueName2(fn, &len);
+    if (len >= 9 && !strncmp(name, "llvm.mem", 8)) {
+      if (!ptr_is_bookkeeping(g, LLVMGetOperand(i, 0)))
+        return 1;
+      continue;
+    }
+    if ((len >= 13 && !strncmp(name, "llvm.lifetime", 13)) || (len >= 8 && !strncmp(name, "llvm.dbg", 8)))
+      continue;
+    if (!fn_no_writes(fn))
+      return 1;
+  }
+  return 0;
+}
+
 /* Depth-first walk from start over the body's CFG; *has_loop when a cycle is
  * reachable, *why_scalar when something in it can't be vectorized; ends
- * gets the boundaries met, "end" for the end of the kernel. */
-static int region_walk(wg_gen *g, LLVMBasicBlockRef start, int *has_loop, const char **why_scalar, cc_str *ends)
+ * gets the boundaries met, "end" for the end of the kernel; *only_end (when
+ * not NULL) the id of the boundary when the region can end at that one only,
+ * else 0; *writes (when not NULL) whether it may write memory that other
+ * work-items see (block_writes_shared). */
+static int region_walk(wg_gen *g, LLVMBasicBlockRef start, int *has_loop, const char **why_scalar, cc_str *ends,
+                       unsigned *only_end, int *writes)
 {
   unsigned nb = LLVMCountBasicBlocks(g->body);
   cc_ptrmap idx = {0};
@@ -903,6 +995,10 @@ static int region_walk(wg_gen *g, LLVMBasicBlockRef start, int *has_loop, const 
   unsigned sp = 0, s0;
   *has_loop = 0;
   *why_scalar = NULL;
+  if (only_end)
+    *only_end = 0;
+  if (writes)
+    *writes = 0;
   if (!cc_ptrmap_get(&idx, start, &s0))
     goto done;
   stack[sp++] = (struct frame){s0, 0};
@@ -911,6 +1007,8 @@ static int region_walk(wg_gen *g, LLVMBasicBlockRef start, int *has_loop, const 
     struct frame *f = &stack[sp - 1];
     if (f->next == 0 && !*why_scalar)
       *why_scalar = scalar_reason(blocks[f->b]);
+    if (f->next == 0 && writes && !*writes)
+      *writes = block_writes_shared(g, blocks[f->b]);
     LLVMValueRef t = LLVMGetBasicBlockTerminator(blocks[f->b]);
     unsigned ns = LLVMGetNumSuccessors(t);
     if (f->next == 0 && LLVMGetInstructionOpcode(t) == LLVMRet && LLVMGetNumOperands(t) == 1) {
@@ -938,9 +1036,12 @@ static int region_walk(wg_gen *g, LLVMBasicBlockRef start, int *has_loop, const 
     }
   }
 done:
-  for (unsigned id = 1; id <= g->nbnd; id++)
-    if (seen_end[id])
+  for (unsigned id = 1, nend = seen_end[0]; id <= g->nbnd; id++)
+    if (seen_end[id]) {
       cc_str_printf(ends, "%s%s #%u", ends->len ? ", " : "", g->bnd[id - 1].what, id);
+      if (only_end)
+        *only_end = ++nend == 1 ? id : 0;
+    }
   if (seen_end[0])
     cc_str_printf(ends, "%send", ends->len ? ", " : "");
   rc = CC_OK;
@@ -960,9 +1061,45 @@ free_all:
  * cc_wg_outer.c).  The line ends in CC_LANE_LOOP_PENDING for those handed
  * over: the back end puts LLVM's verdict there (cc_wg_verdicts).  *nvec
  * counts them. */
+/* Some uniform value is live both into state s and after boundary b: the
+ * uniform values' area can't serve both lane loops of a fused scan. */
+static int uniform_live_overlap(wg_gen *g, unsigned s, unsigned b)
+{
+  if (s == 0 || !g->live)
+    return 0;
+  const uint64_t *ls = g->live + (size_t)(s - 1) * g->live_words;
+  const uint64_t *lb = g->live + (size_t)(b - 1) * g->live_words;
+  for (unsigned j = g->first_simple; j < g->nslots; j++) {
+    unsigned k = j - g->first_simple;
+    if (g->slots[j].uniform && (ls[k / 64] & lb[k / 64]) >> (k % 64) & 1)
+      return 1;
+  }
+  return 0;
+}
+
+/* Region r, which can only end at boundary b, runs fused with it: b is a
+ * scan, the lanes are 16 x 32-bit, and nothing in the region publishes
+ * memory to other work-items.  (The spec does not make a collective a
+ * memory barrier, so the region after the scan may run for the first 16
+ * work-items before the region before it runs for the next 16; a region
+ * that writes __local or __global memory keeps the unfused order anyway,
+ * for kernels that assume more.) */
+static int scan_fusable(wg_gen *g, unsigned r, unsigned b, int writes)
+{
+  if (g->opt_disable || !b || b == r || writes || lane_width(g) != 16)
+    return 0;
+  const wg_boundary *bd = &g->bnd[b - 1];
+  if ((bd->kind != WB_SCAN_INC && bd->kind != WB_SCAN_EXC) || (bd->esize != 4 && bd->esize != 8) || !bd->helper[0])
+    return 0;
+  return !uniform_live_overlap(g, r, b);
+}
+
 static int report_regions(wg_gen *g, int *vec_state, unsigned *nvec)
 {
   *nvec = 0;
+  g->fuse_to = calloc(g->nbnd + 1, sizeof(*g->fuse_to));
+  if (!g->fuse_to)
+    return CC_OUT_OF_MEMORY;
   wg_uni u;
   int have_uni = 0;
   for (unsigned r = 0; r <= g->nbnd; r++) {
@@ -970,7 +1107,9 @@ static int report_regions(wg_gen *g, int *vec_state, unsigned *nvec)
     int loop = 0;
     const char *why = NULL;
     LLVMBasicBlockRef start = r == 0 ? g->start : g->bnd[r - 1].resume;
-    int rc = region_walk(g, start, &loop, &why, &ends);
+    unsigned only_end = 0;
+    int writes = 0;
+    int rc = region_walk(g, start, &loop, &why, &ends, &only_end, &writes);
     char *e = cc_str_take(&ends);
     if (rc) {
       free(e);
@@ -1004,6 +1143,12 @@ static int report_regions(wg_gen *g, int *vec_state, unsigned *nvec)
                     only0 ? "work-item 0 alone (the others would change nothing)"
                           : "only the work-items below its uniform bound (lx < u guards every effect)");
     }
+    if (scan_fusable(g, r, only_end, writes)) {
+      g->fuse_to[r] = only_end;
+      cc_str_printf(&g->report,
+                    "    region %u, %s #%u and region %u run fused, 16 work-items at a time (groups of one dimension)\n",
+                    r, g->bnd[only_end - 1].what, only_end, only_end);
+    }
     vec_state[r] = g->opt_disable || why ? WG_VEC_NONE : loop ? WG_VEC_OUTER : WG_VEC_LANES;
     *nvec += vec_state[r] != WG_VEC_NONE;
   }
@@ -1014,17 +1159,12 @@ static int report_regions(wg_gen *g, int *vec_state, unsigned *nvec)
 
 /* ---- 4. the work-group function ---- */
 
-static unsigned lane_width(wg_gen *g)
-{
-  unsigned bits = g->dev && g->dev->simd_bits ? g->dev->simd_bits : 128;
-  return bits / 32 ? bits / 32 : 1;
-}
-
-/* z/y/x lane loops around one call of the body with a constant state; the
- * builder is left at the end of the block after the nest.  Returns the
+/* z/y/x lane loops around one call of the body with a constant state (x
+ * from xbase when not NULL, else 0); the builder is left at the end of the
+ * block after the nest.  Returns the
  * call's value (the boundary reached; the same for every work-item). */
 static LLVMValueRef build_lane_loops(wg_gen *g, LLVMValueRef *argv, unsigned state, LLVMValueRef coll,
-                                     const LLVMValueRef ls[3], int vectorize)
+                                     const LLVMValueRef ls[3], LLVMValueRef xbase, int vectorize)
 {
   LLVMBasicBlockRef pre = LLVMGetInsertBlock(g->b);
   LLVMBasicBlockRef zh = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.z");
@@ -1045,17 +1185,17 @@ static LLVMValueRef build_lane_loops(wg_gen *g, LLVMValueRef *argv, unsigned sta
   LLVMBuildBr(g->b, xb);
   LLVMPositionBuilderAtEnd(g->b, xb);
   LLVMValueRef x = LLVMBuildPhi(g->b, g->t_i64, "lx");
-  argv[n + 1] = x;
+  argv[n + 1] = xbase ? LLVMBuildNUWAdd(g->b, xbase, x, "") : x;
   argv[n + 2] = y;
   argv[n + 3] = z;
   argv[n + 4] = wg_c32(g, state);
   argv[n + 5] = coll;
-  LLVMValueRef r = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(g->body), g->body, argv, n + 8, "next");
+  LLVMValueRef r = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(g->body), g->body, argv, n + 10, "next");
   LLVMValueRef x1 = LLVMBuildNUWAdd(g->b, x, one, "");
   LLVMValueRef br = LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntULT, x1, ls[0], ""), xb, xe);
   if (!g->opt_disable) {
     /* The location names the loop in LLVM's remarks: file = kernel, line = state + 1. */
-    LLVMMetadataRef ops[3];
+    LLVMMetadataRef ops[5];
     unsigned nops = 0;
     LLVMMetadataRef loc = cc_dbg_loc(g->c, g->dbg_scope, state + 1, 1);
     if (loc)
@@ -1063,6 +1203,16 @@ static LLVMValueRef build_lane_loops(wg_gen *g, LLVMValueRef *argv, unsigned sta
     ops[nops++] = cc_md_prop_node(g->c, "llvm.loop.parallel_accesses", g->ag);
     if (vectorize != WG_VEC_NONE)
       ops[nops++] = cc_md_prop_bool(g->c, "llvm.loop.vectorize.enable", 1);
+    /* A fused scan's chunk: 16 lanes, which the full unroller would turn
+     * into 16 scalar copies before the loop vectorizer saw the loop. */
+    if (xbase) {
+      LLVMMetadataRef k = LLVMMDStringInContext2(g->c, "llvm.loop.unroll.disable", 24);
+      ops[nops++] = LLVMMDNodeInContext2(g->c, &k, 1);
+    }
+    /* ... and its tail chunk (fewer than 16 lanes): one masked vector
+     * iteration rather than a scalar loop. */
+    if (xbase && vectorize != WG_VEC_NONE && !LLVMIsAConstantInt(ls[0]))
+      ops[nops++] = cc_md_prop_bool(g->c, "llvm.loop.vectorize.predicate.enable", 1);
     cc_md_set(br, "llvm.loop", cc_md_loop_id(g->c, ops, nops));
   }
   LLVMPositionBuilderAtEnd(g->b, xe);
@@ -1120,13 +1270,27 @@ static void build_group_copy(wg_gen *g, const wg_boundary *bd, LLVMValueRef fram
   LLVMPositionBuilderAtEnd(g->b, done);
 }
 
-static LLVMValueRef helper_decl(wg_gen *g, const char *name)
+/* The helpers of builtins/collectives.cl take generic pointers (OpenCL C
+ * 2.0 and later): declared alike, so that calls to them can be inlined. */
+static LLVMTypeRef generic_ptr(wg_gen *g)
+{
+  return LLVMPointerTypeInContext(g->c, CC_AS_GENERIC);
+}
+
+static LLVMValueRef to_generic(wg_gen *g, LLVMValueRef p)
+{
+  return LLVMBuildAddrSpaceCast(g->b, p, generic_ptr(g), "");
+}
+
+/* A combine helper taking nptr generic pointers and the group's size. */
+static LLVMValueRef helper_decl(wg_gen *g, const char *name, unsigned nptr)
 {
   LLVMValueRef f = LLVMGetNamedFunction(g->m, name);
   if (f)
     return f;
-  LLVMTypeRef p[2] = {g->t_ptr, g->t_i64};
-  f = LLVMAddFunction(g->m, name, LLVMFunctionType(g->t_void, p, 2, 0));
+  LLVMTypeRef p[3] = {generic_ptr(g), generic_ptr(g), g->t_i64};
+  p[nptr] = g->t_i64;
+  f = LLVMAddFunction(g->m, name, LLVMFunctionType(g->t_void, p, nptr + 1, 0));
   add_fn_attr(g, f, "nounwind");
   return f;
 }
@@ -1149,6 +1313,147 @@ static void load_uniform_values(wg_gen *g, unsigned s, LLVMValueRef frame, LLVMV
   }
 }
 
+/* Some uniform value is live after boundary b (restored from the uniform
+ * values' area by the state b's lane loop). */
+static int uniform_live_after(wg_gen *g, unsigned b)
+{
+  const uint64_t *lb = g->live ? g->live + (size_t)(b - 1) * g->live_words : NULL;
+  for (unsigned j = g->first_simple; lb && j < g->nslots; j++) {
+    unsigned k = j - g->first_simple;
+    if (g->slots[j].uniform && lb[k / 64] >> (k % 64) & 1)
+      return 1;
+  }
+  return 0;
+}
+
+/* One chunk of a fused scan at the builder: the chunk helper of
+ * builtins/collectives.cl on the chunk's 16 operands (in place, continuing
+ * the carry), after the uniform values of state b are read when this is the
+ * first chunk (work-item 0 has just reached the scan). */
+static void fused_chunk_combine(wg_gen *g, LLVMValueRef *argv, unsigned b, LLVMValueRef helper, LLVMValueRef chunk,
+                                LLVMValueRef carry, LLVMValueRef first, LLVMValueRef frame, LLVMValueRef nwi)
+{
+  if (uniform_live_after(g, b)) {
+    LLVMBasicBlockRef ub = LLVMAppendBasicBlockInContext(g->c, g->wg, "fused.uniform");
+    LLVMBasicBlockRef cb = LLVMAppendBasicBlockInContext(g->c, g->wg, "fused.combine");
+    LLVMBuildCondBr(g->b, first, ub, cb);
+    LLVMPositionBuilderAtEnd(g->b, ub);
+    load_uniform_values(g, b, frame, nwi, argv[g->nparams + 6]);
+    LLVMBuildBr(g->b, cb);
+    LLVMPositionBuilderAtEnd(g->b, cb);
+  }
+  LLVMValueRef args[3] = {to_generic(g, chunk), to_generic(g, carry), LLVMBuildZExt(g->b, first, g->t_i64, "")};
+  LLVMBuildCall2(g->b, LLVMGlobalGetValueType(helper), helper, args, 3, "");
+}
+
+/* The lane loop of state s fused with the scan it reaches (boundary b =
+ * g->fuse_to[s]) and the region after it, in a group of one dimension: per
+ * chunk of 16 work-items, state s's lanes publish their operands, the chunk
+ * helper scans them in registers with the running carry, and state b's
+ * lanes go on with the results; the tail chunk (local size % 16) the same
+ * with fewer lanes.  The chunk's operands and results go through a
+ * 16-element buffer on the stack, not ctx->coll_buf (the body's coll_out
+ * for state s and its coll_buf for state b point base elements before it):
+ * a full chunk's lane loops have the constant trip count 16, so once
+ * vectorized everything is one straight run of vector code in which the
+ * buffer is only a register.  Returns the
+ * boundary that state b reaches. */
+/* The address that work-item base's element of the collective buffer has
+ * when the chunk from base is at `chunk`. */
+static LLVMValueRef chunk_origin(wg_gen *g, LLVMValueRef chunk, LLVMValueRef base, unsigned esize)
+{
+  LLVMValueRef off = LLVMBuildNeg(g->b, LLVMBuildMul(g->b, base, wg_c64(g, esize), ""), "");
+  return LLVMBuildGEP2(g->b, g->t_i8, chunk, &off, 1, "chunk.origin");
+}
+
+static LLVMValueRef build_fused_scan(wg_gen *g, LLVMValueRef *argv, unsigned s, LLVMValueRef coll, LLVMValueRef n,
+                                     LLVMValueRef frame, LLVMValueRef nwi,
+                                     const int *vec_state)
+{
+  unsigned b = g->fuse_to[s];
+  const wg_boundary *bd = &g->bnd[b - 1];
+  /* A chunk's lane loop that only moves operands would become a memcpy
+   * into the chunk buffer before the loop vectorizer runs, and the buffer
+   * would stay in memory. */
+  add_string_attr(g, g->wg, "no-builtin-memcpy", "");
+  add_string_attr(g, g->wg, "no-builtin-memset", "");
+  char name[96];
+  snprintf(name, sizeof(name), "__lanecl_wg_chunk_%s", bd->helper + strlen("__lanecl_wg_"));
+  LLVMValueRef helper = LLVMGetNamedFunction(g->m, name);
+  if (!helper) {
+    LLVMTypeRef p[3] = {generic_ptr(g), generic_ptr(g), g->t_i64};
+    helper = LLVMAddFunction(g->m, name, LLVMFunctionType(g->t_void, p, 3, 0));
+    add_fn_attr(g, helper, "nounwind");
+  }
+  /* The carry: one register's worth, in the function's entry block. */
+  LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
+  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(g->wg);
+  LLVMPositionBuilderBefore(g->b, LLVMGetFirstInstruction(entry));
+  LLVMValueRef carry = LLVMBuildAlloca(g->b, LLVMArrayType2(g->t_i8, 64), "carry");
+  LLVMSetAlignment(carry, 64);
+  LLVMValueRef chunk = LLVMBuildAlloca(g->b, LLVMArrayType2(g->t_i8, 16 * bd->esize), "chunk");
+  LLVMSetAlignment(chunk, 64);
+  /* (the tail chunk's own: the full chunks' buffer is then dead after them) */
+  LLVMValueRef tchunk = LLVMBuildAlloca(g->b, LLVMArrayType2(g->t_i8, 16 * bd->esize), "chunk.tail");
+  LLVMSetAlignment(tchunk, 64);
+  unsigned in = g->nparams + 8, out = g->nparams + 9;
+  LLVMValueRef saved_in = argv[in], saved_out = argv[out];
+  LLVMPositionBuilderAtEnd(g->b, here);
+
+  LLVMValueRef zero = wg_c64(g, 0);
+  LLVMValueRef nfull = LLVMBuildLShr(g->b, n, wg_c64(g, 4), "chunks");
+  LLVMValueRef tail = LLVMBuildAnd(g->b, n, wg_c64(g, 15), "tail");
+  const LLVMValueRef w16[3] = {wg_c64(g, 16), wg_c64(g, 1), wg_c64(g, 1)};
+  LLVMBasicBlockRef full = LLVMAppendBasicBlockInContext(g->c, g->wg, "fused.chunk");
+  LLVMBasicBlockRef tchk = LLVMAppendBasicBlockInContext(g->c, g->wg, "fused.tail.check");
+  LLVMBasicBlockRef tb = LLVMAppendBasicBlockInContext(g->c, g->wg, "fused.tail");
+  LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->c, g->wg, "fused.done");
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntNE, nfull, zero, ""), full, tchk);
+
+  LLVMPositionBuilderAtEnd(g->b, full);
+  LLVMValueRef c = LLVMBuildPhi(g->b, g->t_i64, "chunk");
+  LLVMValueRef base = LLVMBuildShl(g->b, c, wg_c64(g, 4), "");
+  LLVMValueRef origin = chunk_origin(g, chunk, base, bd->esize);
+  argv[out] = origin; /* state s: the operands into the chunk */
+  build_lane_loops(g, argv, s, coll, w16, base, vec_state[s]);
+  fused_chunk_combine(g, argv, b, helper, chunk, carry, LLVMBuildICmp(g->b, LLVMIntEQ, c, zero, ""), frame, nwi);
+  argv[in] = origin, argv[out] = saved_out; /* state b: the results from it */
+  LLVMValueRef r2 = build_lane_loops(g, argv, b, coll, w16, base, vec_state[b]);
+  argv[in] = saved_in;
+  LLVMValueRef c1 = LLVMBuildNUWAdd(g->b, c, wg_c64(g, 1), "");
+  LLVMBasicBlockRef latch = LLVMGetInsertBlock(g->b);
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntULT, c1, nfull, ""), full, tchk);
+  LLVMValueRef cv[2] = {zero, c1};
+  LLVMBasicBlockRef cfrom[2] = {here, latch};
+  LLVMAddIncoming(c, cv, cfrom, 2);
+
+  LLVMPositionBuilderAtEnd(g->b, tchk);
+  LLVMValueRef rf = LLVMBuildPhi(g->b, g->t_i32, "");
+  LLVMValueRef rv[2] = {wg_c32(g, 0), r2};
+  LLVMAddIncoming(rf, rv, cfrom, 2);
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntNE, tail, zero, ""), tb, done);
+
+  LLVMPositionBuilderAtEnd(g->b, tb);
+  const LLVMValueRef wt[3] = {tail, wg_c64(g, 1), wg_c64(g, 1)};
+  base = LLVMBuildShl(g->b, nfull, wg_c64(g, 4), "");
+  origin = chunk_origin(g, tchunk, base, bd->esize);
+  argv[out] = origin;
+  build_lane_loops(g, argv, s, coll, wt, base, vec_state[s]);
+  fused_chunk_combine(g, argv, b, helper, tchunk, carry, LLVMBuildICmp(g->b, LLVMIntEQ, nfull, zero, ""), frame, nwi);
+  argv[in] = origin, argv[out] = saved_out;
+  LLVMValueRef r2t = build_lane_loops(g, argv, b, coll, wt, base, vec_state[b]);
+  argv[in] = saved_in;
+  LLVMBasicBlockRef tend = LLVMGetInsertBlock(g->b);
+  LLVMBuildBr(g->b, done);
+
+  LLVMPositionBuilderAtEnd(g->b, done);
+  LLVMValueRef r = LLVMBuildPhi(g->b, g->t_i32, "fused.next");
+  LLVMValueRef dv[2] = {rf, r2t};
+  LLVMBasicBlockRef dfrom[2] = {tchk, tend};
+  LLVMAddIncoming(r, dv, dfrom, 2);
+  return r;
+}
+
 /* The state machine: from the builder's block, dispatch on the state, run
  * its lane loops, combine at the boundary reached, until the end (exitb).
  * ls: the local size as the lane loops see it (y and z constant 1 in the
@@ -1158,6 +1463,17 @@ static void build_state_machine(wg_gen *g, LLVMValueRef *argv, const LLVMValueRe
 {
   unsigned n = g->nparams;
   LLVMValueRef nwi = LLVMBuildMul(g->b, LLVMBuildMul(g->b, ls[0], ls[1], ""), ls[2], "nwi");
+  /* The operands' buffer: after the results' (ctx->coll_buf holds both). */
+  LLVMValueRef ops = coll_buf;
+  if (coll_buf) {
+    LLVMValueRef o = LLVMBuildMul(g->b, nwi, wg_c64(g, 8), "");
+    ops = LLVMBuildInBoundsGEP2(g->b, g->t_i8, coll_buf, &o, 1, "coll_ops");
+  }
+  argv[n + 8] = coll_buf ? coll_buf : LLVMConstNull(g->t_ptr);
+  argv[n + 9] = ops ? ops : LLVMConstNull(g->t_ptr);
+  int one_dim = 1;
+  for (unsigned d = 1; d < 3; d++)
+    one_dim &= LLVMIsAConstantInt(ls[d]) && LLVMConstIntGetZExtValue(ls[d]) == 1;
   LLVMBasicBlockRef entry = LLVMGetInsertBlock(g->b);
   LLVMBasicBlockRef disp = LLVMAppendBasicBlockInContext(g->c, g->wg, "dispatch");
   LLVMBasicBlockRef nextb = LLVMAppendBasicBlockInContext(g->c, g->wg, "next");
@@ -1182,8 +1498,13 @@ static void build_state_machine(wg_gen *g, LLVMValueRef *argv, const LLVMValueRe
     if (s > 0)
       load_uniform_values(g, s, frame, nwi, argv[n + 6]);
     argv[n + 5] = coll;
-    LLVMValueRef lsx[3] = {wg_trimmed_size(g, s, argv, ls[0]), ls[1], ls[2]};
-    LLVMValueRef r = build_lane_loops(g, argv, s, coll, lsx, vec_state[s]);
+    LLVMValueRef r;
+    if (g->fuse_to[s] && one_dim) {
+      r = build_fused_scan(g, argv, s, coll, ls[0], frame, nwi, vec_state);
+    } else {
+      LLVMValueRef lsx[3] = {wg_trimmed_size(g, s, argv, ls[0]), ls[1], ls[2]};
+      r = build_lane_loops(g, argv, s, coll, lsx, NULL, vec_state[s]);
+    }
     LLVMBasicBlockRef done = LLVMGetInsertBlock(g->b);
     LLVMBuildBr(g->b, nextb);
     LLVMAddIncoming(next, &r, &done, 1);
@@ -1198,19 +1519,20 @@ static void build_state_machine(wg_gen *g, LLVMValueRef *argv, const LLVMValueRe
     LLVMValueRef cv = wg_c64(g, 0);
     LLVMTypeRef ety = bd->esize ? LLVMIntTypeInContext(g->c, bd->esize * 8) : NULL;
     if (bd->helper[0]) {
-      LLVMValueRef f = helper_decl(g, bd->helper);
-      LLVMValueRef hargs[2] = {coll_buf, nwi};
-      LLVMBuildCall2(g->b, LLVMGlobalGetValueType(f), f, hargs, 2, "");
+      int scan = bd->kind == WB_SCAN_INC || bd->kind == WB_SCAN_EXC;
+      LLVMValueRef f = helper_decl(g, bd->helper, scan ? 2 : 1);
+      LLVMValueRef hargs[3] = {to_generic(g, ops), scan ? to_generic(g, coll_buf) : nwi, nwi};
+      LLVMBuildCall2(g->b, LLVMGlobalGetValueType(f), f, hargs, scan ? 3 : 2, "");
     }
     if (bd->kind == WB_COPY)
       build_group_copy(g, bd, frame, nwi);
     if (bd->kind == WB_ALL || bd->kind == WB_ANY || bd->kind == WB_REDUCE) {
-      cv = LLVMBuildZExt(g->b, wg_build_load(g, ety, coll_buf, bd->esize, 0), g->t_i64, "");
+      cv = LLVMBuildZExt(g->b, wg_build_load(g, ety, ops, bd->esize, 0), g->t_i64, "");
     } else if (bd->kind == WB_BCAST) {
       /* The ids are uniform: work-item 0's copy says which element. */
       LLVMValueRef o = LLVMBuildMul(g->b, wg_c64(g, g->bcast_off), nwi, "");
       LLVMValueRef t = wg_build_load(g, g->t_i64, LLVMBuildInBoundsGEP2(g->b, g->t_i8, frame, &o, 1, ""), 8, 0);
-      LLVMValueRef p = LLVMBuildInBoundsGEP2(g->b, ety, coll_buf, &t, 1, "");
+      LLVMValueRef p = LLVMBuildInBoundsGEP2(g->b, ety, ops, &t, 1, "");
       cv = LLVMBuildZExt(g->b, wg_build_load(g, ety, p, bd->esize, 0), g->t_i64, "");
     }
     LLVMValueRef sv = wg_c32(g, b + 1);
@@ -1243,7 +1565,7 @@ static int build_wg_function(wg_gen *g, const int *vec_state)
 {
   unsigned n = g->nparams;
   LLVMValueRef args = LLVMGetParam(g->wg, 0), ctxp = LLVMGetParam(g->wg, 1);
-  LLVMValueRef *argv = calloc(n + 8, sizeof(*argv));
+  LLVMValueRef *argv = calloc(n + 10, sizeof(*argv));
   if (!argv)
     return CC_OUT_OF_MEMORY;
   LLVMSetValueName2(args, "args", 4);
@@ -1300,6 +1622,7 @@ static int build_wg_function(wg_gen *g, const int *vec_state)
   LLVMPositionBuilderAtEnd(g->b, gloop);
   LLVMValueRef gk = LLVMBuildPhi(g->b, g->t_i64, "group_off");
   argv[n + 7] = gk;
+  argv[n + 8] = argv[n + 9] = coll_buf ? coll_buf : LLVMConstNull(g->t_ptr);
 
   const uint64_t *reqd = g->ki->reqd_work_group_size;
   LLVMValueRef lsc[3];
@@ -1322,12 +1645,12 @@ static int build_wg_function(wg_gen *g, const int *vec_state)
     LLVMValueRef ls1d[3] = {ls[0], wg_c64(g, 1), wg_c64(g, 1)};
     if (specialize) {
       LLVMPositionBuilderAtEnd(g->b, bfull);
-      build_lane_loops(g, argv, 0, wg_c64(g, 0), lsc, vec_state[0]);
+      build_lane_loops(g, argv, 0, wg_c64(g, 0), lsc, NULL, vec_state[0]);
       LLVMBuildBr(g->b, done);
       LLVMPositionBuilderAtEnd(g->b, bpart);
-      build_lane_loops(g, argv, 0, wg_c64(g, 0), reqd[1] == 1 && reqd[2] == 1 ? ls1d : ls, vec_state[0]);
+      build_lane_loops(g, argv, 0, wg_c64(g, 0), reqd[1] == 1 && reqd[2] == 1 ? ls1d : ls, NULL, vec_state[0]);
     } else {
-      build_lane_loops(g, argv, 0, wg_c64(g, 0), ls, vec_state[0]);
+      build_lane_loops(g, argv, 0, wg_c64(g, 0), ls, NULL, vec_state[0]);
     }
     LLVMBuildBr(g->b, done);
     LLVMPositionBuilderAtEnd(g->b, done);
@@ -1526,6 +1849,7 @@ int cc_wg_generate(LLVMModuleRef m, LLVMTargetMachineRef tm, const cc_device_des
     free(g.slots);
     free(g.live);
     free(g.trim);
+    free(g.fuse_to);
     free(cc_str_take(&g.report));
   }
   cc_dbg_finish(&dbg);

@@ -81,6 +81,10 @@ typedef struct wg_gen {
   LLVMTypeRef *ptypes;    /* the kernel's parameter types */
   int *byval;             /* parameter i was passed byval */
   LLVMValueRef p_ctx, p_lid[3], p_state, p_coll, p_uval, p_goff;
+  /* The collective buffers the lane loop hands the body: where a work-item
+   * finds its scan result after a boundary, where it puts its operand at
+   * one (both ctx->coll_buf but in a fused scan, see cc_wg.c). */
+  LLVMValueRef p_cbuf, p_cbuf_out;
   LLVMBasicBlockRef entry, start;  /* body: alloca block, state 0's first block */
 
   wg_boundary *bnd;
@@ -98,7 +102,11 @@ typedef struct wg_gen {
   unsigned first_simple;
   uint64_t uval_bytes;  /* the uniform values' area (p_uval), 0 when none */
   wg_trim *trim;        /* per state (nbnd + 1), NULL when none is trimmed */
-  LLVMValueRef ls[3], nwi, lin, frame, coll_buf;  /* body entry values */
+  /* Per state (nbnd + 1): the scan boundary (its id) that the state's lane
+   * loop runs fused with, 16 work-items at a time, in groups of one
+   * dimension (see build_fused_scan); 0 when none. */
+  unsigned *fuse_to;
+  LLVMValueRef ls[3], nwi, lin, frame, coll_buf, coll_out;  /* body entry values */
   int scalarize;  /* vector-typed code in a body whose lane loop should vectorize */
   LLVMMetadataRef dbg_scope;  /* the kernel's scope for the lane loops' debug locations */
 

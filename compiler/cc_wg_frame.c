@@ -443,7 +443,9 @@ static void build_body_entry(wg_gen *g)
   LLVMValueRef v = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, g->p_lid[2], g->ls[1], ""), g->p_lid[1], "");
   g->lin = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, v, g->ls[0], ""), g->p_lid[0], "lin");
   g->frame = wg_ctx_load(g, g->p_ctx, offsetof(lanecl_wg_ctx, frame), g->t_ptr, "frame");
-  g->coll_buf = wg_ctx_load(g, g->p_ctx, offsetof(lanecl_wg_ctx, coll_buf), g->t_ptr, "coll_buf");
+  /* ctx->coll_buf, or a fused scan's chunk (cc_wg.c build_fused_scan) */
+  g->coll_buf = g->p_cbuf;
+  g->coll_out = g->p_cbuf_out;
   for (unsigned j = 0; j < g->nslots; j++) {
     wg_slot *s = &g->slots[j];
     LLVMValueRef base = frame_base(g, s->off);
@@ -515,7 +517,7 @@ static void rewrite_boundary(wg_gen *g, unsigned bi, const uint64_t *live, unsig
     }
   } else if (bd->kind != WB_BARRIER) {
     LLVMValueRef op = LLVMGetOperand(bd->call, 0);
-    wg_build_store(g, op, lane_elem(g, g->coll_buf, bd->ty, bd->esize), bd->esize, 1);
+    wg_build_store(g, op, lane_elem(g, g->coll_out, bd->ty, bd->esize), bd->esize, 1);
   }
   if (bd->kind == WB_BCAST) {
     unsigned nargs = LLVMGetNumArgOperands(bd->call);

@@ -147,7 +147,7 @@ typedef struct lanecl_wg_ctx {
   uint32_t work_dim;
   uint32_t reserved0;
   void *frame;                     /* frame_bytes * local work-items, values live across barriers */
-  void *coll_buf;                  /* 8 * max_work_group_size bytes, for collectives */
+  void *coll_buf;                  /* 16 * max_work_group_size bytes, for collectives (results, operands) */
   void *const *local_args;         /* indexed by argument index */
   void *printf_buf;                /* reserved */
   /* Groups this call runs, one after the other: group_id[0], group_id[0] + 1,

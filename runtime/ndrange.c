@@ -280,7 +280,7 @@ cl_int rt_enqueue_ndrange(cl_command_queue q, cl_command_type type, cl_kernel k,
   c->full_x = c->local[0] ? c->global[0] / c->local[0] : 0;
   c->span_max = UINT64_MAX;
   c->frame_bytes = (size_t)(c->info->frame_bytes * nwi);
-  c->coll_bytes = 8 * (dev->max_work_group_size > nwi ? dev->max_work_group_size : nwi);
+  c->coll_bytes = 16 * (dev->max_work_group_size > nwi ? dev->max_work_group_size : nwi);
   pthread_mutex_lock(&k->lock);
   bool ok = snapshot_args(c, k);
   pthread_mutex_unlock(&k->lock);

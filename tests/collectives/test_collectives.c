@@ -640,6 +640,98 @@ TEST(broadcast_all_any_and_mixes)
 }
 
 /* The device reports the collectives. */
+/* Scans that run fused with the regions around them (16 work-items at a
+ * time): values live across them, a uniform value loaded before the scan and
+ * used after it, a second scan right after the first, a scan in a loop; local
+ * sizes below, at and above 16, not multiples of it, non-uniform last groups.
+ * The same kernel at -cl-opt-disable runs unfused: both must agree with C. */
+TEST(scan_fusion_shapes)
+{
+  static const char src[] =
+    "__kernel void f(__global const int *in, __global int *out, __global long *out2, int reps) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  int x = in[i];\n"
+    "  int u = in[get_group_id(0)];\n"
+    "  int sq = x * x + 1;\n"
+    "  int a = work_group_scan_inclusive_add(x);\n"
+    "  int b = work_group_scan_exclusive_max(a - sq);\n"
+    "  long c = 0;\n"
+    "  for (int r = 0; r < reps; r++)\n"
+    "    c += work_group_scan_inclusive_min((long)(x ^ r)) + r;\n"
+    "  out[i] = a + b * 3 + sq + u;\n"
+    "  out2[i] = c;\n"
+    "}\n";
+  static const size_t locals[] = {1, 5, 16, 17, 33, 64, 250, 1024};
+  const char *opts[] = {"-cl-std=CL3.0", "-cl-std=CL2.0 -cl-opt-disable"};
+  const size_t maxn = 4 * 1024 + 7;
+  int *in = malloc(maxn * sizeof(int)), *out = malloc(maxn * sizeof(int));
+  long *out2 = malloc(maxn * sizeof(long));
+  for (size_t i = 0; i < maxn; i++)
+    in[i] = (int)((i * 2654435761u) % 101) - 50;
+  int bad = 0;
+  for (int o = 0; o < 2; o++) {
+    cl_context ctx = tl_context();
+    cl_command_queue q = tl_queue(ctx, 0);
+    cl_program p = build_one(ctx, src, opts[o]);
+    cl_int err;
+    cl_mem din = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR | CL_MEM_READ_ONLY, maxn * sizeof(int), in, &err);
+    ASSERT_OK(err);
+    cl_mem dout = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, maxn * sizeof(int), NULL, &err);
+    ASSERT_OK(err);
+    cl_mem dout2 = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, maxn * sizeof(long), NULL, &err);
+    ASSERT_OK(err);
+    cl_kernel k = clCreateKernel(p, "f", &err);
+    ASSERT_OK(err);
+    ASSERT_OK(clSetKernelArg(k, 0, sizeof(din), &din));
+    ASSERT_OK(clSetKernelArg(k, 1, sizeof(dout), &dout));
+    ASSERT_OK(clSetKernelArg(k, 2, sizeof(dout2), &dout2));
+    for (size_t li = 0; li < sizeof(locals) / sizeof(locals[0]); li++)
+      for (int reps = 0; reps < 3; reps += 2) {
+        size_t l = locals[li], n = 3 * l + (l > 1 ? l / 2 + 1 : 0); /* a smaller last group */
+        ASSERT_OK(clSetKernelArg(k, 3, sizeof(int), &reps));
+        ASSERT_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &n, &l, 0, NULL, NULL));
+        ASSERT_OK(clEnqueueReadBuffer(q, dout, CL_TRUE, 0, n * sizeof(int), out, 0, NULL, NULL));
+        ASSERT_OK(clEnqueueReadBuffer(q, dout2, CL_TRUE, 0, n * sizeof(long), out2, 0, NULL, NULL));
+        for (size_t g0 = 0; g0 < n; g0 += l) {
+          size_t m = n - g0 < l ? n - g0 : l;
+          int a = 0, vmax = INT_MIN;
+          for (size_t j = 0; j < m; j++) {
+            int x = in[g0 + j], sq = x * x + 1, u = in[g0 / l];
+            a += x;
+            int b = vmax;
+            if (a - sq > vmax)
+              vmax = a - sq;
+            long c = 0;
+            for (int r = 0; r < reps; r++) {
+              long mn = LONG_MAX;
+              for (size_t t = 0; t <= j; t++)
+                if ((long)(in[g0 + t] ^ r) < mn)
+                  mn = (long)(in[g0 + t] ^ r);
+              c += mn + r;
+            }
+            int want = a + b * 3 + sq + u;
+            if (out[g0 + j] != want || out2[g0 + j] != c) {
+              if (bad++ < 10 || j == m - 1)
+                fprintf(stderr, "%s local %zu reps %d item %zu: want %d %ld got %d %ld\n", opts[o], l, reps,
+                        g0 + j, want, c, out[g0 + j], out2[g0 + j]);
+            }
+          }
+        }
+      }
+    clReleaseKernel(k);
+    clReleaseMemObject(din);
+    clReleaseMemObject(dout);
+    clReleaseMemObject(dout2);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+  }
+  free(in);
+  free(out);
+  free(out2);
+  ASSERT_EQ(bad, 0);
+}
+
 TEST(device_reports_collectives)
 {
   cl_device_id dev = tl_device();

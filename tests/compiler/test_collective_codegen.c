@@ -70,3 +70,74 @@ TEST(scan_int_is_in_register) { check_type("int", "i32", 32, "add"); }
 TEST(scan_long_is_in_register) { check_type("long", "i64", 64, "add"); }
 TEST(scan_float_is_in_register) { check_type("float", "float", 32, "fadd"); }
 TEST(scan_double_is_in_register) { check_type("double", "double", 64, "fadd"); }
+
+/* The report of kernel k built from src. */
+static char *kernel_report(const char *src, const char *options)
+{
+  cc_blob out;
+  char *log = NULL;
+  int rc = ct_api()->build(ct_dev(), src, options, &out, &log);
+  if (rc != CC_OK)
+    tl_fail(__FILE__, __LINE__, "build failed (%d):\n%s", rc, log);
+  free(log);
+  cc_binary bin;
+  ASSERT_EQ(cc_binary_read(out.data, out.size, &bin), CC_OK);
+  char *r = strdup(ct_kernel(&bin, "k")->report);
+  cc_binary_free(&bin);
+  cc_blob_free(&out);
+  return r;
+}
+
+/* A scan whose region before it writes nothing that other work-items can see
+ * runs fused with it, chunk by chunk: the chunk helper is inlined into the
+ * work-group function (no call left), and the chunk's operands never go
+ * through ctx->coll_buf. */
+TEST(scan_fused_into_lane_loops)
+{
+  if (ct_dev()->simd_bits != 512) {
+    fprintf(stderr, "no AVX-512: fusion needs 16 x 32-bit lanes; not checked\n");
+    return;
+  }
+  static const char src[] = "__kernel void k(__global const int *in, __global int *out) {\n"
+                            "  size_t i = get_global_id(0); out[i] = work_group_scan_exclusive_min(in[i] * 3); }\n";
+  char *rep = kernel_report(src, "-cl-std=CL2.0");
+  ASSERT_CONTAINS(rep, "region 0, work_group_scan_exclusive_min #1 and region 1 run fused, 16 work-items at a time");
+  free(rep);
+  char *ir = optimized_ir(src);
+  char *wg = function_text(ir, "__lanecl_wg_k");
+  ASSERT_TRUE(wg != NULL);
+  if (strstr(wg, "call void @__lanecl_wg_"))
+    tl_fail(__FILE__, __LINE__, "a combine helper is still called:\n%s", wg);
+  ASSERT_CONTAINS(wg, "shufflevector <16 x i32>");
+  free(wg);
+  free(ir);
+  /* Not at -cl-opt-disable (that level runs the unfused form). */
+  rep = kernel_report(src, "-cl-std=CL2.0 -cl-opt-disable");
+  if (strstr(rep, "run fused"))
+    tl_fail(__FILE__, __LINE__, "fused at -cl-opt-disable:\n%s", rep);
+  free(rep);
+}
+
+/* Regions that write __local or __global memory before a scan keep the
+ * unfused order: every work-item reaches the scan before any goes on. */
+TEST(scan_not_fused_after_shared_writes)
+{
+  static const char *srcs[] = {
+    "__kernel void k(__global const int *in, __global int *out) {\n"
+    "  __local int t[64]; size_t l = get_local_id(0); t[l] = in[l];\n"
+    "  int s = work_group_scan_inclusive_add(t[l]); out[l] = s + t[63 - l]; }\n",
+    "__kernel void k(__global int *io) {\n"
+    "  size_t i = get_global_id(0); io[i + 1] = 1;\n"
+    "  io[i] = work_group_scan_inclusive_add((int)i); }\n",
+    "__kernel void k(__global int *io) {\n"
+    "  size_t i = get_global_id(0); atomic_inc(io);\n"
+    "  io[i + 1] = work_group_scan_inclusive_add((int)i); }\n",
+  };
+  for (unsigned i = 0; i < sizeof(srcs) / sizeof(srcs[0]); i++) {
+    char *rep = kernel_report(srcs[i], "-cl-std=CL2.0");
+    if (strstr(rep, "run fused"))
+      tl_fail(__FILE__, __LINE__, "kernel %u fused:\n%s", i, rep);
+    ASSERT_CONTAINS(rep, "work_group_scan_inclusive_add #1");
+    free(rep);
+  }
+}

@@ -295,7 +295,7 @@ static void run_batched(wg_prog *p, const char *kernel, void *const *args, size_
   lanecl_wg_fn fn = (lanecl_wg_fn)dlsym(p->dl, name);
   ASSERT_TRUE(fn != NULL);
   void *frame = aligned_alloc(64, (k->frame_bytes * L + 64) / 64 * 64);
-  void *coll = aligned_alloc(64, (8 * L + 64) / 64 * 64);
+  void *coll = aligned_alloc(64, (16 * L + 64) / 64 * 64);
   void *locals[8] = {0};
   for (uint32_t i = 0; i < k->nargs && local_bytes; i++)
     if (local_bytes[i])

@@ -77,7 +77,7 @@ static inline void wg_run(wg_prog *p, const char *kernel, void *const *args, con
   for (int d = 0; d < 3; d++)
     ng[d] = (gs[d] + ls[d] - 1) / ls[d];
   void *frame = aligned_alloc(64, (k->frame_bytes * nwi + 64) / 64 * 64);
-  void *coll = aligned_alloc(64, (8 * nwi + 64) / 64 * 64);
+  void *coll = aligned_alloc(64, (16 * nwi + 64) / 64 * 64);
   void *locals[32] = {0};
   ASSERT_TRUE(frame && coll && k->nargs <= 32);
   for (uint32_t i = 0; i < k->nargs && r->local_bytes; i++)
