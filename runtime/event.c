@@ -9,6 +9,65 @@
 pthread_mutex_t rt_graph_lock = PTHREAD_MUTEX_INITIALIZER;
 pthread_cond_t rt_graph_done = PTHREAD_COND_INITIALIZER;
 unsigned rt_graph_waiters;
+atomic_uint rt_graph_gen;
+
+#define SPIN_DEFAULT_US 20
+
+static uint64_t spin_ns;
+static pthread_once_t spin_once = PTHREAD_ONCE_INIT;
+
+static void spin_init(void)
+{
+  /* The worker pool reads the same variable (and warns about bad values). */
+  const char *v = rt_env("SPIN_US");
+  char *end = NULL;
+  unsigned long us = v ? strtoul(v, &end, 10) : SPIN_DEFAULT_US;
+  if (v && (*end || v[0] == '-' || us > 1000000))
+    us = SPIN_DEFAULT_US;
+  spin_ns = (uint64_t)us * 1000;
+}
+
+uint64_t rt_spin_ns(void)
+{
+  pthread_once(&spin_once, spin_init);
+  return spin_ns;
+}
+
+bool rt_spin_until_changed(atomic_uint *word, unsigned seen)
+{
+  uint64_t limit = rt_spin_ns(), deadline = 0;
+  if (!limit)
+    return false;
+  for (unsigned i = 0;; i++) {
+    if (atomic_load_explicit(word, memory_order_acquire) != seen)
+      return true;
+    __builtin_ia32_pause();
+    if ((i & 15) == 0) {
+      uint64_t now = rt_time_ns();
+      if (!deadline)
+        deadline = now + limit;
+      else if (now >= deadline)
+        return false;
+    }
+  }
+}
+
+void rt_graph_wait_locked(void)
+{
+  unsigned gen = atomic_load_explicit(&rt_graph_gen, memory_order_relaxed);
+  if (rt_spin_ns()) {
+    pthread_mutex_unlock(&rt_graph_lock);
+    rt_spin_until_changed(&rt_graph_gen, gen);
+    pthread_mutex_lock(&rt_graph_lock);
+    /* Every change bumps the counter under the lock: one we missed shows
+     * here, and a later one finds us in the wait below. */
+    if (atomic_load_explicit(&rt_graph_gen, memory_order_relaxed) != gen)
+      return;
+  }
+  rt_graph_waiters++;
+  pthread_cond_wait(&rt_graph_done, &rt_graph_lock);
+  rt_graph_waiters--;
+}
 
 /* The callback thread: one per process, started with the first callback to
  * fire.  Callbacks fire in the order they were queued, so the callbacks of
@@ -36,6 +95,9 @@ cl_event rt_event_alloc(cl_context ctx, cl_command_queue q, cl_command_type type
   e->type = type;
   e->cmd = cmd;
   atomic_init(&e->status, q ? CL_QUEUED : CL_SUBMITTED);
+  /* Timestamps only where they can be asked for (a clock read costs tens of
+   * nanoseconds, several per command). */
+  e->timed = q && (q->props & CL_QUEUE_PROFILING_ENABLE);
   if (q)
     atomic_fetch_add(&q->iref, 1);
   else
@@ -55,11 +117,8 @@ static void event_free(cl_event e)
     next = edge->next;
     free(edge);
   }
-  if (e->cmd) {
-    if (e->cmd->destroy)
-      e->cmd->destroy(e->cmd);
-    free(e->cmd);
-  }
+  if (e->cmd)
+    rt_command_free(e->cmd);
   e->obj.magic = 0;
   if (e->q)
     rt_queue_unref(e->q);
@@ -190,11 +249,10 @@ cl_int rt_event_set_callback(cl_event e, cl_int status, rt_event_notify_fn fn, v
 void rt_event_set_status_locked(cl_event e, cl_int status, rt_defer *d)
 {
   (void)d;
-  uint64_t now = rt_time_ns();
-  if (status == CL_SUBMITTED)
-    e->t_submit = now;
-  else if (status == CL_RUNNING)
-    e->t_start = now;
+  if (e->timed && status == CL_SUBMITTED)
+    e->t_submit = rt_time_ns();
+  else if (e->timed && status == CL_RUNNING)
+    e->t_start = rt_time_ns();
   atomic_store(&e->status, status);
   rt_log(RT_LOG_QUEUE, "event %llu: status %d", (unsigned long long)e->obj.id, status);
   if (e->callbacks)
@@ -244,9 +302,11 @@ static void complete_work_locked(cl_event work, rt_defer *d)
       /* Ready event with nothing to run: RUNNING then done. */
       if (status > CL_RUNNING && !e->dep_failed)
         rt_event_set_status_locked(e, CL_RUNNING, d);
-      e->t_end = rt_time_ns();
-      if (!e->t_start)
-        e->t_start = e->t_end;
+      if (e->timed) {
+        e->t_end = rt_time_ns();
+        if (!e->t_start)
+          e->t_start = e->t_end;
+      }
       rt_event_set_status_locked(e, e->dep_failed ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST : CL_COMPLETE, d);
       status = atomic_load_explicit(&e->status, memory_order_relaxed);
     }
@@ -275,6 +335,7 @@ static void complete_work_locked(cl_event work, rt_defer *d)
     if (e->q)
       rt_queue_retire_locked(e, d);
   }
+  atomic_fetch_add_explicit(&rt_graph_gen, 1, memory_order_release);
   if (rt_graph_waiters)
     pthread_cond_broadcast(&rt_graph_done);
 }
@@ -282,7 +343,7 @@ static void complete_work_locked(cl_event work, rt_defer *d)
 void rt_event_complete_locked(cl_event e, cl_int status, rt_defer *d)
 {
   if (status <= CL_COMPLETE) {
-    if (e->q && !e->t_end) {
+    if (e->timed && !e->t_end) {
       e->t_end = rt_time_ns();
       if (!e->t_start)
         e->t_start = e->t_end;
@@ -311,9 +372,7 @@ void rt_event_wait_locked(cl_event e, rt_defer *d)
   while (atomic_load(&e->status) > CL_COMPLETE) {
     if (e->q && rt_queue_run_one_locked(e->q, d))
       continue;
-    rt_graph_waiters++;
-    pthread_cond_wait(&rt_graph_done, &rt_graph_lock);
-    rt_graph_waiters--;
+    rt_graph_wait_locked();
   }
   rt_event_unref_locked(e, d);
 }

@@ -89,6 +89,7 @@ void rt_ndrange_pick_local(cl_kernel k, cl_device_id dev, cl_uint work_dim, cons
  * The command
  * ------------------------------------------------------------------------- */
 typedef struct ndr_cmd {
+  rt_command cmd;                /* this block is the command (rt_command_init) */
   cl_kernel kernel;              /* retained */
   cl_device_id dev;
   lanecl_wg_fn fn;
@@ -113,13 +114,9 @@ typedef struct ndr_cmd {
 static void ndr_destroy(rt_command *cmd)
 {
   ndr_cmd *c = cmd->payload;
-  for (uint32_t i = 0; c->mems && i < c->info->nargs; i++)
+  for (uint32_t i = 0; i < c->info->nargs; i++)
     if (c->mems[i])
       rt_mem_release(c->mems[i]);
-  free(c->mems);
-  free(c->local_off);
-  free(c->argp);
-  free(c->values);
   rt_kernel_release(c->kernel);
   free(c);
 }
@@ -209,18 +206,10 @@ static cl_int ndr_run(rt_command *cmd)
 
 /* Copies k's arguments into c: values, pointers, retained buffers and the
  * layout of the __local block.  k->lock held. */
-static bool snapshot_args(ndr_cmd *c, cl_kernel k)
+static void snapshot_args(ndr_cmd *c, cl_kernel k)
 {
-  uint32_t nargs = c->info->nargs;
-  size_t vsize = (k->values_size + VALUES_ALIGN - 1) / VALUES_ALIGN * VALUES_ALIGN;
-  c->values = aligned_alloc(VALUES_ALIGN, vsize ? vsize : VALUES_ALIGN);
-  c->argp = calloc(nargs ? nargs : 1, sizeof(*c->argp));
-  c->mems = calloc(nargs ? nargs : 1, sizeof(*c->mems));
-  c->local_off = calloc(nargs ? nargs : 1, sizeof(*c->local_off));
-  if (!c->values || !c->argp || !c->mems || !c->local_off)
-    return false;
   memcpy(c->values, k->values, k->values_size);
-  for (uint32_t i = 0; i < nargs; i++) {
+  for (uint32_t i = 0; i < c->info->nargs; i++) {
     const rt_kernel_arg *a = &k->args[i];
     c->argp[i] = c->values + a->offset;
     switch (c->info->args[i].kind) {
@@ -237,7 +226,25 @@ static bool snapshot_args(ndr_cmd *c, cl_kernel k)
       break;
     }
   }
-  return true;
+}
+
+/* One allocation per command: the ndr_cmd, its per-argument arrays and the
+ * argument values (VALUES_ALIGN-aligned), zeroed up to the values. */
+static ndr_cmd *ndr_alloc(uint32_t nargs, size_t values_size)
+{
+  size_t head = sizeof(ndr_cmd) + (size_t)nargs * (sizeof(void *) + sizeof(cl_mem) + sizeof(uint64_t));
+  head = (head + VALUES_ALIGN - 1) / VALUES_ALIGN * VALUES_ALIGN;
+  size_t vsize = (values_size + VALUES_ALIGN - 1) / VALUES_ALIGN * VALUES_ALIGN;
+  unsigned char *p = aligned_alloc(VALUES_ALIGN, head + vsize);
+  if (!p)
+    return NULL;
+  memset(p, 0, head);
+  ndr_cmd *c = (ndr_cmd *)p;
+  c->argp = (void **)(c + 1);
+  c->mems = (cl_mem *)(c->argp + nargs);
+  c->local_off = (uint64_t *)(c->mems + nargs);
+  c->values = p + head;
+  return c;
 }
 
 cl_int rt_enqueue_ndrange(cl_command_queue q, cl_command_type type, cl_kernel k, cl_uint work_dim,
@@ -247,9 +254,10 @@ cl_int rt_enqueue_ndrange(cl_command_queue q, cl_command_type type, cl_kernel k,
   cl_device_id dev = rt_queue_device(q);
   const rt_build *b = rt_program_executable_for(k->program, dev);
   uint32_t ki = rt_build_find_kernel(b, k->info->name);
-  ndr_cmd *c = calloc(1, sizeof(*c));
+  ndr_cmd *c = ndr_alloc(b->bin.kernels[ki].nargs, k->values_size);
   if (!c)
     return CL_OUT_OF_HOST_MEMORY;
+  rt_command_init(&c->cmd, type, ndr_run, ndr_destroy, c);
   c->kernel = k;
   rt_kernel_retain(k);
   c->dev = dev;
@@ -282,15 +290,7 @@ cl_int rt_enqueue_ndrange(cl_command_queue q, cl_command_type type, cl_kernel k,
   c->frame_bytes = (size_t)(c->info->frame_bytes * nwi);
   c->coll_bytes = 16 * (dev->max_work_group_size > nwi ? dev->max_work_group_size : nwi);
   pthread_mutex_lock(&k->lock);
-  bool ok = snapshot_args(c, k);
+  snapshot_args(c, k);
   pthread_mutex_unlock(&k->lock);
-  rt_command *cmd = NULL;
-  if (ok)
-    cmd = rt_command_new(type, ndr_run, ndr_destroy, c);
-  if (!cmd) {
-    rt_command tmp = {.payload = c};
-    ndr_destroy(&tmp);
-    return CL_OUT_OF_HOST_MEMORY;
-  }
-  return rt_enqueue(q, cmd, nwait, wait, event);
+  return rt_enqueue(q, &c->cmd, nwait, wait, event);
 }

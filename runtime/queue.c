@@ -135,12 +135,12 @@ static void execute_locked(cl_event e, rt_defer *d)
       status = err < 0 ? err : CL_OUT_OF_RESOURCES;
     }
   }
-  e->t_end = rt_time_ns();
-  if (!e->t_start)
-    e->t_start = e->t_end;
-  if (cmd->destroy)
-    cmd->destroy(cmd);
-  free(cmd);
+  if (e->timed) {
+    e->t_end = rt_time_ns();
+    if (!e->t_start)
+      e->t_start = e->t_end;
+  }
+  rt_command_free(cmd);
   e->cmd = NULL;
 
   pthread_mutex_lock(&rt_graph_lock);
@@ -166,15 +166,30 @@ static void *worker_main(void *arg)
 {
   cl_command_queue q = arg;
   rt_defer d = {0};
+  bool spun = false;
   pthread_mutex_lock(&rt_graph_lock);
   for (;;) {
-    if (rt_queue_run_one_locked(q, &d))
+    if (rt_queue_run_one_locked(q, &d)) {
+      spun = false;
       continue;
+    }
     if (q->released && !q->head)
       break;
     if (d.free) {
       pthread_mutex_unlock(&rt_graph_lock);
       rt_defer_run(&d);
+      pthread_mutex_lock(&rt_graph_lock);
+      continue;
+    }
+    if (!spun) {
+      /* Spin a while before sleeping: an application enqueueing small
+       * commands one after the other then needs no wake-up per command.
+       * Not idle meanwhile, so pushes don't signal; the loop re-checks
+       * the ready list under the lock afterwards. */
+      spun = true;
+      unsigned gen = atomic_load_explicit(&q->ready_gen, memory_order_relaxed);
+      pthread_mutex_unlock(&rt_graph_lock);
+      rt_spin_until_changed(&q->ready_gen, gen);
       pthread_mutex_lock(&rt_graph_lock);
       continue;
     }
@@ -220,6 +235,8 @@ void rt_queue_push_ready_locked(cl_event e, bool wake)
   else
     q->ready_head = e;
   q->ready_tail = e;
+  atomic_fetch_add_explicit(&q->ready_gen, 1, memory_order_release);
+  atomic_fetch_add_explicit(&rt_graph_gen, 1, memory_order_release);
   if (wake) {
     if (!q->worker_started) {
       worker_start_locked(q);
@@ -261,11 +278,28 @@ rt_command *rt_command_new(cl_command_type type, cl_int (*run)(rt_command *), vo
   rt_command *cmd = malloc(sizeof(*cmd));
   if (!cmd)
     return NULL;
+  rt_command_init(cmd, type, run, destroy, payload);
+  cmd->embedded = false;
+  return cmd;
+}
+
+void rt_command_init(rt_command *cmd, cl_command_type type, cl_int (*run)(rt_command *),
+                     void (*destroy)(rt_command *), void *payload)
+{
   cmd->type = type;
   cmd->run = run;
   cmd->destroy = destroy;
   cmd->payload = payload;
-  return cmd;
+  cmd->embedded = true;
+}
+
+void rt_command_free(rt_command *cmd)
+{
+  bool embedded = cmd->embedded;
+  if (cmd->destroy)
+    cmd->destroy(cmd);
+  if (!embedded)
+    free(cmd);
 }
 
 /* Builds the event of a command, its edges, and makes it ready when it has
@@ -276,11 +310,8 @@ static cl_int enqueue(cl_command_queue q, rt_command *cmd, cl_command_type type,
 {
   cl_event e = rt_event_alloc(q->ctx, q, type, cmd);
   if (!e) {
-    if (cmd) {
-      if (cmd->destroy)
-        cmd->destroy(cmd);
-      free(cmd);
-    }
+    if (cmd)
+      rt_command_free(cmd);
     return CL_OUT_OF_HOST_MEMORY;
   }
   atomic_fetch_add(&e->iref, 1); /* the queue list's reference */
@@ -288,7 +319,8 @@ static cl_int enqueue(cl_command_queue q, rt_command *cmd, cl_command_type type,
   rt_defer d = {0};
   pthread_mutex_lock(&rt_graph_lock);
   e->seq = ++q->seq;
-  e->t_queued = rt_time_ns();
+  if (e->timed)
+    e->t_queued = rt_time_ns();
   for (cl_uint i = 0; i < nwait; i++)
     rt_event_add_dep_locked(wait[i], e, true, &d);
   if (!(q->props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) {
@@ -402,9 +434,7 @@ cl_int rt_queue_finish(cl_command_queue q)
   while (q->head && q->head->seq <= target) {
     if (rt_queue_run_one_locked(q, &d))
       continue;
-    rt_graph_waiters++;
-    pthread_cond_wait(&rt_graph_done, &rt_graph_lock);
-    rt_graph_waiters--;
+    rt_graph_wait_locked();
   }
   pthread_mutex_unlock(&rt_graph_lock);
   rt_defer_run(&d);

@@ -14,6 +14,11 @@
  * round trip needs no thread switch.  Event callbacks run on one runtime
  * callback thread, in the order of the status changes.
  *
+ * A thread that finds nothing to do (a queue's thread between commands, a
+ * host thread in clFinish or an event wait) first spins for LANECL_SPIN_US
+ * without the lock, watching a counter that changes under the lock, then
+ * sleeps: a stream of small commands then costs no futex wake-up each.
+ *
  * Lock rules: one process-wide mutex (rt_graph_lock) guards every event's
  * status, edges and callbacks and every queue's lists.  It is never held
  * while a command runs, a command is destroyed, an object is freed or user
@@ -44,6 +49,7 @@ struct rt_command {
    * by the time a waiter returns. */
   void (*destroy)(rt_command *cmd);
   void *payload;
+  bool embedded;                 /* lives inside its payload (rt_command_init): destroy frees it */
 };
 
 /* Enqueue cmd on q after the events in wait (already validated by icd/).  On
@@ -65,6 +71,10 @@ cl_int rt_enqueue_maybe_blocking(cl_command_queue q, rt_command *cmd, cl_bool bl
 /* malloc'ed command; NULL on out-of-memory (then destroy is not called). */
 rt_command *rt_command_new(cl_command_type type, cl_int (*run)(rt_command *), void (*destroy)(rt_command *),
                            void *payload);
+/* A command inside its payload's own allocation (one malloc per enqueue
+ * instead of two): destroy (not NULL) frees the payload and with it cmd. */
+void rt_command_init(rt_command *cmd, cl_command_type type, cl_int (*run)(rt_command *),
+                     void (*destroy)(rt_command *), void *payload);
 
 /* Markers and barriers.  With nwait == 0 the command waits for every command
  * enqueued before it on q; a barrier also keeps every later command of q
@@ -160,6 +170,7 @@ struct _cl_event {
   cl_event rnext;                /* the queue's ready list */
   cl_event dnext;                /* a deferred-work list (rt_defer) */
   uint64_t seq;                  /* enqueue number within the queue */
+  bool timed;                    /* its queue has CL_QUEUE_PROFILING_ENABLE: the t_* are kept */
   uint64_t t_queued, t_submit, t_start, t_end;
 };
 
@@ -177,6 +188,7 @@ struct _cl_command_queue {
   cl_event barrier;              /* newest unfinished barrier (out-of-order queues) */
   uint64_t seq;                  /* last enqueue number given */
   bool worker_started, worker_idle, released;
+  atomic_uint ready_gen;         /* bumped by every ready push (a spinning worker watches it) */
   bool worker_joined;            /* the last clReleaseCommandQueue joins the worker */
   pthread_t worker;
   pthread_cond_t work_cv;        /* the worker sleeps here */
@@ -192,6 +204,19 @@ typedef struct rt_defer {
 extern pthread_mutex_t rt_graph_lock;
 extern pthread_cond_t rt_graph_done;   /* broadcast on every completion and ready push when waiters */
 extern unsigned rt_graph_waiters;
+extern atomic_uint rt_graph_gen;       /* bumped (under the lock) where rt_graph_done is broadcast */
+
+/* How long a thread that finds nothing to do spins before it sleeps
+ * (LANECL_SPIN_US, default 20 us, as the worker pool's): a futex wake costs
+ * microseconds, a tiny command less than one. */
+uint64_t rt_spin_ns(void);
+/* With rt_graph_lock held: returns once the graph may have changed (a
+ * completion or a ready push since the call): spins up to rt_spin_ns without
+ * the lock, then sleeps on rt_graph_done.  Callers re-check their condition. */
+void rt_graph_wait_locked(void);
+/* Spins up to rt_spin_ns (lock not held) until *word differs from seen;
+ * true when it did. */
+bool rt_spin_until_changed(atomic_uint *word, unsigned seen);
 
 /* event.c, called with rt_graph_lock held: */
 void rt_event_set_status_locked(cl_event e, cl_int status, rt_defer *d);
@@ -209,6 +234,8 @@ void rt_event_unref_locked(cl_event e, rt_defer *d);
 void rt_event_wait_locked(cl_event e, rt_defer *d);
 /* Called without the lock: */
 void rt_defer_run(rt_defer *d);
+/* Destroys cmd and frees it (unless it is embedded in its payload). */
+void rt_command_free(rt_command *cmd);
 void rt_event_unref(cl_event e);
 cl_event rt_event_alloc(cl_context ctx, cl_command_queue q, cl_command_type type, rt_command *cmd);
 
