@@ -148,6 +148,15 @@ static pthread_once_t llvm_once = PTHREAD_ONCE_INIT;
  * (cc_wg_outer.c).  The loop vectorizer's remarks (vectorized, missed and
  * why) come to each context's diagnostic handler, which keeps those about
  * the lane loops for the kernels' reports (cc_wg_verdicts).
+ *
+ * -epilogue-vectorization-force-VF: a lane loop's work-items that the main
+ * vector loop (W lanes, often interleaved 2-4 times) leaves over run in a
+ * vector epilogue of W/2 lanes, whatever the cost model would pick (often
+ * none).  Small work-groups (local size 8 or 16: no main-loop iteration at
+ * all) then run vectorized instead of one work-item at a time.  Measured
+ * on Zen 4 (CPU time per run, 16M ints): the Blelloch scan of lanecl-bench
+ * at L=8 70 -> 61 ms, at L=16 92 -> 68 ms, a local-memory tree reduction at
+ * L=16 33 -> 18 ms; L=64 and L=256 unchanged.
  * LANECL_LLVM_ARGS adds options (space separated), for experiments. */
 static void llvm_init_once(void)
 {
@@ -159,6 +168,16 @@ static void llvm_init_once(void)
   int argc = 5;
   static char extra[1024];
   const char *env = getenv("LANECL_LLVM_ARGS");
+  /* W/2 32-bit lanes of the host's vectors (AVX-512: 8, AVX2: 4); not when
+   * LANECL_LLVM_ARGS sets it (an option given twice is a fatal error). */
+  if (!(env && strstr(env, "epilogue-vectorization-force-VF"))) {
+    char *features = LLVMGetHostCPUFeatures();
+    if (features && strstr(features, "+avx512f"))
+      argv[argc++] = "-epilogue-vectorization-force-VF=8";
+    else if (features && strstr(features, "+avx2"))
+      argv[argc++] = "-epilogue-vectorization-force-VF=4";
+    LLVMDisposeMessage(features);
+  }
   if (env && *env) {
     snprintf(extra, sizeof(extra), "%s", env);
     for (char *save = NULL, *tok = strtok_r(extra, " ", &save); tok && argc < 31; tok = strtok_r(NULL, " ", &save))
