@@ -20,6 +20,12 @@
  *   void __lanecl_wg_chunk_scan_inclusive_<op>_<ty>(void *chunk, void *carry, ulong first)
  *   void __lanecl_wg_chunk_scan_exclusive_<op>_<ty>(void *chunk, void *carry, ulong first)
  *
+ * and, for groups of seg = 1, 2, 4 or 8 work-items run 16 / seg groups per
+ * chunk, each group's segment of the chunk scanned on its own:
+ *
+ *   void __lanecl_wg_chunk_segscan_inclusive_<op>_<ty>(void *chunk, ulong seg)
+ *   void __lanecl_wg_chunk_segscan_exclusive_<op>_<ty>(void *chunk, ulong seg)
+ *
  * The names are plain C names (no overloadable), the pointers generic.
  *
  * A scan runs over chunks of W lanes (one 512-bit register: 16 x 32-bit,
@@ -78,6 +84,25 @@
     v = OPV(v, SHL8_2(v, f));      \
     v = OPV(v, SHL8_4(v, f));      \
   } while (0)
+
+/* Segmented inclusive scan of one register: independent scans of the
+ * segments of seg lanes (seg a power of two <= 8, one small work-group
+ * each); pos is each lane's index in its segment. */
+#define SEGSTEP(OPV, SHL, v, f, pos, k) v = (pos) >= (__typeof__(pos))(k) ? OPV(v, SHL(v, f)) : v
+#define LSEG16(OPV, v, f, pos, seg)                  \
+  do {                                               \
+    if ((seg) > 1) SEGSTEP(OPV, SHL16_1, v, f, pos, 1); \
+    if ((seg) > 2) SEGSTEP(OPV, SHL16_2, v, f, pos, 2); \
+    if ((seg) > 4) SEGSTEP(OPV, SHL16_4, v, f, pos, 4); \
+  } while (0)
+#define LSEG8(OPV, v, f, pos, seg)                   \
+  do {                                               \
+    if ((seg) > 1) SEGSTEP(OPV, SHL8_1, v, f, pos, 1); \
+    if ((seg) > 2) SEGSTEP(OPV, SHL8_2, v, f, pos, 2); \
+    if ((seg) > 4) SEGSTEP(OPV, SHL8_4, v, f, pos, 4); \
+  } while (0)
+#define LANES16 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+#define LANES8 0, 1, 2, 3, 4, 5, 6, 7
 
 /* Horizontal fold of one register into lane 0 (as a scalar). */
 #define HFOLD16(OPV, v)                                                                 \
@@ -204,6 +229,30 @@
       carry = OP(carry, LAST##W(v));                                          \
     }                                                                         \
     *carryp = carry;                                                          \
+  }                                                                           \
+                                                                              \
+  /* One chunk of CHUNK lanes holding CHUNK / seg small work-groups of seg   \
+   * work-items each (seg a power of two <= 8): each scanned on its own.   */ \
+  static inline __attribute__((always_inline)) void csegscan_##NAME(ET *p, ulong seg, bool exclusive) \
+  {                                                                           \
+    for (uint i = 0; i < CHUNK; i += W) {                                     \
+      VT v = NORMV_##NORM(VT, *(VT##_u_##NAME *)(p + i));                     \
+      __typeof__(v < v) pos = (__typeof__(v < v))(LANES##W) & (__typeof__(v < v))(seg - 1); \
+      VT f = IDEMP ? v : (VT)(PAD);                                           \
+      LSEG##W(OP, v, f, pos, seg);                                            \
+      if (exclusive)                                                          \
+        v = pos == (__typeof__(pos))0 ? (VT)(IDOUT) : SHL##W##_1(v, f);       \
+      *(VT##_u_##NAME *)(p + i) = v;                                          \
+    }                                                                         \
+  }                                                                           \
+                                                                              \
+  __attribute__((always_inline)) void __lanecl_wg_chunk_segscan_inclusive_##NAME(void *p, ulong seg) \
+  {                                                                           \
+    csegscan_##NAME((ET *)p, seg, false);                                     \
+  }                                                                           \
+  __attribute__((always_inline)) void __lanecl_wg_chunk_segscan_exclusive_##NAME(void *p, ulong seg) \
+  {                                                                           \
+    csegscan_##NAME((ET *)p, seg, true);                                      \
   }                                                                           \
                                                                               \
   __attribute__((always_inline)) void __lanecl_wg_chunk_scan_inclusive_##NAME(void *p, void *carry, ulong first) \

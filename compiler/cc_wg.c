@@ -3,7 +3,7 @@
  * that runs a whole work-group (see cc_internal.h, lanecl_cc.h).
  *
  * 1. K's blocks move into `i32 K.body(params, ctx, lx, ly, lz, state, coll,
- *    uval, goff, coll_buf, coll_out)` (internal, alwaysinline): one work-item's run from the region `state`
+ *    uval, goff, coll_buf, coll_out, coll_adj)` (internal, alwaysinline): one work-item's run from the region `state`
  *    up to the next boundary.  It returns the id of the boundary reached, or
  *    -1 at the end of the kernel.  The work-item builtins read ctx and lx/ly/lz.
  * 2. Boundaries are barriers (wait_group_events is one), the work-group
@@ -366,7 +366,7 @@ static int make_body(wg_gen *g, LLVMValueRef kernel, char **err)
     return CC_INTERNAL;
   }
   g->nparams = n;
-  g->ptypes = calloc(n + 10, sizeof(*g->ptypes));
+  g->ptypes = calloc(n + 11, sizeof(*g->ptypes));
   g->byval = calloc(n + 1, sizeof(*g->byval));
   size_t nlen = strlen(kname);
   char *name = malloc(nlen + sizeof(LANECL_WG_PREFIX) + 8);
@@ -382,9 +382,10 @@ static int make_body(wg_gen *g, LLVMValueRef kernel, char **err)
   g->ptypes[n + 6] = g->t_ptr;
   g->ptypes[n + 7] = g->t_i64;
   g->ptypes[n + 8] = g->ptypes[n + 9] = g->t_ptr;
+  g->ptypes[n + 10] = g->t_i64;
 
   snprintf(name, nlen + 8, "%s.body", kname);
-  g->body = LLVMAddFunction(g->m, name, LLVMFunctionType(g->t_i32, g->ptypes, n + 10, 0));
+  g->body = LLVMAddFunction(g->m, name, LLVMFunctionType(g->t_i32, g->ptypes, n + 11, 0));
   snprintf(name, nlen + sizeof(LANECL_WG_PREFIX) + 8, LANECL_WG_PREFIX "%s", kname);
   LLVMTypeRef wty_params[2] = {g->t_ptr, g->t_ptr};
   g->wg = LLVMAddFunction(g->m, name, LLVMFunctionType(g->t_void, wty_params, 2, 0));
@@ -428,6 +429,8 @@ static int make_body(wg_gen *g, LLVMValueRef kernel, char **err)
   LLVMSetValueName2(g->p_cbuf, "coll_buf", 8);
   g->p_cbuf_out = LLVMGetParam(g->body, n + 9);
   LLVMSetValueName2(g->p_cbuf_out, "coll_out", 8);
+  g->p_cadj = LLVMGetParam(g->body, n + 10);
+  LLVMSetValueName2(g->p_cadj, "coll_adj", 8);
   LLVMSetValueName2(g->p_ctx, "ctx", 3);
   LLVMSetValueName2(g->p_lid[0], "lx", 2);
   LLVMSetValueName2(g->p_lid[1], "ly", 2);
@@ -973,11 +976,12 @@ static int block_writes_shared(wg_gen *g, LLVMBasicBlockRef bb)
  * reachable, *why_scalar when something in it can't be vectorized; ends
  * gets the boundaries met, "end" for the end of the kernel; *only_end (when
  * not NULL) the id of the boundary when the region can end at that one only,
- * else 0; *writes (when not NULL) whether it may write memory that other
+ * UINT32_MAX when only at the end of the kernel, else 0; *writes (when not NULL) whether it may write memory that other
  * work-items see (block_writes_shared). */
 static int region_walk(wg_gen *g, LLVMBasicBlockRef start, int *has_loop, const char **why_scalar, cc_str *ends,
                        unsigned *only_end, int *writes)
 {
+  int ends_at_boundary = 0;
   unsigned nb = LLVMCountBasicBlocks(g->body);
   cc_ptrmap idx = {0};
   unsigned char *color = calloc(nb + 1, 1);
@@ -1038,12 +1042,15 @@ static int region_walk(wg_gen *g, LLVMBasicBlockRef start, int *has_loop, const 
 done:
   for (unsigned id = 1, nend = seen_end[0]; id <= g->nbnd; id++)
     if (seen_end[id]) {
+      ends_at_boundary = 1;
       cc_str_printf(ends, "%s%s #%u", ends->len ? ", " : "", g->bnd[id - 1].what, id);
       if (only_end)
         *only_end = ++nend == 1 ? id : 0;
     }
   if (seen_end[0])
     cc_str_printf(ends, "%send", ends->len ? ", " : "");
+  if (only_end && seen_end[0] && !ends_at_boundary)
+    *only_end = UINT32_MAX;
   rc = CC_OK;
 free_all:
   cc_ptrmap_free(&idx);
@@ -1086,7 +1093,7 @@ static int uniform_live_overlap(wg_gen *g, unsigned s, unsigned b)
  * for kernels that assume more.) */
 static int scan_fusable(wg_gen *g, unsigned r, unsigned b, int writes)
 {
-  if (g->opt_disable || !b || b == r || writes || lane_width(g) != 16)
+  if (g->opt_disable || !b || b > g->nbnd || b == r || writes || lane_width(g) != 16)
     return 0;
   const wg_boundary *bd = &g->bnd[b - 1];
   if ((bd->kind != WB_SCAN_INC && bd->kind != WB_SCAN_EXC) || (bd->esize != 4 && bd->esize != 8) || !bd->helper[0])
@@ -1094,12 +1101,28 @@ static int scan_fusable(wg_gen *g, unsigned r, unsigned b, int writes)
   return !uniform_live_overlap(g, r, b);
 }
 
+/* The kernel keeps nothing per group but the collective buffer (no frame,
+ * no uniform values, no __local memory): the work-items of several small
+ * groups can share one chunk of a fused scan. */
+static int kernel_packable(wg_gen *g)
+{
+  if (g->frame_bytes || g->uval_bytes || g->ki->local_mem_bytes)
+    return 0;
+  for (uint32_t i = 0; i < g->ki->nargs; i++)
+    if (g->ki->args[i].kind == CC_ARG_LOCAL)
+      return 0;
+  return 1;
+}
+
 static int report_regions(wg_gen *g, int *vec_state, unsigned *nvec)
 {
   *nvec = 0;
   g->fuse_to = calloc(g->nbnd + 1, sizeof(*g->fuse_to));
-  if (!g->fuse_to)
+  unsigned *rend = calloc(g->nbnd + 1, sizeof(*rend));
+  if (!g->fuse_to || !rend) {
+    free(rend);
     return CC_OUT_OF_MEMORY;
+  }
   wg_uni u;
   int have_uni = 0;
   for (unsigned r = 0; r <= g->nbnd; r++) {
@@ -1113,8 +1136,10 @@ static int report_regions(wg_gen *g, int *vec_state, unsigned *nvec)
     char *e = cc_str_take(&ends);
     if (rc) {
       free(e);
+      free(rend);
       return rc;
     }
+    rend[r] = only_end;
     if (r == 0)
       cc_str_printf(&g->report, "  region 0: start -> %s: ", e);
     else
@@ -1154,10 +1179,44 @@ static int report_regions(wg_gen *g, int *vec_state, unsigned *nvec)
   }
   if (have_uni)
     wg_uni_free(&u);
+  unsigned b = g->fuse_to[0];
+  if (b && rend[b] == UINT32_MAX && kernel_packable(g)) {
+    g->packable = 1;
+    cc_str_printf(&g->report,
+                  "    groups of one work-item run 16 at a time through region 0, %s #%u "
+                  "and region %u (in spans of groups)\n",
+                  g->bnd[b - 1].what, b, b);
+  }
+  free(rend);
   return CC_OK;
 }
 
 /* ---- 4. the work-group function ---- */
+
+/* Lane x of a chunk of packed small groups (build_packed_groups): work-item
+ * x % size of group group_off + x / size, its collective element at
+ * chunk[x] (the body indexes the buffer with its linear id + coll_adj). */
+struct wg_pack {
+  unsigned shift;     /* log2 of the groups' size */
+  LLVMValueRef gk;    /* group_off of the chunk's first group */
+  LLVMValueRef chunk;
+  unsigned esize;
+  int in, out;        /* the chunk is the body's coll_buf / coll_out */
+};
+
+static void pack_lane(wg_gen *g, LLVMValueRef *argv, LLVMValueRef x)
+{
+  const struct wg_pack *pk = g->cur_pack;
+  unsigned n = g->nparams;
+  uint64_t mask = (1u << pk->shift) - 1;
+  argv[n + 1] = LLVMBuildAnd(g->b, x, wg_c64(g, mask), "");
+  argv[n + 7] = LLVMBuildNUWAdd(g->b, pk->gk, LLVMBuildLShr(g->b, x, wg_c64(g, pk->shift), ""), "");
+  argv[n + 10] = LLVMBuildSub(g->b, x, argv[n + 1], "");
+  if (pk->in)
+    argv[n + 8] = pk->chunk;
+  if (pk->out)
+    argv[n + 9] = pk->chunk;
+}
 
 /* z/y/x lane loops around one call of the body with a constant state (x
  * from xbase when not NULL, else 0); the builder is left at the end of the
@@ -1186,11 +1245,13 @@ static LLVMValueRef build_lane_loops(wg_gen *g, LLVMValueRef *argv, unsigned sta
   LLVMPositionBuilderAtEnd(g->b, xb);
   LLVMValueRef x = LLVMBuildPhi(g->b, g->t_i64, "lx");
   argv[n + 1] = xbase ? LLVMBuildNUWAdd(g->b, xbase, x, "") : x;
+  if (g->cur_pack)
+    pack_lane(g, argv, x);
   argv[n + 2] = y;
   argv[n + 3] = z;
   argv[n + 4] = wg_c32(g, state);
   argv[n + 5] = coll;
-  LLVMValueRef r = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(g->body), g->body, argv, n + 10, "next");
+  LLVMValueRef r = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(g->body), g->body, argv, n + 11, "next");
   LLVMValueRef x1 = LLVMBuildNUWAdd(g->b, x, one, "");
   LLVMValueRef br = LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntULT, x1, ls[0], ""), xb, xe);
   if (!g->opt_disable) {
@@ -1205,7 +1266,7 @@ static LLVMValueRef build_lane_loops(wg_gen *g, LLVMValueRef *argv, unsigned sta
       ops[nops++] = cc_md_prop_bool(g->c, "llvm.loop.vectorize.enable", 1);
     /* A fused scan's chunk: 16 lanes, which the full unroller would turn
      * into 16 scalar copies before the loop vectorizer saw the loop. */
-    if (xbase) {
+    if (xbase || g->cur_pack) {
       LLVMMetadataRef k = LLVMMDStringInContext2(g->c, "llvm.loop.unroll.disable", 24);
       ops[nops++] = LLVMMDNodeInContext2(g->c, &k, 1);
     }
@@ -1543,19 +1604,87 @@ static void build_state_machine(wg_gen *g, LLVMValueRef *argv, const LLVMValueRe
   }
 }
 
+/* Groups of one work-item (the size ls0; the code takes 2, 4 and 8 too, see
+ * below), when at least 16 / size are left in this call (gk the first):
+ * 16 / size of them run as one chunk
+ * of the fused scan of state 0: the lane loops run x over 16 lanes, lane x
+ * being work-item x % size of group gk + x / size; the segmented chunk
+ * helper scans each group's lanes on its own; then to gnext, past the last
+ * of them.  Otherwise the builder is left where the usual path goes on. */
+static void build_packed_groups(wg_gen *g, LLVMValueRef *argv, LLVMValueRef ls0, LLVMValueRef gk, LLVMValueRef count,
+                                LLVMBasicBlockRef gnext, const int *vec_state)
+{
+  unsigned n = g->nparams, b = g->fuse_to[0];
+  const wg_boundary *bd = &g->bnd[b - 1];
+  char name[96];
+  snprintf(name, sizeof(name), "__lanecl_wg_chunk_segscan%s", bd->helper + strlen("__lanecl_wg_scan"));
+  LLVMValueRef helper = LLVMGetNamedFunction(g->m, name);
+  if (!helper) {
+    LLVMTypeRef p[2] = {generic_ptr(g), g->t_i64};
+    helper = LLVMAddFunction(g->m, name, LLVMFunctionType(g->t_void, p, 2, 0));
+    add_fn_attr(g, helper, "nounwind");
+  }
+  add_string_attr(g, g->wg, "no-builtin-memcpy", "");
+  add_string_attr(g, g->wg, "no-builtin-memset", "");
+  LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
+  LLVMPositionBuilderBefore(g->b, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(g->wg)));
+  LLVMValueRef chunk = LLVMBuildAlloca(g->b, LLVMArrayType2(g->t_i8, 16 * bd->esize), "pack.chunk");
+  LLVMSetAlignment(chunk, 64);
+  LLVMPositionBuilderAtEnd(g->b, here);
+
+  LLVMValueRef avail = LLVMBuildSub(g->b, count, gk, "groups.left");
+  const LLVMValueRef w16[3] = {wg_c64(g, 16), wg_c64(g, 1), wg_c64(g, 1)};
+  LLVMValueRef saved[5] = {argv[n + 1], argv[n + 7], argv[n + 8], argv[n + 9], argv[n + 10]};
+  /* Only groups of one work-item so far: for 2, 4 and 8 (lane x is item
+   * x & (size - 1) of group x >> log2 size), scalar evolution does not see
+   * that the addresses stay consecutive in x, and the loads and stores
+   * became gathers and scatters, slower than a group per chunk. */
+  for (unsigned shift = 0; shift + 1 > 0; shift--) {
+    unsigned size = 1u << shift, per = 16 / size;
+    LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(g->c, g->wg, "groups.packed");
+    LLVMBasicBlockRef no = LLVMAppendBasicBlockInContext(g->c, g->wg, "groups.pack.next");
+    LLVMValueRef ok = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, ls0, wg_c64(g, size), ""),
+                                   LLVMBuildICmp(g->b, LLVMIntUGE, avail, wg_c64(g, per), ""), "");
+    LLVMBuildCondBr(g->b, ok, yes, no);
+    LLVMPositionBuilderAtEnd(g->b, yes);
+    struct wg_pack pk = {shift, gk, chunk, bd->esize, 0, 1};
+    g->cur_pack = &pk;
+    build_lane_loops(g, argv, 0, wg_c64(g, 0), w16, NULL, vec_state[0]);
+    LLVMValueRef hargs[2] = {to_generic(g, chunk), wg_c64(g, size)};
+    LLVMBuildCall2(g->b, LLVMGlobalGetValueType(helper), helper, hargs, 2, "");
+    pk.in = 1, pk.out = 0;
+    argv[n + 9] = saved[3];
+    build_lane_loops(g, argv, b, wg_c64(g, 0), w16, NULL, vec_state[b]);
+    g->cur_pack = NULL;
+    memcpy(&argv[n + 7], &saved[1], 4 * sizeof(*saved));
+    argv[n + 1] = saved[0];
+    g->pk_from[g->npk] = LLVMGetInsertBlock(g->b);
+    g->pk_last[g->npk++] = LLVMBuildNUWAdd(g->b, gk, wg_c64(g, per - 1), "");
+    LLVMBuildBr(g->b, gnext);
+    LLVMPositionBuilderAtEnd(g->b, no);
+  }
+}
+
 /* From the end of a group's run (the builder's block): the next group of
  * the call, or the return. */
 static void next_group(wg_gen *g, LLVMBasicBlockRef gpre, LLVMBasicBlockRef gloop, LLVMBasicBlockRef gnext,
                        LLVMValueRef gk, LLVMValueRef count)
 {
+  LLVMBasicBlockRef from = LLVMGetInsertBlock(g->b);
   LLVMBuildBr(g->b, gnext);
   LLVMPositionBuilderAtEnd(g->b, gnext);
-  LLVMValueRef k1 = LLVMBuildNUWAdd(g->b, gk, wg_c64(g, 1), "");
+  LLVMValueRef last = gk;
+  if (g->npk) { /* packed groups went on past gk */
+    last = LLVMBuildPhi(g->b, g->t_i64, "group_last");
+    LLVMAddIncoming(last, &gk, &from, 1);
+    LLVMAddIncoming(last, g->pk_last, g->pk_from, g->npk);
+  }
+  LLVMValueRef k1 = LLVMBuildNUWAdd(g->b, last, wg_c64(g, 1), "");
   LLVMBasicBlockRef gret = LLVMAppendBasicBlockInContext(g->c, g->wg, "groups.end");
   LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntULT, k1, count, ""), gloop, gret);
   LLVMValueRef v[2] = {wg_c64(g, 0), k1};
-  LLVMBasicBlockRef from[2] = {gpre, gnext};
-  LLVMAddIncoming(gk, v, from, 2);
+  LLVMBasicBlockRef vfrom[2] = {gpre, gnext};
+  LLVMAddIncoming(gk, v, vfrom, 2);
   LLVMPositionBuilderAtEnd(g->b, gret);
   LLVMBuildRetVoid(g->b);
 }
@@ -1565,7 +1694,7 @@ static int build_wg_function(wg_gen *g, const int *vec_state)
 {
   unsigned n = g->nparams;
   LLVMValueRef args = LLVMGetParam(g->wg, 0), ctxp = LLVMGetParam(g->wg, 1);
-  LLVMValueRef *argv = calloc(n + 10, sizeof(*argv));
+  LLVMValueRef *argv = calloc(n + 11, sizeof(*argv));
   if (!argv)
     return CC_OUT_OF_MEMORY;
   LLVMSetValueName2(args, "args", 4);
@@ -1622,6 +1751,7 @@ static int build_wg_function(wg_gen *g, const int *vec_state)
   LLVMPositionBuilderAtEnd(g->b, gloop);
   LLVMValueRef gk = LLVMBuildPhi(g->b, g->t_i64, "group_off");
   argv[n + 7] = gk;
+  argv[n + 10] = wg_c64(g, 0);
   argv[n + 8] = argv[n + 9] = coll_buf ? coll_buf : LLVMConstNull(g->t_ptr);
 
   const uint64_t *reqd = g->ki->reqd_work_group_size;
@@ -1678,6 +1808,8 @@ static int build_wg_function(wg_gen *g, const int *vec_state)
                                       wg_c64(g, 0), "one_dim");
     LLVMBuildCondBr(g->b, flat, b1, bn);
     LLVMPositionBuilderAtEnd(g->b, b1);
+    if (g->packable)
+      build_packed_groups(g, argv, ls[0], gk, count, gnext, vec_state);
     build_state_machine(g, argv, ls1d, frame, coll_buf, exitb, vec_state);
     LLVMPositionBuilderAtEnd(g->b, bn);
     build_state_machine(g, argv, ls, frame, coll_buf, exitb, vec_state);

@@ -85,6 +85,7 @@ typedef struct wg_gen {
    * finds its scan result after a boundary, where it puts its operand at
    * one (both ctx->coll_buf but in a fused scan, see cc_wg.c). */
   LLVMValueRef p_cbuf, p_cbuf_out;
+  LLVMValueRef p_cadj;  /* added to the linear id to index them */
   LLVMBasicBlockRef entry, start;  /* body: alloca block, state 0's first block */
 
   wg_boundary *bnd;
@@ -106,6 +107,13 @@ typedef struct wg_gen {
    * loop runs fused with, 16 work-items at a time, in groups of one
    * dimension (see build_fused_scan); 0 when none. */
   unsigned *fuse_to;
+  /* Groups of one work-item run 16 per chunk of a fused scan in state 0
+   * (build_packed_groups): 0 when the kernel can't. */
+  int packable;
+  const struct wg_pack *cur_pack; /* the lane loops being built run packed groups */
+  LLVMBasicBlockRef pk_from[4];  /* those runs' last blocks, */
+  LLVMValueRef pk_last[4];       /* the last group each ran (group_off) */
+  unsigned npk;
   LLVMValueRef ls[3], nwi, lin, frame, coll_buf, coll_out;  /* body entry values */
   int scalarize;  /* vector-typed code in a body whose lane loop should vectorize */
   LLVMMetadataRef dbg_scope;  /* the kernel's scope for the lane loops' debug locations */

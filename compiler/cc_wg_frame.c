@@ -415,6 +415,14 @@ static LLVMValueRef lane_elem(wg_gen *g, LLVMValueRef base, LLVMTypeRef ty, uint
   return LLVMBuildInBoundsGEP2(g->b, g->t_i8, base, &idx, 1, "");
 }
 
+/* This work-item's element of a collective buffer: at its linear id plus
+ * the lane loop's adjustment (0 but for packed small groups, cc_wg.c). */
+static LLVMValueRef coll_elem(wg_gen *g, LLVMValueRef base, LLVMTypeRef ty)
+{
+  LLVMValueRef idx = LLVMBuildAdd(g->b, g->lin, g->p_cadj, "coll_idx");
+  return LLVMBuildInBoundsGEP2(g->b, ty, base, &idx, 1, "");
+}
+
 static LLVMValueRef frame_base(wg_gen *g, uint64_t off)
 {
   LLVMValueRef o = LLVMBuildMul(g->b, wg_c64(g, off), g->nwi, "");
@@ -487,7 +495,7 @@ static void rewrite_boundary(wg_gen *g, unsigned bi, const uint64_t *live, unsig
   switch (bd->kind) {
   case WB_SCAN_INC:
   case WB_SCAN_EXC:
-    res = wg_build_load(g, bd->ty, lane_elem(g, g->coll_buf, bd->ty, bd->esize), bd->esize, 1);
+    res = wg_build_load(g, bd->ty, coll_elem(g, g->coll_buf, bd->ty), bd->esize, 1);
     break;
   case WB_ALL:
   case WB_ANY:
@@ -517,7 +525,7 @@ static void rewrite_boundary(wg_gen *g, unsigned bi, const uint64_t *live, unsig
     }
   } else if (bd->kind != WB_BARRIER) {
     LLVMValueRef op = LLVMGetOperand(bd->call, 0);
-    wg_build_store(g, op, lane_elem(g, g->coll_out, bd->ty, bd->esize), bd->esize, 1);
+    wg_build_store(g, op, coll_elem(g, g->coll_out, bd->ty), bd->esize, 1);
   }
   if (bd->kind == WB_BCAST) {
     unsigned nargs = LLVMGetNumArgOperands(bd->call);
