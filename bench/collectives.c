@@ -11,9 +11,11 @@
 #include "bench/bench.h"
 
 #define N (16u << 20)
-#define NCACHE (128u << 10) /* 512 KiB of ints in + 512 KiB out: L2 resident on 2 cores */
+#define NCACHE (128u << 10) /* 512 KiB of ints in + 512 KiB out: L2 resident on 2 cores (1 MiB L2 each) */
+#define NL3 (2u << 20)        /* 8 MiB in + 8 MiB out: L3 resident (32 MiB), enough work per launch */
 
-/* param encodes: low 8 bits the op (see below), bits 8..23 the local size, bit 24 float, bit 25 cache-resident */
+/* param encodes: low 8 bits the op (see below), bits 8..23 the local size, bit 24 float, bits 25..26 the
+ * data set: 0 16M elements (DRAM), 1 NCACHE (L2), 2 NL3 (L3) */
 enum { C_SCAN_INCL_ADD, C_SCAN_EXCL_ADD, C_SCAN_INCL_MIN, C_SCAN_INCL_MAX, C_REDUCE_ADD, C_BROADCAST };
 #define P(op, local, isfloat, cache) ((long)(op) | ((long)(local) << 8) | ((long)(isfloat) << 24) | ((long)(cache) << 25))
 
@@ -39,16 +41,16 @@ static void *coll_setup(bench_env *e, long param)
   s->op = param & 0xff;
   s->local = (param >> 8) & 0xffff;
   s->isfloat = (param >> 24) & 1;
-  int cache = (param >> 25) & 1;
+  int cache = (param >> 25) & 3;
   if (s->local == 0)
     s->local = e->max_wg;
   if (s->local > e->max_wg) {
     free(s);
     return NULL;
   }
-  s->n = cache ? NCACHE : (size_t)(N * e->scale);
+  s->n = cache == 1 ? NCACHE : cache == 2 ? NL3 : (size_t)(N * e->scale);
   s->n -= s->n % s->local;
-  s->reps_inner = cache ? 200 : 1;
+  s->reps_inner = cache == 1 ? 200 : cache == 2 ? 20 : 1;
   const char *ty = s->isfloat ? "float" : "int";
   char src[1024];
   snprintf(src, sizeof(src),
@@ -133,12 +135,14 @@ static void coll_teardown(bench_env *e, void *p)
 
 static double coll_native(long param, double scale)
 {
-  int cache = (param >> 25) & 1;
+  int cache = (param >> 25) & 3;
   if (cache) {
+    size_t n = cache == 1 ? NCACHE : NL3;
+    int reps = cache == 1 ? 200 : 20;
     double t = 0;
-    for (int r = 0; r < 200; r++)
-      t += bench_memcpy_time(NCACHE * 4);
-    return t / 200;
+    for (int r = 0; r < reps; r++)
+      t += bench_memcpy_time(n * 4);
+    return t / reps;
   }
   return bench_memcpy_time((size_t)(N * scale) * 4);
 }
@@ -162,10 +166,13 @@ const bench_def bench_collective_defs[] = {
   COLL("wg reduce_add int 16M L=256", P(C_REDUCE_ADD, 256, 0, 0)),
   COLL("wg broadcast int 16M L=256", P(C_BROADCAST, 256, 0, 0)),
   COLL("wg scan_inclusive_add int 16M L=8", P(C_SCAN_INCL_ADD, 8, 0, 0)),
+  COLL("wg scan_inclusive_add int 16M L=16", P(C_SCAN_INCL_ADD, 16, 0, 0)),
   COLL("wg scan_inclusive_add int 16M L=64", P(C_SCAN_INCL_ADD, 64, 0, 0)),
   COLL("wg scan_inclusive_add int 16M L=1024", P(C_SCAN_INCL_ADD, 1024, 0, 0)),
   COLL("wg scan_inclusive_add int 16M L=max", P(C_SCAN_INCL_ADD, 0, 0, 0)),
   COLL("wg scan_inclusive_add int 128K L2-resident L=1024", P(C_SCAN_INCL_ADD, 1024, 0, 1)),
+  COLL("wg scan_inclusive_add int 128K L2-resident L=256", P(C_SCAN_INCL_ADD, 256, 0, 1)),
+  COLL("wg scan_inclusive_add int 2M L3-resident L=256", P(C_SCAN_INCL_ADD, 256, 0, 2)),
   {"local-mem Blelloch scan int 16M L=8", bench_blelloch_setup, bench_blelloch_run, bench_blelloch_verify,
    bench_blelloch_teardown, bench_copy_native, 8},
   {"local-mem Blelloch scan int 16M L=64", bench_blelloch_setup, bench_blelloch_run, bench_blelloch_verify,
