@@ -3,7 +3,7 @@
  * that runs a whole work-group (see cc_internal.h, lanecl_cc.h).
  *
  * 1. K's blocks move into `i32 K.body(params, ctx, lx, ly, lz, state, coll,
- *    uval, goff, coll_buf, coll_out, coll_adj)` (internal, alwaysinline): one work-item's run from the region `state`
+ *    uval, goff, coll_buf, coll_out, coll_idx, gx)` (internal, alwaysinline): one work-item's run from the region `state`
  *    up to the next boundary.  It returns the id of the boundary reached, or
  *    -1 at the end of the kernel.  The work-item builtins read ctx and lx/ly/lz.
  * 2. Boundaries are barriers (wait_group_events is one), the work-group
@@ -366,7 +366,7 @@ static int make_body(wg_gen *g, LLVMValueRef kernel, char **err)
     return CC_INTERNAL;
   }
   g->nparams = n;
-  g->ptypes = calloc(n + 11, sizeof(*g->ptypes));
+  g->ptypes = calloc(n + 12, sizeof(*g->ptypes));
   g->byval = calloc(n + 1, sizeof(*g->byval));
   size_t nlen = strlen(kname);
   char *name = malloc(nlen + sizeof(LANECL_WG_PREFIX) + 8);
@@ -382,10 +382,10 @@ static int make_body(wg_gen *g, LLVMValueRef kernel, char **err)
   g->ptypes[n + 6] = g->t_ptr;
   g->ptypes[n + 7] = g->t_i64;
   g->ptypes[n + 8] = g->ptypes[n + 9] = g->t_ptr;
-  g->ptypes[n + 10] = g->t_i64;
+  g->ptypes[n + 10] = g->ptypes[n + 11] = g->t_i64;
 
   snprintf(name, nlen + 8, "%s.body", kname);
-  g->body = LLVMAddFunction(g->m, name, LLVMFunctionType(g->t_i32, g->ptypes, n + 11, 0));
+  g->body = LLVMAddFunction(g->m, name, LLVMFunctionType(g->t_i32, g->ptypes, n + 12, 0));
   snprintf(name, nlen + sizeof(LANECL_WG_PREFIX) + 8, LANECL_WG_PREFIX "%s", kname);
   LLVMTypeRef wty_params[2] = {g->t_ptr, g->t_ptr};
   g->wg = LLVMAddFunction(g->m, name, LLVMFunctionType(g->t_void, wty_params, 2, 0));
@@ -429,8 +429,10 @@ static int make_body(wg_gen *g, LLVMValueRef kernel, char **err)
   LLVMSetValueName2(g->p_cbuf, "coll_buf", 8);
   g->p_cbuf_out = LLVMGetParam(g->body, n + 9);
   LLVMSetValueName2(g->p_cbuf_out, "coll_out", 8);
-  g->p_cadj = LLVMGetParam(g->body, n + 10);
-  LLVMSetValueName2(g->p_cadj, "coll_adj", 8);
+  g->p_cidx = LLVMGetParam(g->body, n + 10);
+  LLVMSetValueName2(g->p_cidx, "coll_idx", 8);
+  g->p_gx = LLVMGetParam(g->body, n + 11);
+  LLVMSetValueName2(g->p_gx, "gx", 2);
   LLVMSetValueName2(g->p_ctx, "ctx", 3);
   LLVMSetValueName2(g->p_lid[0], "lx", 2);
   LLVMSetValueName2(g->p_lid[1], "ly", 2);
@@ -495,11 +497,17 @@ static LLVMValueRef group_id(wg_gen *g, unsigned d)
   return d ? grp : LLVMBuildAdd(g->b, grp, g->p_goff, "group_id");
 }
 
+/* x: the group's first id plus the lane loop's gx (group_off * enqueued
+ * size + local id), which stays affine in the lane loop's x also where the
+ * local id and group_off are not (packed small groups). */
 static LLVMValueRef global_id_no_offset(wg_gen *g, unsigned d)
 {
-  LLVMValueRef grp = group_id(g, d);
   LLVMValueRef els = wg_ctx_dim(g, offsetof(lanecl_wg_ctx, enqueued_local_size), d, "enq_local_size");
-  return LLVMBuildAdd(g->b, LLVMBuildMul(g->b, grp, els, ""), g->p_lid[d], "");
+  if (d == 0) {
+    LLVMValueRef grp = wg_ctx_dim(g, offsetof(lanecl_wg_ctx, group_id), 0, "group_id");
+    return LLVMBuildAdd(g->b, LLVMBuildMul(g->b, grp, els, ""), g->p_gx, "");
+  }
+  return LLVMBuildAdd(g->b, LLVMBuildMul(g->b, group_id(g, d), els, ""), g->p_lid[d], "");
 }
 
 static LLVMValueRef wi_dim_value(wg_gen *g, enum wi_kind k, unsigned d)
@@ -1195,7 +1203,7 @@ static int report_regions(wg_gen *g, int *vec_state, unsigned *nvec)
 
 /* Lane x of a chunk of packed small groups (build_packed_groups): work-item
  * x % size of group group_off + x / size, its collective element at
- * chunk[x] (the body indexes the buffer with its linear id + coll_adj). */
+ * chunk[x] (the body's coll_idx). */
 struct wg_pack {
   unsigned shift;     /* log2 of the groups' size */
   LLVMValueRef gk;    /* group_off of the chunk's first group */
@@ -1211,7 +1219,7 @@ static void pack_lane(wg_gen *g, LLVMValueRef *argv, LLVMValueRef x)
   uint64_t mask = (1u << pk->shift) - 1;
   argv[n + 1] = LLVMBuildAnd(g->b, x, wg_c64(g, mask), "");
   argv[n + 7] = LLVMBuildNUWAdd(g->b, pk->gk, LLVMBuildLShr(g->b, x, wg_c64(g, pk->shift), ""), "");
-  argv[n + 10] = LLVMBuildSub(g->b, x, argv[n + 1], "");
+  argv[n + 10] = x;
   if (pk->in)
     argv[n + 8] = pk->chunk;
   if (pk->out)
@@ -1247,11 +1255,14 @@ static LLVMValueRef build_lane_loops(wg_gen *g, LLVMValueRef *argv, unsigned sta
   argv[n + 1] = xbase ? LLVMBuildNUWAdd(g->b, xbase, x, "") : x;
   if (g->cur_pack)
     pack_lane(g, argv, x);
+  /* gx = group_off * enqueued size + local id; packed: consecutive in x. */
+  argv[n + 11] = LLVMBuildNUWAdd(g->b, LLVMBuildMul(g->b, g->cur_pack ? g->cur_pack->gk : argv[n + 7], g->wg_els0, ""),
+                                 g->cur_pack ? x : argv[n + 1], "gx");
   argv[n + 2] = y;
   argv[n + 3] = z;
   argv[n + 4] = wg_c32(g, state);
   argv[n + 5] = coll;
-  LLVMValueRef r = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(g->body), g->body, argv, n + 11, "next");
+  LLVMValueRef r = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(g->body), g->body, argv, n + 12, "next");
   LLVMValueRef x1 = LLVMBuildNUWAdd(g->b, x, one, "");
   LLVMValueRef br = LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntULT, x1, ls[0], ""), xb, xe);
   if (!g->opt_disable) {
@@ -1632,19 +1643,21 @@ static void build_packed_groups(wg_gen *g, LLVMValueRef *argv, LLVMValueRef ls0,
   LLVMSetAlignment(chunk, 64);
   LLVMPositionBuilderAtEnd(g->b, here);
 
+  /* Larger groups pass one test. */
+  LLVMBasicBlockRef small = LLVMAppendBasicBlockInContext(g->c, g->wg, "groups.small");
+  LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(g->c, g->wg, "groups.unpacked");
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntULE, ls0, wg_c64(g, 8), ""), small, cont);
+  LLVMPositionBuilderAtEnd(g->b, small);
   LLVMValueRef avail = LLVMBuildSub(g->b, count, gk, "groups.left");
   const LLVMValueRef w16[3] = {wg_c64(g, 16), wg_c64(g, 1), wg_c64(g, 1)};
   LLVMValueRef saved[5] = {argv[n + 1], argv[n + 7], argv[n + 8], argv[n + 9], argv[n + 10]};
-  /* Only groups of one work-item so far: for 2, 4 and 8 (lane x is item
-   * x & (size - 1) of group x >> log2 size), scalar evolution does not see
-   * that the addresses stay consecutive in x, and the loads and stores
-   * became gathers and scatters, slower than a group per chunk. */
-  for (unsigned shift = 0; shift + 1 > 0; shift--) {
+  for (unsigned shift = 3; shift + 1 > 0; shift--) {
     unsigned size = 1u << shift, per = 16 / size;
     LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(g->c, g->wg, "groups.packed");
     LLVMBasicBlockRef no = LLVMAppendBasicBlockInContext(g->c, g->wg, "groups.pack.next");
     LLVMValueRef ok = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, ls0, wg_c64(g, size), ""),
-                                   LLVMBuildICmp(g->b, LLVMIntUGE, avail, wg_c64(g, per), ""), "");
+                                   LLVMBuildICmp(g->b, LLVMIntEQ, g->wg_els0, wg_c64(g, size), ""), "");
+    ok = LLVMBuildAnd(g->b, ok, LLVMBuildICmp(g->b, LLVMIntUGE, avail, wg_c64(g, per), ""), "");
     LLVMBuildCondBr(g->b, ok, yes, no);
     LLVMPositionBuilderAtEnd(g->b, yes);
     struct wg_pack pk = {shift, gk, chunk, bd->esize, 0, 1};
@@ -1663,6 +1676,8 @@ static void build_packed_groups(wg_gen *g, LLVMValueRef *argv, LLVMValueRef ls0,
     LLVMBuildBr(g->b, gnext);
     LLVMPositionBuilderAtEnd(g->b, no);
   }
+  LLVMBuildBr(g->b, cont);
+  LLVMPositionBuilderAtEnd(g->b, cont);
 }
 
 /* From the end of a group's run (the builder's block): the next group of
@@ -1694,7 +1709,7 @@ static int build_wg_function(wg_gen *g, const int *vec_state)
 {
   unsigned n = g->nparams;
   LLVMValueRef args = LLVMGetParam(g->wg, 0), ctxp = LLVMGetParam(g->wg, 1);
-  LLVMValueRef *argv = calloc(n + 11, sizeof(*argv));
+  LLVMValueRef *argv = calloc(n + 12, sizeof(*argv));
   if (!argv)
     return CC_OUT_OF_MEMORY;
   LLVMSetValueName2(args, "args", 4);
@@ -1729,6 +1744,7 @@ static int build_wg_function(wg_gen *g, const int *vec_state)
   LLVMValueRef ls[3];
   for (unsigned d = 0; d < 3; d++)
     ls[d] = wg_ctx_load(g, ctxp, offsetof(lanecl_wg_ctx, local_size) + 8 * d, g->t_i64, "local_size");
+  g->wg_els0 = wg_ctx_load(g, ctxp, offsetof(lanecl_wg_ctx, enqueued_local_size), g->t_i64, "enq_local_size");
 
   /* With reqd_work_group_size, full groups (all but maybe the last of a
    * non-uniform NDRange) run a copy where the local size is a constant:
@@ -1751,7 +1767,7 @@ static int build_wg_function(wg_gen *g, const int *vec_state)
   LLVMPositionBuilderAtEnd(g->b, gloop);
   LLVMValueRef gk = LLVMBuildPhi(g->b, g->t_i64, "group_off");
   argv[n + 7] = gk;
-  argv[n + 10] = wg_c64(g, 0);
+  argv[n + 10] = LLVMConstAllOnes(g->t_i64);
   argv[n + 8] = argv[n + 9] = coll_buf ? coll_buf : LLVMConstNull(g->t_ptr);
 
   const uint64_t *reqd = g->ki->reqd_work_group_size;

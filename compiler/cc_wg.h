@@ -85,7 +85,9 @@ typedef struct wg_gen {
    * finds its scan result after a boundary, where it puts its operand at
    * one (both ctx->coll_buf but in a fused scan, see cc_wg.c). */
   LLVMValueRef p_cbuf, p_cbuf_out;
-  LLVMValueRef p_cadj;  /* added to the linear id to index them */
+  LLVMValueRef p_cidx;  /* the element of them, all ones: the linear id */
+  LLVMValueRef p_gx;    /* group_off * enqueued local size + local id x */
+  LLVMValueRef wg_els0; /* in the work-group function: the enqueued local size x */
   LLVMBasicBlockRef entry, start;  /* body: alloca block, state 0's first block */
 
   wg_boundary *bnd;

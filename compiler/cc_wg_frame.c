@@ -415,11 +415,13 @@ static LLVMValueRef lane_elem(wg_gen *g, LLVMValueRef base, LLVMTypeRef ty, uint
   return LLVMBuildInBoundsGEP2(g->b, g->t_i8, base, &idx, 1, "");
 }
 
-/* This work-item's element of a collective buffer: at its linear id plus
- * the lane loop's adjustment (0 but for packed small groups, cc_wg.c). */
+/* This work-item's element of a collective buffer: at its linear id, or
+ * where the lane loop says (coll_idx, all ones when it says nothing;
+ * packed small groups, cc_wg.c). */
 static LLVMValueRef coll_elem(wg_gen *g, LLVMValueRef base, LLVMTypeRef ty)
 {
-  LLVMValueRef idx = LLVMBuildAdd(g->b, g->lin, g->p_cadj, "coll_idx");
+  LLVMValueRef none = LLVMBuildICmp(g->b, LLVMIntEQ, g->p_cidx, LLVMConstAllOnes(g->t_i64), "");
+  LLVMValueRef idx = LLVMBuildSelect(g->b, none, g->lin, g->p_cidx, "coll_idx");
   return LLVMBuildInBoundsGEP2(g->b, ty, base, &idx, 1, "");
 }
 

@@ -644,7 +644,8 @@ TEST(broadcast_all_any_and_mixes)
  * time): values live across them, a uniform value loaded before the scan and
  * used after it, a second scan right after the first, a scan in a loop; local
  * sizes below, at and above 16, not multiples of it, non-uniform last groups,
- * many groups of one work-item (run 16 per chunk when the kernel allows).
+ * many groups of 1, 2, 4 and 8 work-items (run 16 / size per chunk when the
+ * kernel allows).
  * The same kernel at -cl-opt-disable runs unfused: both must agree with C. */
 TEST(scan_fusion_shapes)
 {
@@ -662,7 +663,7 @@ TEST(scan_fusion_shapes)
     "  out[i] = a + b * 3 + sq + u;\n"
     "  out2[i] = c;\n"
     "}\n";
-  static const size_t locals[] = {1, 5, 16, 17, 33, 64, 250, 1024};
+  static const size_t locals[] = {1, 2, 4, 5, 8, 16, 17, 33, 64, 250, 1024};
   const char *opts[] = {"-cl-std=CL3.0", "-cl-std=CL2.0 -cl-opt-disable"};
   const size_t maxn = 4 * 1024 + 7;
   int *in = malloc(maxn * sizeof(int)), *out = malloc(maxn * sizeof(int));
@@ -688,8 +689,9 @@ TEST(scan_fusion_shapes)
     ASSERT_OK(clSetKernelArg(k, 2, sizeof(dout2), &dout2));
     for (size_t li = 0; li < sizeof(locals) / sizeof(locals[0]); li++)
       for (int reps = 0; reps < 3; reps += 2) {
-        /* a smaller last group; groups of one: enough of them to run 16 per chunk */
-        size_t l = locals[li], n = l > 1 ? 3 * l + l / 2 + 1 : 100;
+        /* a smaller last group; groups of 1, 2, 4 and 8: enough of them to
+         * run 16 / size per chunk (in spans of full groups) */
+        size_t l = locals[li], n = l > 8 || l == 5 ? 3 * l + l / 2 + 1 : 40 * l + l / 2;
         ASSERT_OK(clSetKernelArg(k, 3, sizeof(int), &reps));
         ASSERT_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &n, &l, 0, NULL, NULL));
         ASSERT_OK(clEnqueueReadBuffer(q, dout, CL_TRUE, 0, n * sizeof(int), out, 0, NULL, NULL));
@@ -734,27 +736,59 @@ TEST(scan_fusion_shapes)
   ASSERT_EQ(bad, 0);
 }
 
-/* Groups of one work-item, many per call of the work-group function: the
- * kernel that keeps nothing per group runs 16 of them per chunk. */
-TEST(scan_groups_of_one)
+/* Groups of 1, 2, 4 and 8 work-items, many per call of the work-group
+ * function: kernels that keep nothing per group run 16 / size groups per
+ * chunk, each group's lanes scanned on their own (int, long, float). */
+TEST(scan_small_groups_packed)
 {
   static const char src[] =
-    "__kernel void f(__global const int *in, __global int *out) {\n"
+    "__kernel void fi(__global const int *in, __global int *out) {\n"
     "  size_t i = get_global_id(0);\n"
-    "  out[i] = work_group_scan_exclusive_add(in[i]) * 10 + work_group_scan_inclusive_min(in[i]); }\n";
+    "  out[i] = work_group_scan_exclusive_add(in[i]) * 1000 + work_group_scan_inclusive_min(in[i]); }\n"
+    "__kernel void fl(__global const long *in, __global long *out) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  out[i] = work_group_scan_inclusive_add(in[i]) * 1000 + work_group_scan_exclusive_max(in[i]) % 1000; }\n"
+    "__kernel void ff(__global const float *in, __global float *out) {\n"
+    "  size_t i = get_global_id(0); out[i] = work_group_scan_inclusive_add(in[i]); }\n";
   cl_context ctx = tl_context();
   cl_command_queue q = tl_queue(ctx, 0);
   cl_program p = build_one(ctx, src, "-cl-std=CL3.0");
   enum { N = 1000 };
   int in[N], out[N];
-  for (int i = 0; i < N; i++)
+  long lin[N], lout[N];
+  float fin[N], fout[N];
+  for (int i = 0; i < N; i++) {
     in[i] = i % 37 - 18;
-  for (size_t off = 0; off < 2; off++) {
-    size_t n = N - off;
-    run_1d(ctx, q, p, "f", in, out, 4, n, 1);
-    for (size_t i = 0; i < n; i++)
-      ASSERT_EQ(out[i], in[i]);
+    lin[i] = (long)(i % 41) - 20;
+    fin[i] = (float)(i % 7) - 3.0f;
   }
+  int bad = 0;
+  for (size_t l = 1; l <= 8; l *= 2)
+    for (size_t trim = 0; trim < 2; trim++) {
+      size_t n = (N - trim * l) / l * l; /* whole groups only: no smaller last group */
+      run_1d(ctx, q, p, "fi", in, out, 4, n, l);
+      run_1d(ctx, q, p, "fl", lin, lout, 8, n, l);
+      run_1d(ctx, q, p, "ff", fin, fout, 4, n, l);
+      for (size_t g0 = 0; g0 < n; g0 += l) {
+        int ex = 0, mn = INT_MAX;
+        long la = 0, lmx = LONG_MIN;
+        float fa = 0;
+        for (size_t j = g0; j < g0 + l; j++) {
+          mn = in[j] < mn ? in[j] : mn;
+          la += lin[j];
+          fa += fin[j];
+          long want_l = la * 1000 + lmx % 1000;
+          if (out[j] != ex * 1000 + mn || lout[j] != want_l || fout[j] != fa) {
+            if (bad++ < 10)
+              fprintf(stderr, "local %zu item %zu: int %d/%d long %ld/%ld float %g/%g\n", l, j, out[j],
+                      ex * 1000 + mn, lout[j], want_l, fout[j], fa);
+          }
+          ex += in[j];
+          lmx = lin[j] > lmx ? lin[j] : lmx;
+        }
+      }
+    }
+  ASSERT_EQ(bad, 0);
   clReleaseProgram(p);
   clReleaseCommandQueue(q);
   clReleaseContext(ctx);
