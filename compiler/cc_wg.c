@@ -1191,7 +1191,7 @@ static int report_regions(wg_gen *g, int *vec_state, unsigned *nvec)
   if (b && rend[b] == UINT32_MAX && kernel_packable(g)) {
     g->packable = 1;
     cc_str_printf(&g->report,
-                  "    groups of one work-item run 16 at a time through region 0, %s #%u "
+                  "    groups of 1, 2, 4 or 8 work-items run 16 / size at a time through region 0, %s #%u "
                   "and region %u (in spans of groups)\n",
                   g->bnd[b - 1].what, b, b);
   }
@@ -1615,13 +1615,14 @@ static void build_state_machine(wg_gen *g, LLVMValueRef *argv, const LLVMValueRe
   }
 }
 
-/* Groups of one work-item (the size ls0; the code takes 2, 4 and 8 too, see
- * below), when at least 16 / size are left in this call (gk the first):
- * 16 / size of them run as one chunk
- * of the fused scan of state 0: the lane loops run x over 16 lanes, lane x
- * being work-item x % size of group gk + x / size; the segmented chunk
- * helper scans each group's lanes on its own; then to gnext, past the last
- * of them.  Otherwise the builder is left where the usual path goes on. */
+/* Groups of 1, 2, 4 or 8 work-items (the size ls0, full-size ones), when at
+ * least 16 / size are left in this call (gk the first): 16 / size of them
+ * run as one chunk of the fused scan of state 0.  The lane loops run x over
+ * 16 lanes, lane x being work-item x % size of group gk + x / size; the
+ * body gets gx and coll_idx consecutive in x (pack_lane), so its loads and
+ * stores stay vector ones; the segmented chunk helper scans each group's
+ * lanes on its own; then to gnext, past the last of them.  Otherwise the
+ * builder is left where the usual path goes on. */
 static void build_packed_groups(wg_gen *g, LLVMValueRef *argv, LLVMValueRef ls0, LLVMValueRef gk, LLVMValueRef count,
                                 LLVMBasicBlockRef gnext, const int *vec_state)
 {

@@ -109,8 +109,8 @@ typedef struct wg_gen {
    * loop runs fused with, 16 work-items at a time, in groups of one
    * dimension (see build_fused_scan); 0 when none. */
   unsigned *fuse_to;
-  /* Groups of one work-item run 16 per chunk of a fused scan in state 0
-   * (build_packed_groups): 0 when the kernel can't. */
+  /* Groups of 1, 2, 4 or 8 work-items run 16 / size per chunk of a fused
+   * scan in state 0 (build_packed_groups): 0 when the kernel can't. */
   int packable;
   const struct wg_pack *cur_pack; /* the lane loops being built run packed groups */
   LLVMBasicBlockRef pk_from[4];  /* those runs' last blocks, */
