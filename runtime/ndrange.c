@@ -1,7 +1,11 @@
 /* NDRange commands: the local size chosen for a NULL local_work_size, the
  * command that snapshots a kernel's arguments at enqueue time, and its run:
  * every work-group through the device's worker pool, each worker with its
- * own work-group context, frame, collective buffer and __local blocks. */
+ * own work-group context, frame, collective buffer and __local blocks.  The
+ * groups a worker claims reach the work-group function as runs of
+ * consecutive full-size groups along x, one call each
+ * (lanecl_wg_ctx.group_count), so small groups cost a loop iteration of
+ * the compiled code each, not a call through the runtime. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,7 +103,6 @@ typedef struct ndr_cmd {
   uint64_t global[3], offset[3], local[3], groups[3];
   uint64_t last_local[3];        /* the size of the last group (smaller where non-uniform) */
   uint64_t full_x;               /* groups of full size in x */
-  uint64_t span_max;             /* groups per call of the work-group function */
   lanecl_wg_ctx ctx;             /* what every group's context shares */
   unsigned char *values;         /* the arguments as set at enqueue time */
   void **argp;                   /* per argument: its value in values */
@@ -160,14 +163,11 @@ static void run_span(void *data, const uint64_t gid[3], uint64_t count, sched_wo
   uint64_t x = gid[0], end = gid[0] + count;
   /* Groups [x, full_end) are full-size in x. */
   uint64_t full_end = end < c->full_x ? end : c->full_x;
-  if (rest_full) {
-    while (x < full_end) {
-      uint64_t n = full_end - x < c->span_max ? full_end - x : c->span_max;
-      ctx.group_id[0] = x;
-      ctx.group_count = n;
-      c->fn(c->argp, &ctx);
-      x += n;
-    }
+  if (rest_full && x < full_end) {
+    ctx.group_id[0] = x;
+    ctx.group_count = full_end - x;
+    c->fn(c->argp, &ctx);
+    x = full_end;
   }
   /* One by one: a row whose y or z size is smaller, and the smaller last
    * group in x. */
@@ -286,7 +286,6 @@ cl_int rt_enqueue_ndrange(cl_command_queue q, cl_command_type type, cl_kernel k,
   }
   c->ctx.work_dim = work_dim;
   c->full_x = c->local[0] ? c->global[0] / c->local[0] : 0;
-  c->span_max = UINT64_MAX;
   c->frame_bytes = (size_t)(c->info->frame_bytes * nwi);
   c->coll_bytes = 16 * (dev->max_work_group_size > nwi ? dev->max_work_group_size : nwi);
   pthread_mutex_lock(&k->lock);
