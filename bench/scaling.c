@@ -2,17 +2,20 @@
  * binaries, so that the machine that runs it needs no LLVM (the runtime loads
  * the native code of an executable binary without its compiler).
  *
- *   lanecl-scaling --print-source mandel|nbody     the kernel's OpenCL C
+ *   lanecl-scaling --print-source mandel|nbody|scan  the kernel's OpenCL C
  *   lanecl-scaling --save-binary prog.cl out.bin   clBuildProgram, write CL_PROGRAM_BINARIES
  *   lanecl-scaling --rekey in.bin out.bin KEY      set a container's device key (hex), new checksum
- *   lanecl-scaling [--reps N] [--c-baseline] [--nbody-local L] [--mandel m.bin] [--nbody n.bin]
+ *   lanecl-scaling [--reps N] [--c-baseline] [--nbody-local L] [--mandel m.bin] [--nbody n.bin] [--scan s.bin]
  *
  * The run mode loads each binary with clCreateProgramWithBinary, runs the
  * kernel once (warm-up, checked against C), then N timed repetitions
  * (enqueue + clFinish) and prints one RESULT line per kernel with the median.
  * The worker count is the runtime's: LANECL_NUM_THREADS, else every core.
  * The kernels are those of bench/kernels.c: mandelbrot 2048x1024, 256
- * iterations at most; nbody 8192 bodies, float4 and rsqrt.
+ * iterations at most; nbody 8192 bodies, float4 and rsqrt; and the collective
+ * scan of bench/collectives.c (work_group_scan_inclusive_add, local size 256)
+ * over 16M ints ("scan16M": memory-bound) and over 64K ints per worker
+ * ("scan64Kper": L2-resident, 50 kernels per timed run, time per kernel).
  */
 #define _GNU_SOURCE
 #include <CL/cl.h>
@@ -41,6 +44,10 @@ static const char nbody_src[] =
   "    a += s * d;\n"
   "  }\n"
   "  acc[i] = a;\n}\n";
+
+static const char scan_src[] =
+  "__kernel void scan(__global const int *in, __global int *out) {\n"
+  "  size_t i = get_global_id(0); out[i] = work_group_scan_inclusive_add(in[i]);\n}\n";
 
 #define MW 2048
 #define MH 1024
@@ -145,7 +152,7 @@ static int save_binary(const char *src_path, const char *out_path)
   cl_int err;
   cl_program p = clCreateProgramWithSource(e.ctx, 1, srcs, NULL, &err);
   check(err, "clCreateProgramWithSource");
-  err = clBuildProgram(p, 1, &e.dev, NULL, NULL, NULL);
+  err = clBuildProgram(p, 1, &e.dev, "-cl-std=CL3.0", NULL, NULL);
   if (err != CL_SUCCESS) {
     static char log[65536];
     clGetProgramBuildInfo(p, e.dev, CL_PROGRAM_BUILD_LOG, sizeof(log), log, NULL);
@@ -322,7 +329,7 @@ static void report(const char *kernel, const char *threads, cl_uint cu, size_t l
   char lbuf[32] = "auto";
   if (local)
     snprintf(lbuf, sizeof(lbuf), "%zu", local);
-  printf("RESULT kernel=%s threads=%s compute_units=%u local=%s reps=%d median_ms=%.3f min_ms=%.3f max_ms=%.3f "
+  printf("RESULT kernel=%s threads=%s compute_units=%u local=%s reps=%d median_ms=%.4f min_ms=%.4f max_ms=%.4f "
          "verify=%s",
          kernel, threads, cu, lbuf, reps, med * 1e3, t[0] * 1e3, t[reps - 1] * 1e3, ok ? "ok" : "FAIL");
   if (c_s > 0)
@@ -398,6 +405,57 @@ static void run_nbody(env *e, const char *path, int reps, bool c_base, const cha
   clReleaseProgram(p);
 }
 
+/* The inclusive add scan of groups of 256 over n ints (reps runs of inner
+ * kernels each, time per kernel), checked against C. */
+static void run_scan_size(env *e, cl_kernel k, const char *name, size_t n, int inner, int reps, const char *threads,
+                          cl_uint cu)
+{
+  const size_t local = 256;
+  int *in = malloc(n * 4), *out = malloc(n * 4);
+  for (size_t i = 0; i < n; i++)
+    in[i] = (int)(i * 2654435761u % 1000) - 500;
+  cl_int err;
+  cl_mem din = clCreateBuffer(e->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * 4, in, &err);
+  check(err, "clCreateBuffer");
+  cl_mem dout = clCreateBuffer(e->ctx, CL_MEM_READ_WRITE, n * 4, NULL, &err);
+  check(err, "clCreateBuffer");
+  check(clSetKernelArg(k, 0, sizeof(cl_mem), &din), "arg 0");
+  check(clSetKernelArg(k, 1, sizeof(cl_mem), &dout), "arg 1");
+  double *t = calloc((size_t)reps, sizeof(double));
+  for (int r = -1; r < reps; r++) {
+    double t0 = now();
+    for (int i = 0; i < inner; i++)
+      check(clEnqueueNDRangeKernel(e->q, k, 1, NULL, &n, &local, 0, NULL, NULL), "clEnqueueNDRangeKernel");
+    check(clFinish(e->q), "clFinish");
+    if (r >= 0)
+      t[r] = (now() - t0) / inner;
+  }
+  check(clEnqueueReadBuffer(e->q, dout, CL_TRUE, 0, n * 4, out, 0, NULL, NULL), "read");
+  bool ok = true;
+  for (size_t g = 0; g < n && ok; g += local * 31) {
+    int acc = 0;
+    for (size_t i = g; i < g + local; i++)
+      ok &= out[i] == (acc += in[i]);
+  }
+  report(name, threads, cu, local, reps, t, ok, 0);
+  free(t);
+  free(in);
+  free(out);
+  clReleaseMemObject(din);
+  clReleaseMemObject(dout);
+}
+
+static void run_scan(env *e, const char *path, int reps, const char *threads, cl_uint cu)
+{
+  cl_program p;
+  cl_kernel k = load_kernel(e, path, "scan", &p);
+  run_scan_size(e, k, "scan16M", (size_t)16 << 20, 1, reps, threads, cu);
+  size_t workers = strcmp(threads, "all") ? strtoul(threads, NULL, 10) : cu;
+  run_scan_size(e, k, "scan64Kper", (size_t)64 * 1024 * (workers ? workers : 1), 50, reps, threads, cu);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+}
+
 /* Which of LLVM, the LaneCL compiler and the LaneCL runtime this process has mapped. */
 static void report_maps(void)
 {
@@ -417,17 +475,21 @@ static void report_maps(void)
 
 static int usage(void)
 {
-  fprintf(stderr, "usage: lanecl-scaling --print-source mandel|nbody\n"
+  fprintf(stderr, "usage: lanecl-scaling --print-source mandel|nbody|scan\n"
                   "       lanecl-scaling --save-binary prog.cl out.bin\n"
                   "       lanecl-scaling --rekey in.bin out.bin HEXKEY\n"
-                  "       lanecl-scaling [--reps N] [--c-baseline] [--nbody-local L] [--mandel m.bin] [--nbody n.bin]\n");
+                  "       lanecl-scaling [--reps N] [--c-baseline] [--nbody-local L] [--mandel m.bin] [--nbody n.bin] "
+                  "[--scan s.bin]\n");
   return 2;
 }
 
 int main(int argc, char **argv)
 {
   if (argc == 3 && !strcmp(argv[1], "--print-source")) {
-    const char *s = !strcmp(argv[2], "mandel") ? mandel_src : !strcmp(argv[2], "nbody") ? nbody_src : NULL;
+    const char *s = !strcmp(argv[2], "mandel") ? mandel_src
+                    : !strcmp(argv[2], "nbody")  ? nbody_src
+                    : !strcmp(argv[2], "scan")   ? scan_src
+                                                 : NULL;
     if (!s)
       return usage();
     fputs(s, stdout);
@@ -441,7 +503,7 @@ int main(int argc, char **argv)
   int reps = 5;
   size_t nbody_local = 0;
   bool c_base = false;
-  const char *mandel = NULL, *nbody = NULL;
+  const char *mandel = NULL, *nbody = NULL, *scan = NULL;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--reps") && i + 1 < argc)
       reps = atoi(argv[++i]);
@@ -453,10 +515,12 @@ int main(int argc, char **argv)
       mandel = argv[++i];
     else if (!strcmp(argv[i], "--nbody") && i + 1 < argc)
       nbody = argv[++i];
+    else if (!strcmp(argv[i], "--scan") && i + 1 < argc)
+      scan = argv[++i];
     else
       return usage();
   }
-  if (reps < 1 || (!mandel && !nbody) || (nbody_local && NBODY_N % nbody_local))
+  if (reps < 1 || (!mandel && !nbody && !scan) || (nbody_local && NBODY_N % nbody_local))
     return usage();
 
   env e;
@@ -474,6 +538,8 @@ int main(int argc, char **argv)
     run_mandel(&e, mandel, reps, c_base, threads, cu);
   if (nbody)
     run_nbody(&e, nbody, reps, c_base, threads, cu, nbody_local);
+  if (scan)
+    run_scan(&e, scan, reps, threads, cu);
   report_maps();
   env_close(&e);
   return 0;

@@ -36,10 +36,10 @@ prepare() {
   fi
   vendors=$(mktemp -d)
   echo "$build/liblanecl.so" > "$vendors/lanecl.icd"
-  for k in mandel nbody; do
+  for k in mandel nbody scan; do
     "$s" --print-source $k > "$r/$k.cl"
     OCL_ICD_VENDORS=$vendors/lanecl.icd "$s" --save-binary "$r/$k.cl" "$r/$k.bin"
-    "$cc" --cpu x86-64-v3 --features "" --simd-bits 256 "$r/$k.cl" -o "$r/$k-x86-64-v3.bin"
+    "$cc" --cpu x86-64-v3 --features "" --simd-bits 256 -cl-std=CL3.0 "$r/$k.cl" -o "$r/$k-x86-64-v3.bin"
   done
   rm -rf "$vendors"
   du -sh "$r"
@@ -71,30 +71,35 @@ run() {
   # The build machine's binaries, else the x86-64-v3 ones with this device's key.
   mandel=$dir/mandel.bin
   nbody=$dir/nbody.bin
-  if ! "$dir/lanecl-scaling" --reps 1 --mandel "$mandel" --nbody "$nbody" > "$out/smoke.txt" 2>&1; then
+  scan=$dir/scan.bin
+  if ! "$dir/lanecl-scaling" --reps 1 --mandel "$mandel" --nbody "$nbody" --scan "$scan" > "$out/smoke.txt" 2>&1; then
     key=$(device_key)
     echo "the build machine's binaries don't run here (see smoke.txt); x86-64-v3 binaries, device key $key" |
       tee -a "$out/machine.txt"
     "$dir/lanecl-scaling" --rekey "$dir/mandel-x86-64-v3.bin" "$out/mandel-rekeyed.bin" "$key"
     "$dir/lanecl-scaling" --rekey "$dir/nbody-x86-64-v3.bin" "$out/nbody-rekeyed.bin" "$key"
+    "$dir/lanecl-scaling" --rekey "$dir/scan-x86-64-v3.bin" "$out/scan-rekeyed.bin" "$key"
     mandel=$out/mandel-rekeyed.bin
     nbody=$out/nbody-rekeyed.bin
+    scan=$out/scan-rekeyed.bin
   fi
-  echo "binaries: $mandel $nbody" >> "$out/machine.txt"
+  echo "binaries: $mandel $nbody $scan" >> "$out/machine.txt"
 
   : > "$out/raw.txt"
   for t in $threads; do
     extra=
     [ "$t" = 1 ] && extra=--c-baseline
-    LANECL_NUM_THREADS=$t "$dir/lanecl-scaling" --reps "$reps" $extra ${SCALING_ARGS:-} --mandel "$mandel" --nbody "$nbody" |
+    LANECL_NUM_THREADS=$t "$dir/lanecl-scaling" --reps "$reps" $extra ${SCALING_ARGS:-} --mandel "$mandel" --nbody "$nbody" \
+      --scan "$scan" |
       tee -a "$out/raw.txt"
   done
   # For comparison: every core, and the largest count unpinned.
-  "$dir/lanecl-scaling" --reps "$reps" ${SCALING_ARGS:-} --mandel "$mandel" --nbody "$nbody" | sed 's/^RESULT /RESULT-DEFAULT /' |
+  "$dir/lanecl-scaling" --reps "$reps" ${SCALING_ARGS:-} --mandel "$mandel" --nbody "$nbody" --scan "$scan" |
+    sed 's/^RESULT /RESULT-DEFAULT /' |
     tee -a "$out/raw.txt"
   last=$(echo $threads | awk '{print $NF}')
   LANECL_AFFINITY=0 LANECL_NUM_THREADS=$last "$dir/lanecl-scaling" --reps "$reps" ${SCALING_ARGS:-} --mandel "$mandel" \
-    --nbody "$nbody" | sed 's/^RESULT /RESULT-UNPINNED /' | tee -a "$out/raw.txt"
+    --nbody "$nbody" --scan "$scan" | sed 's/^RESULT /RESULT-UNPINNED /' | tee -a "$out/raw.txt"
 
   awk '
     function val(k,   i, a) { for (i = 2; i <= NF; i++) { split($i, a, "="); if (a[1] == k) return a[2] } return "" }
