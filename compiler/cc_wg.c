@@ -889,7 +889,6 @@ static unsigned lane_width(wg_gen *g)
   return bits / 32 ? bits / 32 : 1;
 }
 
-
 /* What keeps a lane loop scalar whatever the vectorizer does: atomics
  * (read-modify-write of memory) and printf. */
 static const char *scalar_reason(LLVMBasicBlockRef bb)
@@ -943,10 +942,7 @@ static int ptr_is_bookkeeping(wg_gen *g, LLVMValueRef p)
  * LLVM's MemoryEffects, two bits per location, Mod = 2). */
 static int fn_no_writes(LLVMValueRef fn)
 {
-  static unsigned kind;
-  if (!kind)
-    kind = LLVMGetEnumAttributeKindForName("memory", 6);
-  LLVMAttributeRef a = LLVMGetEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, kind);
+  LLVMAttributeRef a = LLVMGetEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, cc_attr_kind("memory"));
   return a && !(LLVMGetEnumAttributeValue(a) & 0x2a);
 }
 
@@ -983,9 +979,10 @@ static int block_writes_shared(wg_gen *g, LLVMBasicBlockRef bb)
 /* Depth-first walk from start over the body's CFG; *has_loop when a cycle is
  * reachable, *why_scalar when something in it can't be vectorized; ends
  * gets the boundaries met, "end" for the end of the kernel; *only_end (when
- * not NULL) the id of the boundary when the region can end at that one only,
- * UINT32_MAX when only at the end of the kernel, else 0; *writes (when not NULL) whether it may write memory that other
- * work-items see (block_writes_shared). */
+ * not NULL) the id of the boundary when the region can end at that one
+ * only, UINT32_MAX when only at the end of the kernel, else 0; *writes (when
+ * not NULL) whether it may write memory that other work-items see
+ * (block_writes_shared). */
 static int region_walk(wg_gen *g, LLVMBasicBlockRef start, int *has_loop, const char **why_scalar, cc_str *ends,
                        unsigned *only_end, int *writes)
 {
@@ -1069,13 +1066,6 @@ free_all:
   return rc;
 }
 
-/* One line per region in the report; vec_state[s]: how the lane loop of
- * state s goes to the loop vectorizer: WG_VEC_NONE (kept scalar),
- * WG_VEC_LANES (no loop in the region: the vectorizer's usual path) or
- * WG_VEC_OUTER (inner loops: the VPlan-native path for outer loops, see
- * cc_wg_outer.c).  The line ends in CC_LANE_LOOP_PENDING for those handed
- * over: the back end puts LLVM's verdict there (cc_wg_verdicts).  *nvec
- * counts them. */
 /* Some uniform value is live both into state s and after boundary b: the
  * uniform values' area can't serve both lane loops of a fused scan. */
 static int uniform_live_overlap(wg_gen *g, unsigned s, unsigned b)
@@ -1122,6 +1112,13 @@ static int kernel_packable(wg_gen *g)
   return 1;
 }
 
+/* One line per region in the report; vec_state[s]: how the lane loop of
+ * state s goes to the loop vectorizer: WG_VEC_NONE (kept scalar),
+ * WG_VEC_LANES (no loop in the region: the vectorizer's usual path) or
+ * WG_VEC_OUTER (inner loops: the VPlan-native path for outer loops, see
+ * cc_wg_outer.c).  The line ends in CC_LANE_LOOP_PENDING for those handed
+ * over: the back end puts LLVM's verdict there (cc_wg_verdicts).  *nvec
+ * counts them. */
 static int report_regions(wg_gen *g, int *vec_state, unsigned *nvec)
 {
   *nvec = 0;
@@ -1227,8 +1224,8 @@ static void pack_lane(wg_gen *g, LLVMValueRef *argv, LLVMValueRef x)
 }
 
 /* z/y/x lane loops around one call of the body with a constant state (x
- * from xbase when not NULL, else 0); the builder is left at the end of the
- * block after the nest.  Returns the
+ * from xbase when not NULL, else 0; packed groups when g->cur_pack); the
+ * builder is left at the end of the block after the nest.  Returns the
  * call's value (the boundary reached; the same for every work-item). */
 static LLVMValueRef build_lane_loops(wg_gen *g, LLVMValueRef *argv, unsigned state, LLVMValueRef coll,
                                      const LLVMValueRef ls[3], LLVMValueRef xbase, int vectorize)
@@ -1418,6 +1415,14 @@ static void fused_chunk_combine(wg_gen *g, LLVMValueRef *argv, unsigned b, LLVMV
   LLVMBuildCall2(g->b, LLVMGlobalGetValueType(helper), helper, args, 3, "");
 }
 
+/* The address that work-item base's element of the collective buffer has
+ * when the chunk from base is at `chunk`. */
+static LLVMValueRef chunk_origin(wg_gen *g, LLVMValueRef chunk, LLVMValueRef base, unsigned esize)
+{
+  LLVMValueRef off = LLVMBuildNeg(g->b, LLVMBuildMul(g->b, base, wg_c64(g, esize), ""), "");
+  return LLVMBuildGEP2(g->b, g->t_i8, chunk, &off, 1, "chunk.origin");
+}
+
 /* The lane loop of state s fused with the scan it reaches (boundary b =
  * g->fuse_to[s]) and the region after it, in a group of one dimension: per
  * chunk of 16 work-items, state s's lanes publish their operands, the chunk
@@ -1428,19 +1433,9 @@ static void fused_chunk_combine(wg_gen *g, LLVMValueRef *argv, unsigned b, LLVMV
  * for state s and its coll_buf for state b point base elements before it):
  * a full chunk's lane loops have the constant trip count 16, so once
  * vectorized everything is one straight run of vector code in which the
- * buffer is only a register.  Returns the
- * boundary that state b reaches. */
-/* The address that work-item base's element of the collective buffer has
- * when the chunk from base is at `chunk`. */
-static LLVMValueRef chunk_origin(wg_gen *g, LLVMValueRef chunk, LLVMValueRef base, unsigned esize)
-{
-  LLVMValueRef off = LLVMBuildNeg(g->b, LLVMBuildMul(g->b, base, wg_c64(g, esize), ""), "");
-  return LLVMBuildGEP2(g->b, g->t_i8, chunk, &off, 1, "chunk.origin");
-}
-
+ * buffer is only a register.  Returns the boundary that state b reaches. */
 static LLVMValueRef build_fused_scan(wg_gen *g, LLVMValueRef *argv, unsigned s, LLVMValueRef coll, LLVMValueRef n,
-                                     LLVMValueRef frame, LLVMValueRef nwi,
-                                     const int *vec_state)
+                                     LLVMValueRef frame, LLVMValueRef nwi, const int *vec_state)
 {
   unsigned b = g->fuse_to[s];
   const wg_boundary *bd = &g->bnd[b - 1];
