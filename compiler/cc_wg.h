@@ -206,5 +206,8 @@ int wg_outer_vectorize(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err);
  * (behind a test of the lanes where that needs no wrap-around).  Returns
  * how many. */
 unsigned wg_plain_accesses(LLVMValueRef fn);
+/* The body has accesses the rewrite may improve (clamped addresses, halo
+ * branches): its lane loops are then vectorized with the outer ones. */
+int wg_wants_plain_accesses(const wg_gen *g);
 
 #endif

@@ -270,6 +270,16 @@ static aff analyze_phi(aff_ctx *x, LLVMValueRef v, unsigned depth)
   for (unsigned k = 0; k < n; k++) {
     LLVMValueRef in = LLVMGetIncomingValue(v, k);
     aff c = LLVMIsAConstant(in) ? analyze_constant(in) : unknown;
+    /* An epilogue's first ids: splat(start) + or | <0, 1, ...>. */
+    if (!c.ok && LLVMIsAInstruction(in) && LLVMGetNumOperands(in) == 2 &&
+        (LLVMGetInstructionOpcode(in) == LLVMAdd ||
+         (LLVMGetInstructionOpcode(in) == LLVMOr && LLVMGetIsDisjoint(in)))) {
+      LLVMValueRef o0 = LLVMGetOperand(in, 0), o1 = LLVMGetOperand(in, 1);
+      LLVMValueRef cv = LLVMIsAConstant(o1) ? o1 : LLVMIsAConstant(o0) ? o0 : NULL;
+      LLVMValueRef sv = cv == o1 ? o0 : o1;
+      if (cv && LLVMIsAShuffleVectorInst(sv))
+        c = analyze_constant(cv);
+    }
     if (c.ok) {
       stride = c.stride;
       break;
@@ -302,6 +312,55 @@ static aff analyze_phi(aff_ctx *x, LLVMValueRef v, unsigned depth)
   return ok ? (aff){1, s, stride, NULL} : unknown;
 }
 
+/* smax/smin/umax/umin(p, q) with q uniform: p itself on every lane where
+ * p already lies on the kept side of q (a clamp that does not bite: x
+ * clamped to [0, w) inside the image).  The guard is that test on the
+ * vectors themselves, so it needs no argument about wrap-around; both
+ * operands uniform: the operation on lane 0. */
+static aff analyze_minmax(aff_ctx *x, LLVMValueRef v, unsigned depth)
+{
+  static const struct {
+    const char *prefix;
+    LLVMIntPredicate keep;  /* p is the result where p keep q */
+  } mm[] = {{"llvm.smax.", LLVMIntSGE}, {"llvm.smin.", LLVMIntSLE}, {"llvm.umax.", LLVMIntUGE},
+            {"llvm.umin.", LLVMIntULE}};
+  unsigned k = 0;
+  while (k < sizeof(mm) / sizeof(mm[0]) && !cc_callee_has_prefix(v, mm[k].prefix))
+    k++;
+  if (k == sizeof(mm) / sizeof(mm[0]) || LLVMGetNumArgOperands(v) != 2)
+    return unknown;
+  LLVMValueRef p = LLVMGetOperand(v, 0), q = LLVMGetOperand(v, 1);
+  aff a = analyze(x, p, depth + 1), c = analyze(x, q, depth + 1);
+  if (!a.ok || !c.ok)
+    return unknown;
+  if (!a.stride && c.stride) {
+    LLVMValueRef t = p;
+    p = q;
+    q = t;
+    aff ta = a;
+    a = c;
+    c = ta;
+  }
+  if (c.stride)
+    return unknown;
+  LLVMPositionBuilderBefore(x->b, v);
+  if (!a.stride) {
+    LLVMTypeRef st = LLVMTypeOf(a.base);
+    unsigned id = LLVMGetIntrinsicID(cc_called_function(v));
+    if (!id)
+      return unknown;
+    LLVMValueRef decl = LLVMGetIntrinsicDeclaration(x->m, id, &st, 1);
+    LLVMValueRef args[2] = {a.base, c.base};
+    LLVMValueRef r = LLVMBuildCall2(x->b, LLVMGlobalGetValueType(decl), decl, args, 2, "");
+    return (aff){1, r, 0, and_guard(x, a.guard, c.guard)};
+  }
+  unsigned W = (unsigned)vec_elems(v);
+  LLVMValueRef cmp = LLVMBuildICmp(x->b, mm[k].keep, p, q, "");
+  LLVMValueRef bits = LLVMBuildBitCast(x->b, cmp, LLVMIntTypeInContext(x->c, W), "");
+  LLVMValueRef all = LLVMBuildICmp(x->b, LLVMIntEQ, bits, LLVMConstAllOnes(LLVMTypeOf(bits)), "");
+  return (aff){1, a.base, a.stride, and_guard(x, a.guard, LLVMBuildFreeze(x->b, all, "clamp.idle"))};
+}
+
 static aff analyze(aff_ctx *x, LLVMValueRef v, unsigned depth)
 {
   aff a;
@@ -317,7 +376,8 @@ static aff analyze(aff_ctx *x, LLVMValueRef v, unsigned depth)
   switch (op) {
   case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMShl: case LLVMAShr: case LLVMLShr: case LLVMAnd:
   case LLVMOr: case LLVMXor: case LLVMUDiv: case LLVMSDiv: case LLVMURem: case LLVMSRem:
-    a = analyze_binop(x, v, op, depth);
+    /* or disjoint is an add (the epilogue's first ids: base | <0, 1, ...>) */
+    a = analyze_binop(x, v, op == LLVMOr && LLVMGetIsDisjoint(v) ? LLVMAdd : op, depth);
     break;
   case LLVMTrunc: case LLVMSExt: case LLVMZExt:
     a = analyze_cast(x, v, op, depth);
@@ -330,6 +390,9 @@ static aff analyze(aff_ctx *x, LLVMValueRef v, unsigned depth)
     break;
   case LLVMPHI:
     return analyze_phi(x, v, depth); /* it keeps its memo entry itself */
+  case LLVMCall:
+    a = analyze_minmax(x, v, depth);
+    break;
   case LLVMSelect: {
     LLVMValueRef cnd = LLVMGetOperand(v, 0);
     aff c = vec_elems(cnd) ? analyze(x, cnd, depth + 1) : (aff){1, cnd, 0, NULL};
@@ -407,6 +470,24 @@ static LLVMValueRef plain_access(aff_ctx *x, LLVMValueRef call, int is_gather, c
   }
   if (a->stride != esize)
     return NULL;
+  LLVMValueRef mask = LLVMGetOperand(call, is_gather ? 2 : 3);
+  if (!all_true(mask)) {
+    /* Some lanes off: a masked load or store of the consecutive elements. */
+    LLVMTypeRef ot[2] = {vt, LLVMTypeOf(a->base)};
+    unsigned id = LLVMLookupIntrinsicID(is_gather ? "llvm.masked.load" : "llvm.masked.store",
+                                        is_gather ? 16 : 17);
+    LLVMValueRef decl = LLVMGetIntrinsicDeclaration(x->m, id, ot, 2);
+    LLVMValueRef al32 = LLVMConstInt(LLVMInt32TypeInContext(x->c), align ? align : 1, 0);
+    LLVMValueRef args[4];
+    if (is_gather) {
+      args[0] = a->base, args[1] = al32, args[2] = mask, args[3] = LLVMGetOperand(call, 3);
+    } else {
+      args[0] = data, args[1] = a->base, args[2] = al32, args[3] = mask;
+    }
+    r = LLVMBuildCall2(x->b, LLVMGlobalGetValueType(decl), decl, args, 4, is_gather ? "lanes" : "");
+    copy_md(call, r);
+    return r;
+  }
   if (is_gather) {
     r = LLVMBuildLoad2(x->b, vt, a->base, "lanes");
     LLVMSetAlignment(r, align ? align : 1);
@@ -418,20 +499,151 @@ static LLVMValueRef plain_access(aff_ctx *x, LLVMValueRef call, int is_gather, c
   return r;
 }
 
+/* ---- masks with few lanes on ---- */
+
+#define SPARSE_DEPTH 12
+
+/* At most how many lanes of the i1 vector m can be on (W when unknown).
+ * icmp eq of two lane forms whose difference has a stride that no two of
+ * the W lanes can share modulo 2^bits (lx == 0 against the lane loop's
+ * ids): one lane; and: the fewer; or: the sum. */
+static unsigned mask_bound(aff_ctx *x, LLVMValueRef m, unsigned W, unsigned depth)
+{
+  if (LLVMIsAConstant(m)) {
+    unsigned n = 0;
+    for (unsigned i = 0; i < W; i++) {
+      LLVMValueRef e = LLVMGetAggregateElement(m, i);
+      if (!e || !LLVMIsAConstantInt(e) || LLVMConstIntGetZExtValue(e))
+        n++;
+    }
+    return n;
+  }
+  if (!LLVMIsAInstruction(m) || depth > SPARSE_DEPTH)
+    return W;
+  LLVMOpcode op = LLVMGetInstructionOpcode(m);
+  unsigned a, b;
+  switch (op) {
+  case LLVMICmp: {
+    if (LLVMGetICmpPredicate(m) != LLVMIntEQ)
+      return W;
+    LLVMValueRef l = LLVMGetOperand(m, 0), r = LLVMGetOperand(m, 1);
+    if (!vec_elems(l))
+      return W;
+    aff fl = analyze(x, l, 0), fr = analyze(x, r, 0);
+    if (!fl.ok || !fr.ok || fl.guard || fr.guard)
+      return W;
+    uint64_t d = (uint64_t)(fl.stride - fr.stride);
+    unsigned bits = LLVMGetIntTypeWidth(LLVMGetElementType(LLVMTypeOf(l)));
+    if (!d || W < 2)
+      return W;
+    unsigned tz = 0, lg = 0;
+    while (tz < 64 && !(d >> tz & 1))
+      tz++;
+    while ((2u << lg) <= W - 1)
+      lg++; /* floor(log2(W - 1)) */
+    return tz + lg < bits ? 1 : W;
+  }
+  case LLVMAnd:
+    a = mask_bound(x, LLVMGetOperand(m, 0), W, depth + 1);
+    b = mask_bound(x, LLVMGetOperand(m, 1), W, depth + 1);
+    return a < b ? a : b;
+  case LLVMOr:
+    a = mask_bound(x, LLVMGetOperand(m, 0), W, depth + 1);
+    b = mask_bound(x, LLVMGetOperand(m, 1), W, depth + 1);
+    return a + b < W ? a + b : W;
+  case LLVMSelect: {
+    /* c ? t : f, c a vector: the lanes on are on in t or in f. */
+    LLVMValueRef c = LLVMGetOperand(m, 0), t = LLVMGetOperand(m, 1), f = LLVMGetOperand(m, 2);
+    a = mask_bound(x, t, W, depth + 1);
+    b = mask_bound(x, f, W, depth + 1);
+    if (vec_elems(c)) {
+      unsigned cb = mask_bound(x, c, W, depth + 1);
+      a = a < cb ? a : cb; /* c && t */
+    }
+    return a + b < W ? a + b : W;
+  }
+  default:
+    return W;
+  }
+}
+
+/* A gather or scatter with at most a few lanes on (halo cells, `lx == 0`
+ * work) as a loop over the lanes that are on, lowest first (a scatter's
+ * order): one scalar access each, nothing when none is. */
+static void sparse_access(aff_ctx *x, LLVMValueRef call, int is_gather, unsigned W)
+{
+  LLVMValueRef ptrs = LLVMGetOperand(call, is_gather ? 0 : 1);
+  LLVMValueRef mask = LLVMGetOperand(call, is_gather ? 2 : 3);
+  LLVMValueRef al = LLVMGetOperand(call, is_gather ? 1 : 2);
+  unsigned align = LLVMIsAConstantInt(al) ? (unsigned)LLVMConstIntGetZExtValue(al) : 1;
+  LLVMTypeRef vt = LLVMTypeOf(is_gather ? call : LLVMGetOperand(call, 0)), et = LLVMGetElementType(vt);
+  LLVMTypeRef it = LLVMIntTypeInContext(x->c, W);
+  LLVMBasicBlockRef head = LLVMGetInstructionParent(call);
+  LLVMValueRef fn = LLVMGetBasicBlockParent(head);
+  LLVMBasicBlockRef rest = cc_split_block_before(call, "sparse.rest");
+  LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(x->c, fn, "sparse.lane");
+  LLVMMoveBasicBlockAfter(loop, head);
+  LLVMValueRef br = LLVMGetBasicBlockTerminator(head);
+  LLVMPositionBuilderBefore(x->b, br);
+  LLVMValueRef bits = LLVMBuildBitCast(x->b, mask, it, "sparse.bits");
+  LLVMValueRef zero = LLVMConstNull(it);
+  LLVMBuildCondBr(x->b, LLVMBuildICmp(x->b, LLVMIntNE, bits, zero, ""), loop, rest);
+  LLVMInstructionEraseFromParent(br);
+
+  LLVMPositionBuilderAtEnd(x->b, loop);
+  LLVMValueRef b = LLVMBuildPhi(x->b, it, "sparse.left");
+  LLVMValueRef acc = is_gather ? LLVMBuildPhi(x->b, vt, "sparse.acc") : NULL;
+  unsigned id = LLVMLookupIntrinsicID("llvm.cttz", 9);
+  LLVMValueRef cttz = LLVMGetIntrinsicDeclaration(x->m, id, &it, 1);
+  LLVMValueRef cargs[2] = {b, LLVMConstInt(LLVMInt1TypeInContext(x->c), 1, 0)};
+  LLVMValueRef k = LLVMBuildCall2(x->b, LLVMGlobalGetValueType(cttz), cttz, cargs, 2, "sparse.k");
+  LLVMValueRef p = LLVMBuildExtractElement(x->b, ptrs, k, "");
+  LLVMValueRef acc2 = NULL;
+  if (is_gather) {
+    LLVMValueRef v = LLVMBuildLoad2(x->b, et, p, "");
+    LLVMSetAlignment(v, align ? align : 1);
+    copy_md(call, v);
+    acc2 = LLVMBuildInsertElement(x->b, acc, v, k, "");
+  } else {
+    LLVMValueRef st = LLVMBuildStore(x->b, LLVMBuildExtractElement(x->b, LLVMGetOperand(call, 0), k, ""), p);
+    LLVMSetAlignment(st, align ? align : 1);
+    copy_md(call, st);
+  }
+  LLVMValueRef b2 = LLVMBuildAnd(x->b, b, LLVMBuildSub(x->b, b, LLVMConstInt(it, 1, 0), ""), "");
+  LLVMBuildCondBr(x->b, LLVMBuildICmp(x->b, LLVMIntNE, b2, zero, ""), loop, rest);
+  LLVMValueRef in[2] = {bits, b2};
+  LLVMBasicBlockRef from[2] = {head, loop};
+  LLVMAddIncoming(b, in, from, 2);
+  if (is_gather) {
+    in[0] = LLVMGetOperand(call, 3), in[1] = acc2;
+    LLVMAddIncoming(acc, in, from, 2);
+    LLVMPositionBuilderBefore(x->b, call);
+    LLVMValueRef phi = LLVMBuildPhi(x->b, vt, "sparse.val");
+    LLVMAddIncoming(phi, in, from, 2);
+    LLVMReplaceAllUsesWith(call, phi);
+  }
+  LLVMInstructionEraseFromParent(call);
+}
+
 /* Replaces one gather or scatter; 1 when it did. */
 static int rewrite(aff_ctx *x, LLVMValueRef call, int is_gather)
 {
   LLVMValueRef ptrs = LLVMGetOperand(call, is_gather ? 0 : 1);
   LLVMValueRef mask = LLVMGetOperand(call, is_gather ? 2 : 3);
   unsigned W = (unsigned)vec_elems(ptrs);
-  if (!W || !all_true(mask))
+  if (!W)
     return 0;
+  int full = all_true(mask);
   aff a = analyze(x, ptrs, 0);
-  if (!a.ok || (!is_gather && a.stride == 0))
-    return 0;
   LLVMTypeRef et = LLVMGetElementType(LLVMTypeOf(is_gather ? call : LLVMGetOperand(call, 0)));
-  if (a.stride != 0 && a.stride != (int64_t)LLVMABISizeOfType(x->td, et))
-    return 0;
+  int64_t esize = (int64_t)LLVMABISizeOfType(x->td, et);
+  int plain = a.ok && (a.stride == esize || (full && is_gather && a.stride == 0));
+  if (!plain) {
+    if (full || W < 4 || mask_bound(x, mask, W, 0) * 4 > W)
+      return 0;
+    sparse_access(x, call, is_gather, W);
+    return 1;
+  }
   if (!a.guard) {
     LLVMPositionBuilderBefore(x->b, call);
     LLVMValueRef r = plain_access(x, call, is_gather, &a, W);
@@ -467,6 +679,9 @@ static int rewrite(aff_ctx *x, LLVMValueRef call, int is_gather)
     LLVMBasicBlockRef from[2] = {fast, slow};
     LLVMAddIncoming(phi, vals, from, 2);
   }
+  /* Where the test fails (a clamp bites), a sparse access still beats the gather. */
+  if (!full && W >= 4 && mask_bound(x, mask, W, 0) * 4 <= W)
+    sparse_access(x, call, is_gather, W);
   return 1;
 }
 
@@ -514,4 +729,66 @@ unsigned wg_plain_accesses(LLVMValueRef fn)
   free(x.key);
   free(calls);
   return done;
+}
+
+/* ---- which kernels go through the rewrite ----
+ * The rewrite runs on vectorized code, so the lane loops of a kernel that
+ * needs it are vectorized before the module's optimization (with the outer
+ * lane loops, cc_wg_outer.c), at the cost of one more optimization pass over
+ * the module: only for bodies where the loop vectorizer will leave gathers
+ * or masked accesses that can be better.  Those are the accesses whose
+ * address goes through a call or a select (a clamp(), min(), max() builtin,
+ * an intrinsic) and the accesses under `lx == c` (halo cells). */
+
+#define EARLY_DEPTH 16
+
+static int reaches(const wg_gen *g, LLVMValueRef v, int want_lx, unsigned depth)
+{
+  if (want_lx && v == g->p_lid[0])
+    return 1;
+  if (!LLVMIsAInstruction(v) || depth > EARLY_DEPTH || LLVMIsAPHINode(v) || LLVMIsALoadInst(v) ||
+      LLVMIsAAllocaInst(v))
+    return 0;
+  if (!want_lx && (LLVMIsASelectInst(v) || (LLVMIsACallInst(v) && !cc_callee_has_prefix(v, "llvm.threadlocal."))))
+    return 1;
+  unsigned n = (unsigned)LLVMGetNumOperands(v);
+  if (LLVMIsACallInst(v) && n)
+    n--;
+  for (unsigned i = 0; i < n; i++)
+    if (reaches(g, LLVMGetOperand(v, i), want_lx, depth + 1))
+      return 1;
+  return 0;
+}
+
+/* c is lx == e or lx != e, or an and, or or select of such tests. */
+static int lane_equality(const wg_gen *g, LLVMValueRef c, unsigned depth)
+{
+  if (depth > 4 || !LLVMIsAInstruction(c))
+    return 0;
+  if (LLVMIsAICmpInst(c))
+    return (LLVMGetICmpPredicate(c) == LLVMIntEQ || LLVMGetICmpPredicate(c) == LLVMIntNE) &&
+           (reaches(g, LLVMGetOperand(c, 0), 1, 0) || reaches(g, LLVMGetOperand(c, 1), 1, 0));
+  LLVMOpcode op = LLVMGetInstructionOpcode(c);
+  if (op != LLVMAnd && op != LLVMOr && op != LLVMSelect)
+    return 0;
+  unsigned n = (unsigned)LLVMGetNumOperands(c);
+  for (unsigned i = 0; i < n; i++)
+    if (lane_equality(g, LLVMGetOperand(c, i), depth + 1))
+      return 1;
+  return 0;
+}
+
+int wg_wants_plain_accesses(const wg_gen *g)
+{
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->body); bb; bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+    if (t && LLVMIsABranchInst(t) && LLVMIsConditional(t) && lane_equality(g, LLVMGetCondition(t), 0))
+      return 1;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      LLVMValueRef p = LLVMIsALoadInst(i) ? LLVMGetOperand(i, 0) : LLVMIsAStoreInst(i) ? LLVMGetOperand(i, 1) : NULL;
+      if (p && LLVMGetMetadata(i, g->kind_ag) && reaches(g, p, 0, 0))
+        return 1;
+    }
+  }
+  return 0;
 }
