@@ -778,11 +778,24 @@ static int lane_equality(const wg_gen *g, LLVMValueRef c, unsigned depth)
   return 0;
 }
 
+/* bb accesses memory at an address that depends on lx (a uniform address
+ * under lx == 0, t[L - 1] = 0, vectorizes well as it is). */
+static int lane_access(const wg_gen *g, LLVMBasicBlockRef bb)
+{
+  for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+    LLVMValueRef p = LLVMIsALoadInst(i) ? LLVMGetOperand(i, 0) : LLVMIsAStoreInst(i) ? LLVMGetOperand(i, 1) : NULL;
+    if (p && LLVMGetMetadata(i, g->kind_ag) && reaches(g, p, 1, 0))
+      return 1;
+  }
+  return 0;
+}
+
 int wg_wants_plain_accesses(const wg_gen *g)
 {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->body); bb; bb = LLVMGetNextBasicBlock(bb)) {
     LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
-    if (t && LLVMIsABranchInst(t) && LLVMIsConditional(t) && lane_equality(g, LLVMGetCondition(t), 0))
+    if (t && LLVMIsABranchInst(t) && LLVMIsConditional(t) && lane_equality(g, LLVMGetCondition(t), 0) &&
+        (lane_access(g, LLVMGetSuccessor(t, 0)) || lane_access(g, LLVMGetSuccessor(t, 1))))
       return 1;
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
       LLVMValueRef p = LLVMIsALoadInst(i) ? LLVMGetOperand(i, 0) : LLVMIsAStoreInst(i) ? LLVMGetOperand(i, 1) : NULL;
