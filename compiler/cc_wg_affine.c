@@ -625,6 +625,150 @@ static void sparse_access(aff_ctx *x, LLVMValueRef call, int is_gather, unsigned
   LLVMInstructionEraseFromParent(call);
 }
 
+/* ---- addresses that pick between two forms per lane ----
+ * The halo of a stencil, `if (lx == 0) t[0] = in[x - 1]; if (lx == n - 1)
+ * t[n + 1] = in[x + 1];`, comes out of the vectorizer as one gather and one
+ * scatter whose addresses go through select(lx == 0, x - 1, x + 1): no lane
+ * form.  Split on that select, each side is one (consecutive, or one
+ * address): the access becomes two, each under its half of the mask,
+ * which the rewrite then handles (two masked loads; stores of one lane). */
+
+#define SPLIT_DEPTH 10
+
+/* The first select on a vector condition in the address computation v. */
+static LLVMValueRef find_select(LLVMValueRef v, unsigned depth)
+{
+  if (!LLVMIsAInstruction(v) || !vec_elems(v) || depth > SPLIT_DEPTH || LLVMIsAPHINode(v) ||
+      LLVMIsALoadInst(v) || (LLVMIsACallInst(v) && !LLVMGetIntrinsicID(cc_called_function(v))))
+    return NULL;
+  if (LLVMIsASelectInst(v) && vec_elems(LLVMGetOperand(v, 0)))
+    return v;
+  unsigned n = (unsigned)LLVMGetNumOperands(v);
+  if (LLVMIsACallInst(v) && n)
+    n--;
+  for (unsigned i = 0; i < n; i++) {
+    LLVMValueRef s = find_select(LLVMGetOperand(v, i), depth + 1);
+    if (s)
+      return s;
+  }
+  return NULL;
+}
+
+static int depends_on(LLVMValueRef v, LLVMValueRef sel, unsigned depth)
+{
+  if (v == sel)
+    return 1;
+  if (!LLVMIsAInstruction(v) || depth > SPLIT_DEPTH || LLVMIsAPHINode(v))
+    return 0;
+  unsigned n = (unsigned)LLVMGetNumOperands(v);
+  for (unsigned i = 0; i < n; i++)
+    if (depends_on(LLVMGetOperand(v, i), sel, depth + 1))
+      return 1;
+  return 0;
+}
+
+/* v with sel replaced by side, at the builder (new instructions for what depends on sel). */
+static LLVMValueRef clone_side(aff_ctx *x, LLVMValueRef v, LLVMValueRef sel, LLVMValueRef side, unsigned depth)
+{
+  if (v == sel)
+    return side;
+  if (!depends_on(v, sel, depth))
+    return v;
+  unsigned n = (unsigned)LLVMGetNumOperands(v);
+  LLVMValueRef ops[16];
+  if (n > 16)
+    return NULL;
+  for (unsigned i = 0; i < n; i++) {
+    LLVMValueRef o = LLVMGetOperand(v, i);
+    ops[i] = LLVMIsAFunction(o) ? o : clone_side(x, o, sel, side, depth + 1);
+    if (!ops[i])
+      return NULL;
+  }
+  LLVMValueRef c = LLVMInstructionClone(v);
+  LLVMInsertIntoBuilderWithName(x->b, c, "side");
+  for (unsigned i = 0; i < n; i++)
+    LLVMSetOperand(c, i, ops[i]);
+  return c;
+}
+
+static int rewrite(aff_ctx *x, LLVMValueRef call, int is_gather);
+
+/* Splits call (a gather or scatter with a select in its address); 1 when
+ * it did (the two new accesses rewritten in turn). */
+static int split_on_select(aff_ctx *x, LLVMValueRef call, int is_gather)
+{
+  LLVMValueRef ptrs = LLVMGetOperand(call, is_gather ? 0 : 1);
+  LLVMValueRef sel = find_select(ptrs, 0);
+  if (!sel)
+    return 0;
+  LLVMTypeRef et = LLVMGetElementType(LLVMTypeOf(is_gather ? call : LLVMGetOperand(call, 0)));
+  int64_t esize = (int64_t)LLVMABISizeOfType(x->td, et);
+  LLVMPositionBuilderBefore(x->b, call);
+  LLVMValueRef side[2];
+  for (unsigned k = 0; k < 2; k++) {
+    side[k] = clone_side(x, ptrs, sel, LLVMGetOperand(sel, 1 + k), 0);
+    if (!side[k])
+      return 0;
+    aff a = analyze(x, side[k], 0);
+    if (!a.ok || (a.stride != esize && a.stride != 0))
+      return 0; /* the clones are left for O3 to delete */
+  }
+  LLVMValueRef c = LLVMGetOperand(sel, 0), mask = LLVMGetOperand(call, is_gather ? 2 : 3);
+  LLVMPositionBuilderBefore(x->b, call);
+  LLVMValueRef m[2] = {LLVMBuildAnd(x->b, mask, c, "side.mask"),
+                       LLVMBuildAnd(x->b, mask, LLVMBuildNot(x->b, c, ""), "side.mask")};
+  LLVMValueRef fn = cc_called_function(call);
+  LLVMTypeRef fty = LLVMGlobalGetValueType(fn);
+  LLVMValueRef part[2];
+  for (unsigned k = 0; k < 2; k++) {
+    LLVMValueRef args[4];
+    for (unsigned i = 0; i < 4; i++)
+      args[i] = LLVMGetOperand(call, i);
+    args[is_gather ? 0 : 1] = side[k];
+    args[is_gather ? 2 : 3] = m[k];
+    part[k] = LLVMBuildCall2(x->b, fty, fn, args, 4, "");
+    copy_md(call, part[k]);
+  }
+  if (is_gather)
+    LLVMReplaceAllUsesWith(call, LLVMBuildSelect(x->b, c, part[0], part[1], "side.val"));
+  LLVMInstructionEraseFromParent(call);
+  /* Stores from two lanes to one address are a race between work-items:
+   * the two halves may go in either order. */
+  for (unsigned k = 0; k < 2; k++)
+    rewrite(x, part[k], is_gather);
+  return 1;
+}
+
+/* A scatter to one address (a halo cell: tile[ly][0] under lx == 0): the
+ * last lane on is the store that stays; nothing when no lane is. */
+static void one_address_scatter(aff_ctx *x, LLVMValueRef call, LLVMValueRef addr, unsigned W)
+{
+  LLVMValueRef mask = LLVMGetOperand(call, 3), data = LLVMGetOperand(call, 0), al = LLVMGetOperand(call, 2);
+  unsigned align = LLVMIsAConstantInt(al) ? (unsigned)LLVMConstIntGetZExtValue(al) : 1;
+  LLVMTypeRef it = LLVMIntTypeInContext(x->c, W);
+  LLVMBasicBlockRef head = LLVMGetInstructionParent(call);
+  LLVMValueRef fn = LLVMGetBasicBlockParent(head);
+  LLVMBasicBlockRef rest = cc_split_block_before(call, "one.rest");
+  LLVMBasicBlockRef st = LLVMAppendBasicBlockInContext(x->c, fn, "one.store");
+  LLVMMoveBasicBlockAfter(st, head);
+  LLVMValueRef br = LLVMGetBasicBlockTerminator(head);
+  LLVMPositionBuilderBefore(x->b, br);
+  LLVMValueRef bits = LLVMBuildBitCast(x->b, mask, it, "one.bits");
+  LLVMBuildCondBr(x->b, LLVMBuildICmp(x->b, LLVMIntNE, bits, LLVMConstNull(it), ""), st, rest);
+  LLVMInstructionEraseFromParent(br);
+  LLVMPositionBuilderAtEnd(x->b, st);
+  unsigned id = LLVMLookupIntrinsicID("llvm.ctlz", 9);
+  LLVMValueRef ctlz = LLVMGetIntrinsicDeclaration(x->m, id, &it, 1);
+  LLVMValueRef cargs[2] = {bits, LLVMConstInt(LLVMInt1TypeInContext(x->c), 1, 0)};
+  LLVMValueRef lz = LLVMBuildCall2(x->b, LLVMGlobalGetValueType(ctlz), ctlz, cargs, 2, "");
+  LLVMValueRef k = LLVMBuildSub(x->b, LLVMConstInt(it, W - 1, 0), lz, "one.lane");
+  LLVMValueRef s = LLVMBuildStore(x->b, LLVMBuildExtractElement(x->b, data, k, ""), addr);
+  LLVMSetAlignment(s, align ? align : 1);
+  copy_md(call, s);
+  LLVMBuildBr(x->b, rest);
+  LLVMInstructionEraseFromParent(call);
+}
+
 /* Replaces one gather or scatter; 1 when it did. */
 static int rewrite(aff_ctx *x, LLVMValueRef call, int is_gather)
 {
@@ -638,7 +782,14 @@ static int rewrite(aff_ctx *x, LLVMValueRef call, int is_gather)
   LLVMTypeRef et = LLVMGetElementType(LLVMTypeOf(is_gather ? call : LLVMGetOperand(call, 0)));
   int64_t esize = (int64_t)LLVMABISizeOfType(x->td, et);
   int plain = a.ok && (a.stride == esize || (full && is_gather && a.stride == 0));
+  if (!is_gather && a.ok && a.stride == 0 && !a.guard) {
+    LLVMPositionBuilderBefore(x->b, call);
+    one_address_scatter(x, call, a.base, W);
+    return 1;
+  }
   if (!plain) {
+    if (!a.ok && split_on_select(x, call, is_gather))
+      return 1;
     if (full || W < 4 || mask_bound(x, mask, W, 0) * 4 > W)
       return 0;
     sparse_access(x, call, is_gather, W);
