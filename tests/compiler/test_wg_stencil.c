@@ -1,9 +1,10 @@
 /* Stencil-shaped kernels after vectorization (compiler/cc_wg_affine.c):
  * clamped loads that are consecutive wherever the clamp does not bite
- * become vector loads behind a test of the lanes, the halo work of the
- * edge work-items (`lx == 0`, `lx == nx - 1`) becomes a loop over the lanes
- * that are on instead of gathers and scatters, and a clamped load under a
- * branch a masked vector load.  The kernels run at both levels against C
+ * become vector loads behind a test of the lanes; the halo work of the
+ * edge work-items (`lx == 0`, `lx == nx - 1`), one gather and one scatter
+ * whose addresses pick x - 1 or x + 1 per lane, splits into two masked
+ * loads and stores of one lane to one address; other gathers with few
+ * lanes on become a loop over those lanes.  The kernels run at both levels against C
  * with group sizes that leave vector remainders and clamps that bite inside
  * the image. */
 #include "tests/compiler/wg_harness.h"
@@ -105,6 +106,8 @@ TEST(clamped_loads_and_halos_become_vector_loads_and_lane_loops)
   unsigned plain_direct = count_in_function(ir, "__lanecl_wg_direct", want);
   unsigned sc = count_in_function(ir, "__lanecl_wg_stencil", "@llvm.masked.scatter");
   unsigned sparse = count_in_function(ir, "__lanecl_wg_stencil", "sparse.lane");
+  unsigned split = count_in_function(ir, "__lanecl_wg_stencil", "side.val");
+  unsigned one = count_in_function(ir, "__lanecl_wg_stencil", "one.store");
   unsigned gs = unguarded_gathers(ir, "__lanecl_wg_stencil");
   unsigned gd = unguarded_gathers(ir, "__lanecl_wg_direct");
   unsigned ge = count_in_function(ir, "__lanecl_wg_edges", "@llvm.masked.gather");
@@ -114,7 +117,9 @@ TEST(clamped_loads_and_halos_become_vector_loads_and_lane_loops)
     ASSERT_TRUE(plain_stencil > 0);
     ASSERT_TRUE(plain_direct >= 5);
     ASSERT_EQ(sc, 0);
-    ASSERT_TRUE(sparse > 0);
+    ASSERT_TRUE(sparse > 0); /* where a clamp bites in the halo */
+    ASSERT_TRUE(split > 0);
+    ASSERT_TRUE(one > 0);
     ASSERT_EQ(gs, 0);
     ASSERT_EQ(gd, 0);
     ASSERT_EQ(ge, 0);
