@@ -893,6 +893,20 @@ unsigned wg_plain_accesses(LLVMValueRef fn)
 
 #define EARLY_DEPTH 16
 
+/* A call that computes an index: a builtin (clamp, min, max, abs, ...; not
+ * linked yet) or a min/max intrinsic.  (The getters of __local variables are
+ * calls too: their addresses vectorize well.) */
+static int index_call(LLVMValueRef v)
+{
+  static const char *const prefix[] = {"_Z", "llvm.smin.", "llvm.smax.", "llvm.umin.", "llvm.umax.", "llvm.abs."};
+  if (!LLVMIsACallInst(v))
+    return 0;
+  for (size_t i = 0; i < sizeof(prefix) / sizeof(prefix[0]); i++)
+    if (cc_callee_has_prefix(v, prefix[i]))
+      return 1;
+  return 0;
+}
+
 static int reaches(const wg_gen *g, LLVMValueRef v, int want_lx, unsigned depth)
 {
   if (want_lx && v == g->p_lid[0])
@@ -900,7 +914,7 @@ static int reaches(const wg_gen *g, LLVMValueRef v, int want_lx, unsigned depth)
   if (!LLVMIsAInstruction(v) || depth > EARLY_DEPTH || LLVMIsAPHINode(v) || LLVMIsALoadInst(v) ||
       LLVMIsAAllocaInst(v))
     return 0;
-  if (!want_lx && (LLVMIsASelectInst(v) || (LLVMIsACallInst(v) && !cc_callee_has_prefix(v, "llvm.threadlocal."))))
+  if (!want_lx && (LLVMIsASelectInst(v) || index_call(v)))
     return 1;
   unsigned n = (unsigned)LLVMGetNumOperands(v);
   if (LLVMIsACallInst(v) && n)
