@@ -909,8 +909,8 @@ static int index_call(LLVMValueRef v)
 
 static int reaches(const wg_gen *g, LLVMValueRef v, int want_lx, unsigned depth)
 {
-  if (want_lx && v == g->p_lid[0])
-    return 1;
+  if (want_lx && (v == g->p_lid[0] || (g->p_gx && v == g->p_gx)))
+    return 1; /* the local id x, or gx (the global id x comes from it) */
   if (!LLVMIsAInstruction(v) || depth > EARLY_DEPTH || LLVMIsAPHINode(v) || LLVMIsALoadInst(v) ||
       LLVMIsAAllocaInst(v))
     return 0;
