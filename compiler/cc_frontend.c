@@ -2,21 +2,41 @@
  * clang-19 -cc1 subprocess.
  *
  * clang runs on the spir64 triple (address spaces stay distinct, the device's
- * feature macros come from -cl-ext=) in a private temporary directory that
- * holds the source as "<source>" (the name diagnostics show) and the embedded
- * headers of clCompileProgram under their include names; clang's stderr is
- * the build log, verbatim.
+ * feature macros come from -cl-ext=) with a private temporary directory as
+ * its working directory (-working-directory), which holds the source as
+ * "<source>" (the name diagnostics show) and the embedded headers of
+ * clCompileProgram under their include names; clang's stderr is the build
+ * log, verbatim.
+ *
+ * Most of a clang run is its start: the dynamic linker relocating
+ * libclang-cpp and libLLVM, and their static constructors (about 25 of 35 ms
+ * for a small kernel).  So clang is started before it is needed, with one
+ * argument, the response file @/proc/self/fd/0: it loads, then blocks
+ * reading its arguments from a pipe.  A build takes that spare process,
+ * writes the -cc1 arguments into the pipe and closes it; clang runs them as
+ * if they were its command line.  Then the next spare is started, so that it
+ * loads while this build's back end runs.  A spare whose owner process is
+ * gone reads end-of-file, finds no arguments, and exits.  LANECL_CLANG_SPARE=0
+ * (or no /proc) starts clang per build with its arguments on the command line.
  */
 #define _GNU_SOURCE
 #include "compiler/cc_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+
+extern char **environ;
 
 #define CC_SOURCE_NAME "<source>"
 #define CC_PRELUDE_NAME "lanecl-prelude.h"
@@ -284,6 +304,276 @@ int cc_parse_link_options(const char *options, cc_options *o, int *create_librar
   return rc;
 }
 
+/* ---- the clang processes ---- */
+
+/* A clang process reading its arguments from args_fd (the write end of its
+ * stdin); its stdout and stderr come to out_fd. */
+typedef struct clang_proc {
+  pid_t pid;
+  int args_fd, out_fd;
+  struct clang_proc *next;  /* in `procs` while a pipe end is open here */
+} clang_proc;
+
+/* procs_lock guards `procs` (every clang_proc with a pipe end open in this
+ * process, the spare included) and `spare`.  A process that the
+ * application forks must not keep a pipe end of ours: clang would not see
+ * the end of its arguments until that process exits.  So pipes are made
+ * and closed under procs_lock, fork takes it too (pthread_atfork), and the
+ * child closes them.  posix_spawn runs no fork handlers. */
+static pthread_mutex_t procs_lock = PTHREAD_MUTEX_INITIALIZER;
+static clang_proc *procs;
+static clang_proc spare_proc;
+static clang_proc *spare;        /* &spare_proc or NULL */
+static pid_t spare_owner;        /* getpid() of the process that started it */
+static pthread_once_t procs_once = PTHREAD_ONCE_INIT;
+static int spare_mode;           /* 0: clang's arguments on its command line */
+
+static void atfork_prepare(void)
+{
+  pthread_mutex_lock(&procs_lock);
+}
+
+static void atfork_parent(void)
+{
+  pthread_mutex_unlock(&procs_lock);
+}
+
+static void atfork_child(void)
+{
+  for (clang_proc *p = procs; p; p = p->next) {
+    if (p->args_fd >= 0)
+      close(p->args_fd);
+    if (p->out_fd >= 0)
+      close(p->out_fd);
+  }
+  procs = NULL;
+  spare = NULL;
+  pthread_mutex_unlock(&procs_lock);
+}
+
+static void procs_init(void)
+{
+  const char *env = getenv("LANECL_CLANG_SPARE");
+  spare_mode = !(env && !strcmp(env, "0")) && access("/proc/self/fd", F_OK) == 0;
+  if (spare_mode && pthread_atfork(atfork_prepare, atfork_parent, atfork_child))
+    spare_mode = 0;
+}
+
+/* Under procs_lock. */
+static void procs_unlink(clang_proc *p)
+{
+  for (clang_proc **q = &procs; *q; q = &(*q)->next)
+    if (*q == p) {
+      *q = p->next;
+      break;
+    }
+  p->next = NULL;
+}
+
+/* Starts clang reading its arguments from a pipe.  Under procs_lock. */
+static int proc_start(clang_proc *p, char **why)
+{
+  static const char *const argv[] = {LANECL_CLANG, "@/proc/self/fd/0", NULL};
+  int in[2], out[2];
+  p->pid = -1;
+  p->args_fd = p->out_fd = -1;
+  p->next = NULL;
+  if (pipe2(in, O_CLOEXEC)) {
+    cc_set_err(why, "error: cannot run %s: %s\n", LANECL_CLANG, strerror(errno));
+    return -1;
+  }
+  if (pipe2(out, O_CLOEXEC)) {
+    cc_set_err(why, "error: cannot run %s: %s\n", LANECL_CLANG, strerror(errno));
+    close(in[0]);
+    close(in[1]);
+    return -1;
+  }
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_adddup2(&fa, in[0], 0);
+  posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+  posix_spawn_file_actions_adddup2(&fa, out[1], 2);
+  pid_t pid;
+  int err = posix_spawn(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  close(in[0]);
+  close(out[1]);
+  if (err) {
+    cc_set_err(why, "error: cannot run %s: %s\n", LANECL_CLANG, strerror(err));
+    close(in[1]);
+    close(out[0]);
+    return -1;
+  }
+  p->pid = pid;
+  p->args_fd = in[1];
+  p->out_fd = out[0];
+  p->next = procs;
+  procs = p;
+  return 0;
+}
+
+/* Writes all of text to fd: 0, or -1 with errno (EPIPE when nobody reads;
+ * no SIGPIPE reaches the application). */
+static int write_args(int fd, const char *text, size_t n)
+{
+  sigset_t pipe_set, old, pending;
+  sigemptyset(&pipe_set);
+  sigaddset(&pipe_set, SIGPIPE);
+  sigpending(&pending);
+  int was_pending = sigismember(&pending, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+  int rc = 0, saved = 0;
+  while (n) {
+    ssize_t w = write(fd, text, n);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0) {
+      rc = -1;
+      saved = w < 0 ? errno : EIO;
+      break;
+    }
+    text += w;
+    n -= (size_t)w;
+  }
+  if (rc && saved == EPIPE && !was_pending) {
+    struct timespec zero = {0, 0};
+    sigtimedwait(&pipe_set, NULL, &zero);
+  }
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  errno = saved;
+  return rc;
+}
+
+/* Closes p's pipe ends here (args, out: which ones), under procs_lock. */
+static void proc_close(clang_proc *p, int args, int out)
+{
+  pthread_mutex_lock(&procs_lock);
+  if (args && p->args_fd >= 0) {
+    close(p->args_fd);
+    p->args_fd = -1;
+  }
+  if (out && p->out_fd >= 0) {
+    close(p->out_fd);
+    p->out_fd = -1;
+  }
+  if (p->args_fd < 0 && p->out_fd < 0)
+    procs_unlink(p);
+  pthread_mutex_unlock(&procs_lock);
+}
+
+/* clang's exit status: 0 when it succeeded, or when its status is unknown
+ * (SIGCHLD ignored by the application: the caller checks the output file). */
+static int proc_wait(clang_proc *p, cc_str *out)
+{
+  int st = 0, rc;
+  while ((rc = waitpid(p->pid, &st, 0)) < 0 && errno == EINTR)
+    ;
+  if (rc < 0)
+    return 0;
+  if (WIFEXITED(st))
+    return WEXITSTATUS(st);
+  cc_str_printf(out, "error: %s killed by signal %d\n", LANECL_CLANG, WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+  return -1;
+}
+
+/* Gives p its arguments and collects its output; *sent = 0 when p never got
+ * them (it had exited: a spare killed meanwhile), its output dropped. */
+static int proc_run(clang_proc *p, const char *args, size_t nargs, cc_str *out, int *sent)
+{
+  *sent = write_args(p->args_fd, args, nargs) == 0;
+  proc_close(p, 1, 0);
+  cc_str dropped = {0};
+  cc_str *to = *sent ? out : &dropped;
+  char buf[4096];
+  for (;;) {
+    ssize_t n = read(p->out_fd, buf, sizeof(buf));
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      break;
+    cc_str_append(to, buf, (size_t)n);
+  }
+  proc_close(p, 0, 1);
+  int status = proc_wait(p, to);
+  free(dropped.s);
+  return status;
+}
+
+/* Makes sure this process has a spare, loading or waiting. */
+static void spare_refill(void)
+{
+  pthread_mutex_lock(&procs_lock);
+  if (!spare || spare_owner != getpid()) {
+    spare = NULL;
+    if (proc_start(&spare_proc, NULL) == 0) {
+      spare = &spare_proc;
+      spare_owner = getpid();
+    }
+  }
+  pthread_mutex_unlock(&procs_lock);
+}
+
+/* Appends arg to a response file, quoted for clang's GNU tokenizer. */
+static void quote_arg(cc_str *rsp, const char *arg)
+{
+  cc_str_append(rsp, "\"", 1);
+  for (const char *c = arg; *c; c++) {
+    if (*c == '"' || *c == '\\')
+      cc_str_append(rsp, "\\", 1);
+    cc_str_append(rsp, c, 1);
+  }
+  cc_str_append(rsp, "\" ", 2);
+}
+
+/* Runs clang with argv (argv[0] is LANECL_CLANG, NULL-terminated): its
+ * stdout and stderr in *output.  Returns clang's exit status, or -1 when it
+ * could not run or was killed. */
+static int clang_run(const char *const *argv, char **output)
+{
+  pthread_once(&procs_once, procs_init);
+  if (!spare_mode)
+    return cc_spawn(argv, NULL, output);
+  cc_str rsp = {0}, out = {0};
+  for (size_t i = 1; argv[i]; i++)
+    quote_arg(&rsp, argv[i]);
+  if (rsp.oom || !rsp.s) {
+    free(rsp.s);
+    *output = strdup("error: out of host memory\n");
+    return -1;
+  }
+  clang_proc own;
+  int status = -1, sent = 0, taken = 0;
+  pthread_mutex_lock(&procs_lock);
+  if (spare && spare_owner == getpid()) {
+    /* `procs` holds spare_proc: it becomes `own`, and spare_proc is free
+     * for the next spare. */
+    procs_unlink(spare);
+    own = *spare;
+    own.next = procs;
+    procs = &own;
+    spare = NULL;
+    taken = 1;
+  }
+  pthread_mutex_unlock(&procs_lock);
+  if (taken)
+    status = proc_run(&own, rsp.s, rsp.len, &out, &sent);
+  if (!sent) {  /* no spare, or it had died: a new clang */
+    char *why = NULL;
+    pthread_mutex_lock(&procs_lock);
+    int started = proc_start(&own, &why) == 0;
+    pthread_mutex_unlock(&procs_lock);
+    if (started)
+      status = proc_run(&own, rsp.s, rsp.len, &out, &sent);
+    else
+      cc_str_printf(&out, "%s", why ? why : "error: cannot run clang\n");
+    free(why);
+  }
+  free(rsp.s);
+  spare_refill();
+  *output = cc_str_take(&out);
+  return status;
+}
+
 /* ---- running clang ---- */
 
 /* An include name must stay inside the directory: relative, no "..". */
@@ -383,10 +673,18 @@ int cc_frontend(const cc_device_desc *dev, const char *source, const cc_options 
     rc = CC_OUT_OF_MEMORY;
     goto out_headers;
   }
-  const char *fixed[] = {LANECL_CLANG, "-cc1", "-triple", "spir64-unknown-unknown", std,
-                         "-fdeclare-opencl-builtins", "-finclude-default-header",
-                         "-cl-kernel-arg-info", "-emit-llvm-bc", "-o", CC_OUTPUT_NAME, ext,
-                         "-include", CC_PRELUDE_NAME, "-I", ".", "-x", "cl"};
+  /* The working directory is absolute: a spare clang was started before
+   * the application's current directory was last changed, maybe.
+   * -disable-free: clang exits without freeing its AST (as its driver asks). */
+  char wd[PATH_MAX * 2 + 2];
+  if (dir[0] == '/' || !getcwd(wd, PATH_MAX))
+    snprintf(wd, sizeof(wd), "%s", dir);
+  else
+    snprintf(wd + strlen(wd), sizeof(wd) - strlen(wd), "/%s", dir);
+  const char *fixed[] = {LANECL_CLANG, "-cc1", "-disable-free", "-working-directory", wd,
+                         "-triple", "spir64-unknown-unknown", std, "-fdeclare-opencl-builtins",
+                         "-finclude-default-header", "-cl-kernel-arg-info", "-emit-llvm-bc",
+                         "-o", CC_OUTPUT_NAME, ext, "-include", CC_PRELUDE_NAME, "-I", ".", "-x", "cl"};
   size_t nfixed = sizeof(fixed) / sizeof(fixed[0]);
   const char **argv = malloc((nfixed + o->nclang_args + 2) * sizeof(*argv));
   if (!argv) {
@@ -403,7 +701,7 @@ int cc_frontend(const cc_device_desc *dev, const char *source, const cc_options 
   argv[argc] = NULL;
 
   char *output = NULL;
-  int status = cc_spawn(argv, dir, &output);
+  int status = clang_run(argv, &output);
   free(argv);
   free(ext);
   if (output)
