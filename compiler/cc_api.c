@@ -765,8 +765,15 @@ static void version_init(void)
   }
   const void *data;
   size_t size;
-  if (cc_builtins_bytes(&data, &size) == CC_OK)
-    builtins = cc_hash64(data, size, 0);
+  if (cc_builtins_bytes(&data, &size) == CC_OK) {
+    /* a shard file's trailer is the FNV-1a of its content (cc_builtins.c) */
+    const unsigned char *p = data;
+    if (size >= 28 && !memcmp(p, CC_BUILTINS_MAGIC, 8))
+      for (int i = 0; i < 8; i++)
+        builtins |= (uint64_t)p[size - 8 + i] << (8 * i);
+    else
+      builtins = cc_hash64(data, size, 0);
+  }
   snprintf(version, sizeof(version), "LaneCL-cc %s LLVM %s lib %016llx builtins %016llx", LANECL_VERSION,
            LANECL_LLVM_VERSION, (unsigned long long)self, (unsigned long long)builtins);
 }
