@@ -1157,8 +1157,10 @@ static int report_regions(wg_gen *g, int *vec_state, unsigned *nvec)
        * optimizer does first, so don't pay for trying (cc_wg_outer.c). */
       if (!have_uni && wg_uniformity(g, &u) == CC_OK)
         have_uni = 1;
+      /* A trip count per work-item: the native path refuses it, masked
+       * widening (cc_wg_diverge.c) takes it after the same checks. */
       if (have_uni && wg_region_has_divergent_loop(&u, start))
-        why = "the trip count of an inner loop depends on the work-item";
+        cc_str_printf(&g->report, "trip count per work-item, ");
     }
     if (g->opt_disable)
       cc_str_printf(&g->report, "scalar (-cl-opt-disable)\n");

@@ -283,7 +283,7 @@ static int is_vectorized(LLVMValueRef br)
 }
 
 /* A note for the report in the remarks' format, at the loop's location. */
-static void note(LLVMValueRef br, const char *why)
+static void note(LLVMValueRef br, const char *prefix, const char *why)
 {
   LLVMMetadataRef loc = cc_loop_debug_loc(br);
   if (!loc)
@@ -292,8 +292,73 @@ static void note(LLVMValueRef br, const char *why)
   const char *file;
   unsigned line = cc_dbg_loc_line(loc, &col, &file, &len);
   LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(br));
-  cc_diag_note(LLVMGetModuleContext(LLVMGetGlobalParent(fn)), "%.*s:%u:%u: loop not vectorized: %s", (int)len,
-               file ? file : "", line, col, why);
+  cc_diag_note(LLVMGetModuleContext(LLVMGetGlobalParent(fn)), "%.*s:%u:%u: %s%s", (int)len, file ? file : "", line,
+               col, prefix, why);
+}
+
+/* Vector bits / 32 from the work-group function's prefer-vector-width. */
+static unsigned lane_width(LLVMValueRef fn)
+{
+  static const char k[] = "prefer-vector-width";
+  LLVMAttributeRef a = LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, k, sizeof(k) - 1);
+  unsigned len = 0, bits = 128;
+  const char *v = a ? LLVMGetStringAttributeValue(a, &len) : NULL;
+  if (v && len && len < 8) {
+    char tmp[8];
+    memcpy(tmp, v, len);
+    tmp[len] = 0;
+    bits = (unsigned)strtoul(tmp, NULL, 10);
+  }
+  return bits / 32;
+}
+
+/* A lane loop the native path refused, for masked widening. */
+typedef struct refused {
+  LLVMValueRef br;
+  char why[160];
+} refused;
+
+/* Masked widening (cc_wg_diverge.c) of each refused lane loop; those it
+ * cannot take lose the hint, with both reasons. */
+static int widen_refused(LLVMValueRef fn, refused *r, unsigned nr)
+{
+  unsigned W = lane_width(fn);
+  int rc = CC_OK;
+  for (unsigned k = 0; k < nr && rc == CC_OK; k++) {
+    cc_cfg cfg;
+    if (cc_cfg_build(&cfg, fn))
+      return CC_OUT_OF_MEMORY;
+    int latch = cc_cfg_find(&cfg, LLVMGetInstructionParent(r[k].br)), header = -1;
+    unsigned char *in = calloc(cfg.n + 1, 1);
+    if (!in) {
+      cc_cfg_free(&cfg);
+      return CC_OUT_OF_MEMORY;
+    }
+    for (unsigned s = 0; latch >= 0 && s < LLVMGetNumSuccessors(r[k].br); s++) {
+      int si = cc_cfg_find(&cfg, LLVMGetSuccessor(r[k].br, s));
+      if (si >= 0 && cc_cfg_dominates(&cfg, (unsigned)si, (unsigned)latch))
+        header = si;
+    }
+    int done = 0;
+    char why[160] = "the lane loop changed";
+    if (header >= 0) {
+      cc_cfg_loop(&cfg, (unsigned)header, (unsigned)latch, in);
+      rc = wg_diverge_widen(fn, &cfg, (unsigned)header, (unsigned)latch, in, W, &done, why, sizeof(why));
+    }
+    free(in);
+    cc_cfg_free(&cfg);
+    if (done) {
+      char msg[64];
+      snprintf(msg, sizeof(msg), "(vectorization width: %u)", W);
+      note(r[k].br, "vectorized masked lane-varying loops ", msg);
+    } else if (rc == CC_OK) {
+      char msg[340];
+      snprintf(msg, sizeof(msg), "%s (masked widening: %s)", r[k].why, why);
+      note(r[k].br, "loop not vectorized: ", msg);
+      cc_loop_drop_props(r[k].br, "llvm.loop.vectorize.");
+    }
+  }
+  return rc;
 }
 
 /* Step 2 on one function: each lane loop with the hint and inner loops
@@ -308,6 +373,9 @@ static int check_function(LLVMValueRef fn)
     cc_cfg_free(&cfg);
     return CC_OUT_OF_MEMORY;
   }
+  refused *ref = NULL;
+  unsigned nref = 0;
+  int rc = CC_OK;
   for (unsigned bi = 0; bi < cfg.n; bi++) {
     LLVMValueRef br = LLVMGetBasicBlockTerminator(cfg.block[bi]);
     if (!br || !LLVMIsABranchInst(br) || !asks_vectorization(br))
@@ -328,13 +396,22 @@ static int check_function(LLVMValueRef fn)
     char buf[160];
     const char *why = outer_problem(&L, buf, sizeof(buf));
     if (why) {
-      note(br, why);
-      cc_loop_drop_props(br, "llvm.loop.vectorize.");
+      refused *grown = realloc(ref, (nref + 1) * sizeof(*ref));
+      if (!grown) {
+        rc = CC_OUT_OF_MEMORY;
+        break;
+      }
+      ref = grown;
+      ref[nref].br = br;
+      snprintf(ref[nref++].why, sizeof(ref->why), "%s", why);
     }
   }
   free(in);
   cc_cfg_free(&cfg);
-  return CC_OK;
+  if (rc == CC_OK)
+    rc = widen_refused(fn, ref, nref);
+  free(ref);
+  return rc;
 }
 
 /* Step 3's end: lane loops still asking for vectorization were refused. */
@@ -404,6 +481,12 @@ int wg_outer_vectorize(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err)
     rename_hints(fns[i], HIDDEN_HINT, "llvm.loop.vectorize.enable");
   for (unsigned i = 0; i < n && rc == CC_OK; i++)
     rc = check_function(fns[i]);
+  if (getenv("LANECL_DV_DUMP"))
+    for (unsigned i = 0; i < n; i++) {
+      char *t = LLVMPrintValueToString(fns[i]);
+      fprintf(stderr, "%s\n", t);
+      LLVMDisposeMessage(t);
+    }
   char *msg = NULL;
   if (rc == CC_OK && cc_run_passes_on(m, tm, "function(loop-vectorize)", fns, n, &msg)) {
     cc_set_err(err, "internal error: outer-loop vectorization: %s", msg);
@@ -424,6 +507,7 @@ int wg_outer_vectorize(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err)
 typedef struct verdict {
   unsigned width;   /* widest vectorization of the loop (0: none) */
   int outer;        /* vectorized as an outer loop */
+  int masked;       /* by masked widening (cc_wg_diverge.c) */
   int refused;      /* some copy of the loop was not vectorized */
   char why[160];    /* the first reason given */
   int why_rank;     /* 2 a reason, 1 only "loop not vectorized" */
@@ -457,6 +541,7 @@ static void collect_verdict(const char *remarks, const char *name, unsigned line
       if (width > v->width)
         v->width = width;
       v->outer |= !strncmp(msg, "vectorized outer loop", 21);
+      v->masked |= !strncmp(msg, "vectorized masked", 17);
     } else if ((!strncmp(msg, "loop not vectorized", 19) && !memmem(msg, mlen, "already been vectorized", 23)) ||
                !strncmp(msg, "the cost-model indicates that vectorization", 43)) {
       /* (remarks about interleaving, unrolling or deleting a copy of the loop say nothing here) */
@@ -487,7 +572,11 @@ static void collect_verdict(const char *remarks, const char *name, unsigned line
 static void put_verdict(cc_str *out, const verdict *v)
 {
   if (v->width > 1) {
-    cc_str_printf(out, "lane loop vectorized%s, width %u", v->outer ? " (outer loop)" : "", v->width);
+    cc_str_printf(out, "lane loop vectorized%s, width %u",
+                  v->masked  ? " (masked: inner loops run while any lane is active)"
+                  : v->outer ? " (outer loop)"
+                             : "",
+                  v->width);
     if (v->refused && v->why_rank == 2)
       cc_str_printf(out, " (a copy of it not: %s)", v->why);
   } else if (v->why_rank == 2) {

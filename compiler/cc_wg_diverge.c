@@ -1,0 +1,1092 @@
+/* Masked widening of lane loops whose inner loops run a different number
+ * of times in each work-item (mandelbrot's escape loop, a search that
+ * breaks on data): the case LLVM's loop vectorizer and its VPlan-native
+ * path refuse (they need a uniform inner trip count, see cc_wg_outer.c).
+ *
+ * wg_diverge_widen rewrites one lane loop (the x loop of a region, after
+ * cc_wg_outer.c's step 1 optimized the module) into a loop over chunks of
+ * W work-items, W = the target's vector bits / 32, each SSA value of the
+ * region a vector of W lanes:
+ *   - every block of the region runs for the whole chunk under a mask (the
+ *     lanes whose work-item would run it); a branch on a value of the
+ *     work-item becomes the masks of its two edges, a phi a chain of
+ *     selects on the masks of its incoming edges.  A block that post-
+ *     dominates its immediate dominator in the same loop has its mask.
+ *   - an inner loop becomes a loop that runs while any lane is active (a
+ *     reduction of the mask); the masks of its exits and the values used
+ *     after it accumulate, per lane, from the iteration in which that lane
+ *     left; the lanes that left keep what they had.
+ *   - loads and stores become masked gathers and scatters (cc_wg_affine.c
+ *     turns those of consecutive or one address under an all-true mask into
+ *     plain ones), an integer division divides the masked-off lanes by 1,
+ *     arithmetic, compares, selects, casts, getelementptr and the pure math
+ *     intrinsics widen lane by lane.  A value computed only from values of
+ *     the group (arguments, ids of y and z) stays scalar.
+ * Full chunks run the vector loop; the rest of the work-items (a local size
+ * that is not a multiple of W) run the original loop, which is kept for
+ * them.  Anything else in the region (other calls, atomics, vector values,
+ * a switch, irreducible control flow, a value used after the lane loop)
+ * leaves the lane loop as it was, with the reason for the report.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/cc_wg.h"
+
+typedef struct dv_loop {
+  unsigned header;
+  int parent;            /* enclosing loop (-1 for loops[0], the lane loop) */
+  unsigned char *in;     /* in[b]: block b is in the loop */
+  unsigned *order;       /* its nodes in topological order: block b, or n + loop */
+  unsigned norder;
+} dv_loop;
+
+typedef struct dv {
+  LLVMModuleRef m;
+  LLVMContextRef c;
+  LLVMBuilderRef b;
+  LLVMValueRef fn;
+  const cc_cfg *cfg;
+  unsigned n, W;
+  unsigned latch;          /* the lane loop's latch */
+  dv_loop *loops;          /* loops[0]: the lane loop */
+  unsigned nloops;
+  int *inner;              /* innermost loop of each block, -1 outside the lane loop */
+  unsigned *ipdom;
+  cc_ptrmap map;           /* instruction of the region -> 1 + index in val */
+  LLVMValueRef *val;
+  unsigned char *vec;      /* val[i] is a vector (else a value of the group) */
+  unsigned nval, capval;
+  LLVMValueRef *bmask;     /* mask of each block */
+  LLVMValueRef *emask;     /* mask of edge s of block b: emask[2 * b + s] */
+  LLVMTypeRef t_i1, t_i32, t_vi1;
+  LLVMValueRef ones, zero;
+  LLVMValueRef lx;         /* the lane loop's counter */
+  int broken;              /* a value was missing while building (a bug) */
+  char buf[160];
+} dv;
+
+/* ---- checks ---- */
+
+/* Pure intrinsics widened lane by lane: overloaded on their one value type. */
+static const char *const pure_intrinsics[] = {
+    "llvm.fmuladd.", "llvm.fma.", "llvm.sqrt.", "llvm.fabs.", "llvm.minnum.", "llvm.maxnum.",
+    "llvm.minimum.", "llvm.maximum.", "llvm.copysign.", "llvm.floor.", "llvm.ceil.", "llvm.trunc.",
+    "llvm.rint.", "llvm.nearbyint.", "llvm.round.", "llvm.roundeven.", "llvm.smin.", "llvm.smax.",
+    "llvm.umin.", "llvm.umax.", "llvm.abs.", "llvm.ctpop.", "llvm.ctlz.", "llvm.cttz.", "llvm.bswap.",
+    "llvm.bitreverse.", "llvm.fshl.", "llvm.fshr.", "llvm.sadd.sat.", "llvm.uadd.sat.", "llvm.ssub.sat.",
+    "llvm.usub.sat.", "llvm.exp.", "llvm.exp2.", "llvm.log.", "llvm.log2.", "llvm.log10.", "llvm.sin.",
+    "llvm.cos.", "llvm.pow.",
+};
+
+/* Intrinsics with no effect on the values: dropped. */
+static const char *const dropped_intrinsics[] = {
+    "llvm.lifetime.", "llvm.assume", "llvm.dbg.", "llvm.experimental.noalias.scope.decl",
+};
+
+static int scalar_ty(LLVMTypeRef t)
+{
+  switch (LLVMGetTypeKind(t)) {
+  case LLVMIntegerTypeKind: case LLVMHalfTypeKind: case LLVMFloatTypeKind: case LLVMDoubleTypeKind:
+  case LLVMPointerTypeKind:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+static int has_prefix_in(LLVMValueRef call, const char *const *list, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    if (cc_callee_has_prefix(call, list[i]))
+      return 1;
+  return 0;
+}
+
+static int is_dropped(LLVMValueRef i)
+{
+  return LLVMIsACallInst(i) && cc_called_function(i) && LLVMGetIntrinsicID(cc_called_function(i)) &&
+         has_prefix_in(i, dropped_intrinsics, sizeof(dropped_intrinsics) / sizeof(dropped_intrinsics[0]));
+}
+
+/* A pure intrinsic whose arguments are of its result type, or i1 constants. */
+static int is_pure_call(LLVMValueRef i)
+{
+  LLVMValueRef f = cc_called_function(i);
+  if (!f || !LLVMGetIntrinsicID(f) ||
+      !has_prefix_in(i, pure_intrinsics, sizeof(pure_intrinsics) / sizeof(pure_intrinsics[0])))
+    return 0;
+  LLVMTypeRef rt = LLVMTypeOf(i);
+  if (!scalar_ty(rt))
+    return 0;
+  unsigned n = LLVMGetNumArgOperands(i);
+  for (unsigned a = 0; a < n; a++) {
+    LLVMValueRef v = LLVMGetOperand(i, a);
+    if (LLVMTypeOf(v) != rt && !(LLVMIsAConstantInt(v) && LLVMTypeOf(v) == LLVMInt1TypeInContext(LLVMGetTypeContext(rt))))
+      return 0;
+  }
+  return 1;
+}
+
+/* NULL when the widening takes instruction i, else why not. */
+static const char *inst_problem(dv *d, LLVMValueRef i)
+{
+  LLVMOpcode op = LLVMGetInstructionOpcode(i);
+  LLVMTypeRef t = LLVMTypeOf(i);
+  if (LLVMGetTypeKind(t) != LLVMVoidTypeKind && !scalar_ty(t))
+    return "vector or aggregate values";
+  switch (op) {
+  case LLVMAdd: case LLVMFAdd: case LLVMSub: case LLVMFSub: case LLVMMul: case LLVMFMul: case LLVMUDiv:
+  case LLVMSDiv: case LLVMFDiv: case LLVMURem: case LLVMSRem: case LLVMFRem: case LLVMShl: case LLVMLShr:
+  case LLVMAShr: case LLVMAnd: case LLVMOr: case LLVMXor: case LLVMFNeg: case LLVMTrunc: case LLVMZExt:
+  case LLVMSExt: case LLVMFPToUI: case LLVMFPToSI: case LLVMUIToFP: case LLVMSIToFP: case LLVMFPTrunc:
+  case LLVMFPExt: case LLVMPtrToInt: case LLVMIntToPtr: case LLVMBitCast: case LLVMAddrSpaceCast:
+  case LLVMICmp: case LLVMFCmp: case LLVMSelect: case LLVMGetElementPtr: case LLVMPHI: case LLVMFreeze:
+    break;
+  case LLVMBr:
+    return NULL;
+  case LLVMLoad: case LLVMStore:
+    if (LLVMGetVolatile(i) || LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic)
+      return "a volatile or atomic memory access";
+    if (op == LLVMStore && !scalar_ty(LLVMTypeOf(LLVMGetOperand(i, 0))))
+      return "vector or aggregate values";
+    return NULL;
+  case LLVMCall: {
+    if (is_dropped(i) || is_pure_call(i))
+      return NULL;
+    size_t len;
+    const char *name = cc_callee_name(i, &len);
+    if (!name)
+      return "an indirect call";
+    snprintf(d->buf, sizeof(d->buf), "a call of %.*s", (int)(len < 64 ? len : 64), name);
+    return d->buf;
+  }
+  case LLVMAtomicRMW: case LLVMAtomicCmpXchg: case LLVMFence:
+    return "atomics";
+  case LLVMSwitch:
+    return "a switch";
+  case LLVMAlloca:
+    return "a stack allocation";
+  default:
+    snprintf(d->buf, sizeof(d->buf), "an instruction it cannot widen (opcode %d)", (int)op);
+    return d->buf;
+  }
+  unsigned n = (unsigned)LLVMGetNumOperands(i);
+  for (unsigned k = 0; k < n; k++)
+    if (!scalar_ty(LLVMTypeOf(LLVMGetOperand(i, k))))
+      return "vector or aggregate values";
+  return NULL;
+}
+
+static int block_index(const dv *d, LLVMBasicBlockRef bb)
+{
+  return cc_cfg_find(d->cfg, bb);
+}
+
+/* v is computed in the lane loop (else it is the group's). */
+static int in_region(const dv *d, LLVMValueRef v)
+{
+  if (!LLVMIsAInstruction(v))
+    return 0;
+  int bi = block_index(d, LLVMGetInstructionParent(v));
+  return bi >= 0 && d->loops[0].in[bi];
+}
+
+/* Nesting and topological order of each loop's nodes (its own blocks and
+ * its child loops, back edges to its header left out); NULL or why not. */
+static const char *order_loops(dv *d)
+{
+  unsigned n = d->n;
+  for (unsigned l = 1; l < d->nloops; l++) {
+    int best = 0;
+    unsigned best_size = ~0u;
+    for (unsigned k = 1; k < d->nloops; k++) {
+      if (k == l || !d->loops[k].in[d->loops[l].header])
+        continue;
+      unsigned size = 0;
+      for (unsigned b = 0; b < n; b++)
+        size += d->loops[k].in[b];
+      if (size < best_size) {
+        best_size = size;
+        best = (int)k;
+      }
+    }
+    d->loops[l].parent = best;
+  }
+  for (unsigned b = 0; b < n; b++) {
+    d->inner[b] = -1;
+    unsigned best_size = ~0u;
+    for (unsigned l = 0; l < d->nloops; l++) {
+      if (!d->loops[l].in[b])
+        continue;
+      unsigned size = 0;
+      for (unsigned k = 0; k < n; k++)
+        size += d->loops[l].in[k];
+      if (size < best_size) {
+        best_size = size;
+        d->inner[b] = (int)l;
+      }
+    }
+  }
+  unsigned *indeg = calloc(n + d->nloops, sizeof(*indeg));
+  unsigned *queue = malloc((n + d->nloops) * sizeof(*queue));
+  if (!indeg || !queue) {
+    free(indeg);
+    free(queue);
+    return "out of memory";
+  }
+  const char *why = NULL;
+  for (unsigned R = 0; R < d->nloops && !why; R++) {
+    dv_loop *L = &d->loops[R];
+    /* node of block b in R: b itself, or n + the child loop of R holding it */
+    memset(indeg, 0, (n + d->nloops) * sizeof(*indeg));
+#define NODE_OF(b, out)                                   \
+  do {                                                    \
+    int l_ = d->inner[b];                                 \
+    if (l_ == (int)R) {                                   \
+      out = (b);                                          \
+    } else {                                              \
+      while (d->loops[l_].parent != (int)R)               \
+        l_ = d->loops[l_].parent;                         \
+      out = n + (unsigned)l_;                             \
+    }                                                     \
+  } while (0)
+    unsigned nnodes = 0;
+    for (unsigned b = 0; b < n; b++) {
+      if (!L->in[b])
+        continue;
+      unsigned src;
+      NODE_OF(b, src);
+      if (src == b || (src >= n && d->loops[src - n].header == b))
+        nnodes++;
+      LLVMValueRef t = LLVMGetBasicBlockTerminator(d->cfg->block[b]);
+      for (unsigned s = 0; s < LLVMGetNumSuccessors(t); s++) {
+        int si = block_index(d, LLVMGetSuccessor(t, s));
+        if (si < 0 || !L->in[si] || (unsigned)si == L->header)
+          continue;
+        unsigned dst;
+        NODE_OF((unsigned)si, dst);
+        if (dst != src)
+          indeg[dst]++;
+      }
+    }
+    L->order = malloc(nnodes * sizeof(*L->order));
+    if (!L->order) {
+      why = "out of memory";
+      break;
+    }
+    unsigned qh = 0, qt = 0;
+    queue[qt++] = L->header;
+    while (qh < qt) {
+      unsigned node = queue[qh++];
+      L->order[L->norder++] = node;
+      /* the edges out of the node: of its block, or of every block of its loop */
+      for (unsigned b = 0; b < n; b++) {
+        if (!L->in[b])
+          continue;
+        if (node < n ? b != node : !d->loops[node - n].in[b])
+          continue;
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(d->cfg->block[b]);
+        for (unsigned s = 0; s < LLVMGetNumSuccessors(t); s++) {
+          int si = block_index(d, LLVMGetSuccessor(t, s));
+          if (si < 0 || !L->in[si] || (unsigned)si == L->header)
+            continue;
+          unsigned dst;
+          NODE_OF((unsigned)si, dst);
+          if (dst != node && --indeg[dst] == 0)
+            queue[qt++] = dst;
+        }
+      }
+    }
+#undef NODE_OF
+    if (L->norder != nnodes)
+      why = "irreducible control flow";
+  }
+  free(indeg);
+  free(queue);
+  return why;
+}
+
+/* The lane loop's shape: one entry edge, one exit (the latch's), its
+ * counter from 0 by 1 as the header's only phi, the latch's test against
+ * a bound of the group.  Sets d->lx. */
+static const char *lane_loop_problem(dv *d, LLVMValueRef *bound)
+{
+  const cc_cfg *cfg = d->cfg;
+  dv_loop *L = &d->loops[0];
+  LLVMBasicBlockRef H = cfg->block[L->header];
+  LLVMValueRef br = LLVMGetBasicBlockTerminator(cfg->block[d->latch]);
+  static const char shape[] = "the lane loop is not in the expected form";
+  unsigned outside = 0;
+  for (unsigned k = cfg->pred_start[L->header]; k < cfg->pred_start[L->header + 1]; k++)
+    outside += !L->in[cfg->pred[k]];
+  if (outside != 1 || !LLVMIsConditional(br))
+    return shape;
+  LLVMValueRef lx = LLVMGetFirstInstruction(H);
+  if (!lx || !LLVMIsAPHINode(lx) || LLVMIsAPHINode(LLVMGetNextInstruction(lx)) ||
+      LLVMGetTypeKind(LLVMTypeOf(lx)) != LLVMIntegerTypeKind || LLVMCountIncoming(lx) != 2)
+    return "the lane loop has more than its counter as a phi";
+  LLVMValueRef x1 = NULL;
+  for (unsigned k = 0; k < 2; k++) {
+    LLVMValueRef v = LLVMGetIncomingValue(lx, k);
+    int p = block_index(d, LLVMGetIncomingBlock(lx, k));
+    if (p >= 0 && L->in[p])
+      x1 = v;
+    else if (!LLVMIsAConstantInt(v) || LLVMConstIntGetZExtValue(v) != 0)
+      return shape;
+  }
+  if (!x1 || !LLVMIsAInstruction(x1) || LLVMGetInstructionOpcode(x1) != LLVMAdd)
+    return shape;
+  LLVMValueRef a = LLVMGetOperand(x1, 0), c = LLVMGetOperand(x1, 1);
+  if (a != lx)
+    a = c, c = LLVMGetOperand(x1, 0);
+  if (a != lx || !LLVMIsAConstantInt(c) || LLVMConstIntGetZExtValue(c) != 1)
+    return shape;
+  LLVMValueRef cond = LLVMGetCondition(br);
+  if (!LLVMIsAICmpInst(cond))
+    return shape;
+  LLVMIntPredicate p = LLVMGetICmpPredicate(cond);
+  LLVMValueRef l = LLVMGetOperand(cond, 0), r = LLVMGetOperand(cond, 1);
+  if (r == x1) {
+    LLVMValueRef t = l;
+    l = r, r = t;
+    p = p == LLVMIntUGT ? LLVMIntULT : p == LLVMIntULT ? LLVMIntUGT : p;
+  }
+  if (l != x1 || in_region(d, r))
+    return shape;
+  /* the test to go on: x + 1 < bound or x + 1 != bound */
+  int goes_on = LLVMGetSuccessor(br, 0) == H ? p == LLVMIntULT || p == LLVMIntNE : p == LLVMIntUGE || p == LLVMIntEQ;
+  if (!goes_on)
+    return shape;
+  /* the exit */
+  LLVMBasicBlockRef E = LLVMGetSuccessor(br, LLVMGetSuccessor(br, 0) == H ? 1 : 0);
+  for (LLVMValueRef phi = LLVMGetFirstInstruction(E); phi && LLVMIsAPHINode(phi); phi = LLVMGetNextInstruction(phi))
+    for (unsigned k = 0; k < LLVMCountIncoming(phi); k++)
+      if (LLVMGetIncomingBlock(phi, k) == cfg->block[d->latch] && in_region(d, LLVMGetIncomingValue(phi, k)))
+        return "a value of the lane loop is used after it";
+  d->lx = lx;
+  *bound = r;
+  return NULL;
+}
+
+/* Finds the inner loops and checks every instruction; NULL or why not. */
+static const char *analyze(dv *d, LLVMValueRef *bound)
+{
+  const cc_cfg *cfg = d->cfg;
+  unsigned n = d->n;
+  dv_loop *L0 = &d->loops[0];
+  unsigned ninst = 0;
+  for (unsigned b = 0; b < n; b++) {
+    if (!L0->in[b])
+      continue;
+    LLVMBasicBlockRef bb = cfg->block[b];
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      ninst++;
+      const char *why = inst_problem(d, i);
+      if (why)
+        return why;
+      for (LLVMUseRef u = LLVMGetFirstUse(i); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (!in_region(d, user) && !(b == d->latch && user == LLVMGetBasicBlockTerminator(bb)))
+          return "a value of the lane loop is used after it";
+      }
+    }
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+    if (!t || !LLVMIsABranchInst(t))
+      return "a block that does not end in a branch";
+    for (unsigned s = 0; s < LLVMGetNumSuccessors(t); s++) {
+      int si = block_index(d, LLVMGetSuccessor(t, s));
+      if (si < 0)
+        return "an edge to an unreachable block";
+      if (!L0->in[si]) {
+        if (b != d->latch)
+          return "the lane loop has more than one exit";
+        continue;
+      }
+      if (!cc_cfg_dominates(cfg, (unsigned)si, b))
+        continue;
+      if ((unsigned)si == L0->header) {
+        if (b != d->latch)
+          return "the lane loop has more than one latch";
+        continue;
+      }
+      /* a back edge of an inner loop */
+      unsigned l;
+      for (l = 1; l < d->nloops && d->loops[l].header != (unsigned)si; l++)
+        ;
+      if (l == d->nloops) {
+        d->loops[l].in = calloc(n, 1);
+        if (!d->loops[l].in)
+          return "out of memory";
+        d->loops[l].header = (unsigned)si;
+        d->nloops++;
+      }
+      cc_cfg_loop(cfg, (unsigned)si, b, d->loops[l].in);
+    }
+  }
+  for (unsigned l = 1; l < d->nloops; l++)
+    for (unsigned b = 0; b < n; b++)
+      if (d->loops[l].in[b] && !L0->in[b])
+        return "irreducible control flow";
+  const char *why = lane_loop_problem(d, bound);
+  if (!why)
+    why = order_loops(d);
+  if (!why) {
+    d->capval = ninst + 1;
+    if (cc_ptrmap_init(&d->map, d->capval))
+      return "out of memory";
+    d->val = calloc(d->capval, sizeof(*d->val));
+    d->vec = calloc(d->capval, 1);
+    d->bmask = calloc(n, sizeof(*d->bmask));
+    d->emask = calloc(2 * (size_t)n, sizeof(*d->emask));
+    d->ipdom = malloc(n * sizeof(*d->ipdom));
+    if (!d->val || !d->vec || !d->bmask || !d->emask || !d->ipdom || cc_cfg_postdom(cfg, d->ipdom))
+      return "out of memory";
+  }
+  return why;
+}
+
+/* ---- building ---- */
+
+static LLVMTypeRef vty(dv *d, LLVMTypeRef t)
+{
+  return LLVMVectorType(t, d->W);
+}
+
+static LLVMValueRef splat(dv *d, LLVMValueRef s)
+{
+  LLVMTypeRef vt = vty(d, LLVMTypeOf(s));
+  LLVMValueRef ins = LLVMBuildInsertElement(d->b, LLVMGetPoison(vt), s, LLVMConstInt(d->t_i32, 0, 0), "");
+  return LLVMBuildShuffleVector(d->b, ins, LLVMGetPoison(vt), LLVMConstNull(vty(d, d->t_i32)), "");
+}
+
+static void put(dv *d, LLVMValueRef old, LLVMValueRef nv, int is_vec)
+{
+  unsigned i;
+  if (cc_ptrmap_get(&d->map, old, &i) && i) {
+    d->val[i - 1] = nv;
+    d->vec[i - 1] = (unsigned char)is_vec;
+    return;
+  }
+  if (d->nval >= d->capval) {
+    d->broken = 1;
+    return;
+  }
+  d->val[d->nval] = nv;
+  d->vec[d->nval] = (unsigned char)is_vec;
+  cc_ptrmap_put(&d->map, old, ++d->nval);
+}
+
+/* The new value of v (a value of the group stays itself); *is_vec says
+ * whether it is a vector. */
+static LLVMValueRef get(dv *d, LLVMValueRef v, int *is_vec)
+{
+  *is_vec = 0;
+  if (!in_region(d, v))
+    return v;
+  unsigned i;
+  if (cc_ptrmap_get(&d->map, v, &i) && i) {
+    *is_vec = d->vec[i - 1];
+    return d->val[i - 1];
+  }
+  d->broken = 1;
+  *is_vec = 1;
+  return LLVMGetPoison(vty(d, LLVMTypeOf(v)));
+}
+
+static LLVMValueRef getv(dv *d, LLVMValueRef v)
+{
+  int is_vec;
+  LLVMValueRef r = get(d, v, &is_vec);
+  return is_vec ? r : splat(d, r);
+}
+
+/* Mask logic as selects: a lane the mask leaves out may hold poison. */
+static LLVMValueRef m_and(dv *d, LLVMValueRef a, LLVMValueRef b)
+{
+  if (a == d->zero || b == d->zero)
+    return d->zero;
+  if (a == d->ones)
+    return b;
+  if (b == d->ones)
+    return a;
+  return LLVMBuildSelect(d->b, a, b, d->zero, "");
+}
+
+static LLVMValueRef m_or(dv *d, LLVMValueRef a, LLVMValueRef b)
+{
+  if (!a || a == d->zero)
+    return b;
+  if (b == d->zero)
+    return a;
+  if (a == d->ones || b == d->ones)
+    return d->ones;
+  return LLVMBuildSelect(d->b, a, d->ones, b, "");
+}
+
+static LLVMValueRef m_not(dv *d, LLVMValueRef a)
+{
+  return LLVMBuildXor(d->b, a, d->ones, "");
+}
+
+static LLVMValueRef any_lane(dv *d, LLVMValueRef m)
+{
+  if (m == d->zero)
+    return LLVMConstInt(d->t_i1, 0, 0);
+  if (m == d->ones)
+    return LLVMConstInt(d->t_i1, 1, 0);
+  unsigned id = LLVMLookupIntrinsicID("llvm.vector.reduce.or", 21);
+  LLVMValueRef f = LLVMGetIntrinsicDeclaration(d->m, id, &d->t_vi1, 1);
+  return LLVMBuildCall2(d->b, LLVMGlobalGetValueType(f), f, &m, 1, "any");
+}
+
+/* Mask of the edge from block p to block b (both of them, if p has two). */
+static LLVMValueRef edge_mask(dv *d, unsigned p, unsigned b)
+{
+  LLVMValueRef t = LLVMGetBasicBlockTerminator(d->cfg->block[p]), m = NULL;
+  for (unsigned s = 0; s < LLVMGetNumSuccessors(t); s++)
+    if (LLVMGetSuccessor(t, s) == d->cfg->block[b])
+      m = m_or(d, m, d->emask[2 * p + s] ? d->emask[2 * p + s] : d->zero);
+  return m ? m : d->zero;
+}
+
+/* b post-dominates a (indices). */
+static int postdominates(const dv *d, unsigned b, unsigned a)
+{
+  unsigned x = a;
+  for (unsigned steps = 0; steps <= d->n && x < d->n; steps++) {
+    if (x == b)
+      return 1;
+    x = d->ipdom[x];
+  }
+  return 0;
+}
+
+/* The mask of block b of loop R (not its header). */
+static LLVMValueRef block_mask(dv *d, unsigned R, unsigned b)
+{
+  const cc_cfg *cfg = d->cfg;
+  /* In the lane loop (whose only exit is its latch, and the code after it
+   * can end without coming back), a block that post-dominates its
+   * immediate dominator runs for the same lanes.  Not so in an inner loop:
+   * a lane can leave it before the block and come back to it later. */
+  unsigned dom = cfg->idom[b];
+  if (R == 0 && d->inner[dom] == 0 && d->bmask[dom] && postdominates(d, b, dom))
+    return d->bmask[dom];
+  LLVMValueRef m = NULL;
+  for (unsigned k = cfg->pred_start[b]; k < cfg->pred_start[b + 1]; k++) {
+    unsigned p = cfg->pred[k];
+    if (k > cfg->pred_start[b] && p == cfg->pred[k - 1])
+      continue;
+    m = m_or(d, m, edge_mask(d, p, b));
+  }
+  return m ? m : d->zero;
+}
+
+/* A select chain over the incoming edges of phi whose blocks are (inside
+ * = 1) or are not (inside = 0) in loop `in` (NULL: all of them). */
+static LLVMValueRef phi_select(dv *d, LLVMValueRef phi, const unsigned char *in, int inside)
+{
+  unsigned b = (unsigned)block_index(d, LLVMGetInstructionParent(phi));
+  LLVMValueRef r = NULL, first = NULL;
+  for (unsigned k = 0; k < LLVMCountIncoming(phi); k++) {
+    int p = block_index(d, LLVMGetIncomingBlock(phi, k));
+    if (p < 0 || (in && (int)in[p] != inside))
+      continue;
+    LLVMValueRef v = LLVMGetIncomingValue(phi, k);
+    if (!first) {
+      first = v;
+      r = getv(d, v);
+      continue;
+    }
+    if (v == first)
+      continue;
+    r = LLVMBuildSelect(d->b, edge_mask(d, (unsigned)p, b), getv(d, v), r, "");
+  }
+  return r ? r : LLVMGetPoison(vty(d, LLVMTypeOf(phi)));
+}
+
+static LLVMValueRef intrinsic(dv *d, const char *name, LLVMTypeRef *tys, unsigned ntys)
+{
+  unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+  return LLVMGetIntrinsicDeclaration(d->m, id, tys, ntys);
+}
+
+static void copy_fmf(LLVMValueRef from, LLVMValueRef to)
+{
+  if (LLVMIsAInstruction(to) && LLVMCanValueUseFastMathFlags(from) && LLVMCanValueUseFastMathFlags(to))
+    LLVMSetFastMathFlags(to, LLVMGetFastMathFlags(from));
+}
+
+/* Instruction i (not a phi, not a branch) of a block with mask `mask`. */
+static void widen(dv *d, LLVMValueRef i, LLVMValueRef mask)
+{
+  LLVMOpcode op = LLVMGetInstructionOpcode(i);
+  if (is_dropped(i))
+    return;
+  unsigned nops = (unsigned)LLVMGetNumOperands(i);
+  int uniform = op != LLVMLoad && op != LLVMStore && op != LLVMUDiv && op != LLVMSDiv && op != LLVMURem &&
+                op != LLVMSRem;
+  unsigned nargs = op == LLVMCall ? nops - 1 : nops;
+  for (unsigned k = 0; k < nargs && uniform; k++) {
+    int is_vec;
+    get(d, LLVMGetOperand(i, k), &is_vec);
+    uniform = !is_vec;
+  }
+  if (uniform) {
+    /* the same in every lane: the instruction itself on the new operands */
+    LLVMValueRef c = LLVMInstructionClone(i);
+    for (unsigned k = 0; k < nargs; k++) {
+      int is_vec;
+      LLVMSetOperand(c, k, get(d, LLVMGetOperand(i, k), &is_vec));
+    }
+    LLVMInsertIntoBuilder(d->b, c);
+    put(d, i, c, 0);
+    return;
+  }
+  LLVMTypeRef t = LLVMTypeOf(i);
+  LLVMValueRef r = NULL;
+  switch (op) {
+  case LLVMUDiv: case LLVMSDiv: case LLVMURem: case LLVMSRem: {
+    LLVMValueRef den = getv(d, LLVMGetOperand(i, 1));
+    if (mask != d->ones)
+      den = LLVMBuildSelect(d->b, mask, den, splat(d, LLVMConstInt(t, 1, 0)), "");
+    r = LLVMBuildBinOp(d->b, op, getv(d, LLVMGetOperand(i, 0)), den, "");
+    break;
+  }
+  case LLVMAdd: case LLVMFAdd: case LLVMSub: case LLVMFSub: case LLVMMul: case LLVMFMul: case LLVMFDiv:
+  case LLVMFRem: case LLVMShl: case LLVMLShr: case LLVMAShr: case LLVMAnd: case LLVMOr: case LLVMXor:
+    r = LLVMBuildBinOp(d->b, op, getv(d, LLVMGetOperand(i, 0)), getv(d, LLVMGetOperand(i, 1)), "");
+    copy_fmf(i, r);
+    break;
+  case LLVMFNeg:
+    r = LLVMBuildFNeg(d->b, getv(d, LLVMGetOperand(i, 0)), "");
+    copy_fmf(i, r);
+    break;
+  case LLVMTrunc: case LLVMZExt: case LLVMSExt: case LLVMFPToUI: case LLVMFPToSI: case LLVMUIToFP:
+  case LLVMSIToFP: case LLVMFPTrunc: case LLVMFPExt: case LLVMPtrToInt: case LLVMIntToPtr: case LLVMBitCast:
+  case LLVMAddrSpaceCast:
+    r = LLVMBuildCast(d->b, op, getv(d, LLVMGetOperand(i, 0)), vty(d, t), "");
+    copy_fmf(i, r);
+    break;
+  case LLVMICmp:
+    r = LLVMBuildICmp(d->b, LLVMGetICmpPredicate(i), getv(d, LLVMGetOperand(i, 0)), getv(d, LLVMGetOperand(i, 1)), "");
+    break;
+  case LLVMFCmp:
+    r = LLVMBuildFCmp(d->b, LLVMGetFCmpPredicate(i), getv(d, LLVMGetOperand(i, 0)), getv(d, LLVMGetOperand(i, 1)), "");
+    copy_fmf(i, r);
+    break;
+  case LLVMSelect: {
+    int is_vec;
+    LLVMValueRef cond = get(d, LLVMGetOperand(i, 0), &is_vec);
+    r = LLVMBuildSelect(d->b, cond, getv(d, LLVMGetOperand(i, 1)), getv(d, LLVMGetOperand(i, 2)), "");
+    copy_fmf(i, r);
+    break;
+  }
+  case LLVMFreeze:
+    r = LLVMBuildFreeze(d->b, getv(d, LLVMGetOperand(i, 0)), "");
+    break;
+  case LLVMGetElementPtr: {
+    LLVMValueRef *ops = malloc(nops * sizeof(*ops));
+    if (!ops) {
+      d->broken = 1;
+      return;
+    }
+    for (unsigned k = 0; k < nops; k++) {
+      int is_vec;
+      ops[k] = get(d, LLVMGetOperand(i, k), &is_vec);
+    }
+    LLVMTypeRef st = LLVMGetGEPSourceElementType(i);
+    r = LLVMIsInBounds(i) ? LLVMBuildInBoundsGEP2(d->b, st, ops[0], ops + 1, nops - 1, "")
+                          : LLVMBuildGEP2(d->b, st, ops[0], ops + 1, nops - 1, "");
+    free(ops);
+    if (LLVMGetTypeKind(LLVMTypeOf(r)) != LLVMVectorTypeKind)
+      r = splat(d, r);
+    break;
+  }
+  case LLVMLoad: {
+    LLVMTypeRef tys[2] = {vty(d, t), vty(d, LLVMTypeOf(LLVMGetOperand(i, 0)))};
+    LLVMValueRef f = intrinsic(d, "llvm.masked.gather", tys, 2);
+    unsigned align = LLVMGetAlignment(i);
+    LLVMValueRef args[4] = {getv(d, LLVMGetOperand(i, 0)), LLVMConstInt(d->t_i32, align ? align : 1, 0), mask,
+                            LLVMGetPoison(tys[0])};
+    r = LLVMBuildCall2(d->b, LLVMGlobalGetValueType(f), f, args, 4, "");
+    break;
+  }
+  case LLVMStore: {
+    LLVMValueRef v = LLVMGetOperand(i, 0), p = LLVMGetOperand(i, 1);
+    LLVMTypeRef tys[2] = {vty(d, LLVMTypeOf(v)), vty(d, LLVMTypeOf(p))};
+    LLVMValueRef f = intrinsic(d, "llvm.masked.scatter", tys, 2);
+    unsigned align = LLVMGetAlignment(i);
+    LLVMValueRef args[4] = {getv(d, v), getv(d, p), LLVMConstInt(d->t_i32, align ? align : 1, 0), mask};
+    LLVMBuildCall2(d->b, LLVMGlobalGetValueType(f), f, args, 4, "");
+    return;
+  }
+  case LLVMCall: {
+    LLVMValueRef args[8];
+    if (nargs > 8) {
+      d->broken = 1;
+      return;
+    }
+    for (unsigned k = 0; k < nargs; k++) {
+      LLVMValueRef a = LLVMGetOperand(i, k);
+      args[k] = LLVMTypeOf(a) == t ? getv(d, a) : a; /* i1 flags stay */
+    }
+    LLVMTypeRef vt = vty(d, t);
+    LLVMValueRef f = LLVMGetIntrinsicDeclaration(d->m, LLVMGetIntrinsicID(cc_called_function(i)), &vt, 1);
+    r = LLVMBuildCall2(d->b, LLVMGlobalGetValueType(f), f, args, nargs, "");
+    copy_fmf(i, r);
+    break;
+  }
+  default:
+    d->broken = 1;
+    return;
+  }
+  put(d, i, r, 1);
+}
+
+static void emit_loop(dv *d, unsigned l);
+
+/* The nodes of loop R in order, the header's mask being `entry` (its phis
+ * already have their new values). */
+static void emit_region(dv *d, unsigned R, LLVMValueRef entry)
+{
+  dv_loop *L = &d->loops[R];
+  for (unsigned k = 0; k < L->norder && !d->broken; k++) {
+    unsigned node = L->order[k];
+    if (node >= d->n) {
+      emit_loop(d, node - d->n);
+      continue;
+    }
+    unsigned b = node;
+    LLVMValueRef mask = b == L->header ? entry : block_mask(d, R, b);
+    d->bmask[b] = mask;
+    LLVMBasicBlockRef bb = d->cfg->block[b];
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && i != t; i = LLVMGetNextInstruction(i)) {
+      if (LLVMIsAPHINode(i)) {
+        if (b != L->header)
+          put(d, i, phi_select(d, i, NULL, 0), 1);
+        continue;
+      }
+      widen(d, i, mask);
+    }
+    if (R == 0 && b == d->latch)
+      continue; /* the lane loop's own test */
+    if (!LLVMIsConditional(t)) {
+      d->emask[2 * b] = mask;
+      continue;
+    }
+    LLVMValueRef c = getv(d, LLVMGetCondition(t));
+    d->emask[2 * b] = m_and(d, mask, c);
+    d->emask[2 * b + 1] = m_and(d, mask, m_not(d, c));
+  }
+}
+
+typedef struct dv_exit {
+  unsigned b, s;
+  LLVMValueRef acc, next;
+} dv_exit;
+
+typedef struct dv_live {
+  LLVMValueRef old, lo, next;
+} dv_live;
+
+/* Inner loop l: runs while any lane is in it. */
+static void emit_loop(dv *d, unsigned l)
+{
+  const cc_cfg *cfg = d->cfg;
+  dv_loop *L = &d->loops[l];
+  unsigned h = L->header, n = d->n;
+  LLVMBasicBlockRef H = cfg->block[h];
+  LLVMValueRef entry = NULL;
+  for (unsigned k = cfg->pred_start[h]; k < cfg->pred_start[h + 1]; k++)
+    if (!L->in[cfg->pred[k]] && !(k > cfg->pred_start[h] && cfg->pred[k] == cfg->pred[k - 1]))
+      entry = m_or(d, entry, edge_mask(d, cfg->pred[k], h));
+  if (!entry)
+    entry = d->zero;
+  unsigned nphi = 0, nexit = 0, nlive = 0;
+  for (LLVMValueRef p = LLVMGetFirstInstruction(H); p && LLVMIsAPHINode(p); p = LLVMGetNextInstruction(p))
+    nphi++;
+  for (unsigned b = 0; b < n; b++)
+    if (L->in[b]) {
+      LLVMValueRef t = LLVMGetBasicBlockTerminator(cfg->block[b]);
+      for (unsigned s = 0; s < LLVMGetNumSuccessors(t); s++) {
+        int si = block_index(d, LLVMGetSuccessor(t, s));
+        nexit += si >= 0 && !L->in[si];
+      }
+      for (LLVMValueRef i = LLVMGetFirstInstruction(cfg->block[b]); i; i = LLVMGetNextInstruction(i))
+        nlive++;
+    }
+  LLVMValueRef *init = calloc(nphi + 1, sizeof(*init)), *vphi = calloc(nphi + 1, sizeof(*vphi));
+  dv_exit *ex = calloc(nexit + 1, sizeof(*ex));
+  dv_live *lv = calloc(nlive + 1, sizeof(*lv));
+  if (!init || !vphi || !ex || !lv) {
+    d->broken = 1;
+    goto done;
+  }
+  unsigned j = 0;
+  for (LLVMValueRef p = LLVMGetFirstInstruction(H); p && LLVMIsAPHINode(p); p = LLVMGetNextInstruction(p))
+    init[j++] = phi_select(d, p, L->in, 0);
+  LLVMBasicBlockRef pre = LLVMGetInsertBlock(d->b);
+  LLVMBasicBlockRef vh = LLVMAppendBasicBlockInContext(d->c, d->fn, "dv.loop");
+  LLVMBasicBlockRef vx = LLVMAppendBasicBlockInContext(d->c, d->fn, "dv.loop.exit");
+  LLVMBuildCondBr(d->b, any_lane(d, entry), vh, vx);
+  LLVMPositionBuilderAtEnd(d->b, vh);
+  LLVMValueRef active = LLVMBuildPhi(d->b, d->t_vi1, "active");
+  j = 0;
+  for (LLVMValueRef p = LLVMGetFirstInstruction(H); p && LLVMIsAPHINode(p); p = LLVMGetNextInstruction(p)) {
+    vphi[j] = LLVMBuildPhi(d->b, vty(d, LLVMTypeOf(p)), "");
+    put(d, p, vphi[j++], 1);
+  }
+  nexit = 0;
+  for (unsigned b = 0; b < n; b++)
+    if (L->in[b]) {
+      LLVMValueRef t = LLVMGetBasicBlockTerminator(cfg->block[b]);
+      for (unsigned s = 0; s < LLVMGetNumSuccessors(t); s++) {
+        int si = block_index(d, LLVMGetSuccessor(t, s));
+        if (si >= 0 && !L->in[si]) {
+          ex[nexit].b = b;
+          ex[nexit].s = s;
+          ex[nexit++].acc = LLVMBuildPhi(d->b, d->t_vi1, "exited");
+        }
+      }
+    }
+  emit_region(d, l, active);
+  if (d->broken)
+    goto done;
+  LLVMBasicBlockRef cur = LLVMGetInsertBlock(d->b);
+  LLVMValueRef cont = NULL, now = NULL;
+  for (unsigned k = cfg->pred_start[h]; k < cfg->pred_start[h + 1]; k++)
+    if (L->in[cfg->pred[k]] && !(k > cfg->pred_start[h] && cfg->pred[k] == cfg->pred[k - 1]))
+      cont = m_or(d, cont, edge_mask(d, cfg->pred[k], h));
+  if (!cont)
+    cont = d->zero;
+  for (unsigned e = 0; e < nexit; e++) {
+    LLVMValueRef m = d->emask[2 * ex[e].b + ex[e].s];
+    m = m ? m : d->zero;
+    ex[e].next = m_or(d, ex[e].acc, m);
+    now = m_or(d, now, m);
+  }
+  if (!now)
+    now = d->zero;
+  /* values used after the loop: each lane's from the iteration it left in */
+  nlive = 0;
+  for (unsigned b = 0; b < n; b++) {
+    if (!L->in[b])
+      continue;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(cfg->block[b]); i; i = LLVMGetNextInstruction(i)) {
+      int used_after = 0;
+      for (LLVMUseRef u = LLVMGetFirstUse(i); u && !used_after; u = LLVMGetNextUse(u)) {
+        int ub = block_index(d, LLVMGetInstructionParent(LLVMGetUser(u)));
+        used_after = ub >= 0 && !L->in[ub];
+      }
+      int is_vec;
+      if (!used_after || LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMVoidTypeKind)
+        continue;
+      LLVMValueRef v = get(d, i, &is_vec);
+      if (!is_vec)
+        continue; /* the group's value: the same in every iteration */
+      lv[nlive].old = i;
+      LLVMPositionBuilderBefore(d->b, LLVMGetFirstInstruction(vh));
+      lv[nlive].lo = LLVMBuildPhi(d->b, LLVMTypeOf(v), "");
+      LLVMPositionBuilderAtEnd(d->b, cur);
+      lv[nlive].next = now == d->zero ? lv[nlive].lo : LLVMBuildSelect(d->b, now, v, lv[nlive].lo, "");
+      nlive++;
+    }
+  }
+  LLVMValueRef *next = calloc(nphi + 1, sizeof(*next));
+  if (!next) {
+    d->broken = 1;
+    goto done;
+  }
+  j = 0;
+  for (LLVMValueRef p = LLVMGetFirstInstruction(H); p && LLVMIsAPHINode(p); p = LLVMGetNextInstruction(p), j++)
+    next[j] = phi_select(d, p, L->in, 1);
+  LLVMValueRef br = LLVMBuildCondBr(d->b, any_lane(d, cont), vh, vx);
+  (void)br;
+  LLVMBasicBlockRef from[2] = {pre, cur};
+  LLVMValueRef v2[2] = {entry, cont};
+  LLVMAddIncoming(active, v2, from, 2);
+  for (j = 0; j < nphi; j++) {
+    v2[0] = init[j], v2[1] = next[j];
+    LLVMAddIncoming(vphi[j], v2, from, 2);
+  }
+  for (unsigned e = 0; e < nexit; e++) {
+    v2[0] = d->zero, v2[1] = ex[e].next;
+    LLVMAddIncoming(ex[e].acc, v2, from, 2);
+  }
+  for (unsigned k = 0; k < nlive; k++) {
+    v2[0] = LLVMGetPoison(LLVMTypeOf(lv[k].lo)), v2[1] = lv[k].next;
+    LLVMAddIncoming(lv[k].lo, v2, from, 2);
+  }
+  free(next);
+  /* after the loop */
+  LLVMPositionBuilderAtEnd(d->b, vx);
+  for (unsigned e = 0; e < nexit; e++) {
+    LLVMValueRef m = LLVMBuildPhi(d->b, d->t_vi1, "left");
+    v2[0] = d->zero, v2[1] = ex[e].next;
+    LLVMAddIncoming(m, v2, from, 2);
+    d->emask[2 * ex[e].b + ex[e].s] = m;
+  }
+  for (unsigned k = 0; k < nlive; k++) {
+    LLVMValueRef m = LLVMBuildPhi(d->b, LLVMTypeOf(lv[k].lo), "");
+    v2[0] = LLVMGetPoison(LLVMTypeOf(lv[k].lo)), v2[1] = lv[k].next;
+    LLVMAddIncoming(m, v2, from, 2);
+    put(d, lv[k].old, m, 1);
+  }
+done:
+  free(init);
+  free(vphi);
+  free(ex);
+  free(lv);
+}
+
+static LLVMMetadataRef vectorized_loop_id(dv *d, LLVMValueRef old_br)
+{
+  LLVMMetadataRef ops[2];
+  unsigned n = 0;
+  LLVMMetadataRef loc = cc_loop_debug_loc(old_br);
+  if (loc)
+    ops[n++] = loc;
+  ops[n++] = cc_md_prop_bool(d->c, "llvm.loop.isvectorized", 1);
+  return cc_md_loop_id(d->c, ops, n);
+}
+
+/* The chunk loop around the widened region; the original loop runs the
+ * rest. */
+static void emit_lane_loop(dv *d, LLVMValueRef bound)
+{
+  const cc_cfg *cfg = d->cfg;
+  dv_loop *L = &d->loops[0];
+  LLVMBasicBlockRef H = cfg->block[L->header], T = cfg->block[d->latch];
+  LLVMValueRef tbr = LLVMGetBasicBlockTerminator(T);
+  LLVMBasicBlockRef E = LLVMGetSuccessor(tbr, LLVMGetSuccessor(tbr, 0) == H ? 1 : 0);
+  LLVMBasicBlockRef P = NULL;
+  for (unsigned k = cfg->pred_start[L->header]; k < cfg->pred_start[L->header + 1]; k++)
+    if (!L->in[cfg->pred[k]])
+      P = cfg->block[cfg->pred[k]];
+  LLVMTypeRef it = LLVMTypeOf(d->lx);
+  LLVMBasicBlockRef dpre = LLVMInsertBasicBlockInContext(d->c, H, "dv.pre");
+  LLVMBasicBlockRef vh = LLVMInsertBasicBlockInContext(d->c, H, "dv.lanes");
+  LLVMBasicBlockRef mid = LLVMInsertBasicBlockInContext(d->c, H, "dv.rest");
+  LLVMValueRef pt = LLVMGetBasicBlockTerminator(P);
+  for (unsigned s = 0; s < LLVMGetNumSuccessors(pt); s++)
+    if (LLVMGetSuccessor(pt, s) == H)
+      LLVMSetSuccessor(pt, s, dpre);
+  LLVMPositionBuilderAtEnd(d->b, dpre);
+  LLVMValueRef zero = LLVMConstInt(it, 0, 0);
+  LLVMValueRef N = LLVMBuildSelect(d->b, LLVMBuildICmp(d->b, LLVMIntEQ, bound, zero, ""), LLVMConstInt(it, 1, 0),
+                                   bound, "dv.n");
+  LLVMValueRef full = LLVMBuildAnd(d->b, N, LLVMConstInt(it, ~(unsigned long long)(d->W - 1), 0), "dv.full");
+  LLVMBuildCondBr(d->b, LLVMBuildICmp(d->b, LLVMIntNE, full, zero, ""), vh, mid);
+  LLVMPositionBuilderAtEnd(d->b, vh);
+  LLVMValueRef vx = LLVMBuildPhi(d->b, it, "dv.x");
+  LLVMValueRef *iota = malloc(d->W * sizeof(*iota));
+  if (!iota) {
+    d->broken = 1;
+    return;
+  }
+  for (unsigned k = 0; k < d->W; k++)
+    iota[k] = LLVMConstInt(it, k, 0);
+  LLVMValueRef lanes = LLVMBuildAdd(d->b, splat(d, vx), LLVMConstVector(iota, d->W), "dv.lx");
+  free(iota);
+  put(d, d->lx, lanes, 1);
+  emit_region(d, 0, d->ones);
+  LLVMBasicBlockRef cur = LLVMGetInsertBlock(d->b);
+  LLVMValueRef vx1 = LLVMBuildNUWAdd(d->b, vx, LLVMConstInt(it, d->W, 0), "");
+  LLVMValueRef br = LLVMBuildCondBr(d->b, LLVMBuildICmp(d->b, LLVMIntULT, vx1, full, ""), vh, mid);
+  cc_md_set(br, "llvm.loop", vectorized_loop_id(d, tbr));
+  LLVMValueRef v2[2] = {zero, vx1};
+  LLVMBasicBlockRef from[2] = {dpre, cur};
+  LLVMAddIncoming(vx, v2, from, 2);
+  /* the rest: the original loop from `full` on */
+  LLVMPositionBuilderAtEnd(d->b, mid);
+  LLVMBuildCondBr(d->b, LLVMBuildICmp(d->b, LLVMIntULT, full, N, ""), H, E);
+  for (unsigned k = 0; k < LLVMCountIncoming(d->lx); k++)
+    if (LLVMGetIncomingBlock(d->lx, k) == P)
+      LLVMSetOperand(d->lx, k, full);
+  cc_phi_retarget(H, P, mid);
+  for (LLVMValueRef phi = LLVMGetFirstInstruction(E); phi && LLVMIsAPHINode(phi); phi = LLVMGetNextInstruction(phi))
+    for (unsigned k = 0; k < LLVMCountIncoming(phi); k++)
+      if (LLVMGetIncomingBlock(phi, k) == T) {
+        LLVMValueRef v = LLVMGetIncomingValue(phi, k);
+        LLVMAddIncoming(phi, &v, &mid, 1);
+        break;
+      }
+  cc_loop_drop_props(tbr, "llvm.loop.vectorize.");
+  cc_loop_replace_prop(tbr, "llvm.loop.isvectorized", cc_md_prop_bool(d->c, "llvm.loop.isvectorized", 1));
+}
+
+static void dv_free(dv *d)
+{
+  for (unsigned l = 0; l < d->nloops; l++) {
+    if (l)
+      free(d->loops[l].in);
+    free(d->loops[l].order);
+  }
+  free(d->loops);
+  free(d->inner);
+  free(d->ipdom);
+  cc_ptrmap_free(&d->map);
+  free(d->val);
+  free(d->vec);
+  free(d->bmask);
+  free(d->emask);
+  if (d->b)
+    LLVMDisposeBuilder(d->b);
+}
+
+int wg_diverge_widen(LLVMValueRef fn, const cc_cfg *cfg, unsigned header, unsigned latch, const unsigned char *in,
+                     unsigned width, int *done, char *why, size_t why_size)
+{
+  *done = 0;
+  if (width < 2) {
+    snprintf(why, why_size, "no vector unit");
+    return CC_OK;
+  }
+  dv d;
+  memset(&d, 0, sizeof(d));
+  d.fn = fn;
+  d.m = LLVMGetGlobalParent(fn);
+  d.c = LLVMGetModuleContext(d.m);
+  d.cfg = cfg;
+  d.n = cfg->n;
+  d.W = width;
+  d.latch = latch;
+  d.t_i1 = LLVMInt1TypeInContext(d.c);
+  d.t_i32 = LLVMInt32TypeInContext(d.c);
+  d.t_vi1 = LLVMVectorType(d.t_i1, width);
+  d.ones = LLVMConstAllOnes(d.t_vi1);
+  d.zero = LLVMConstNull(d.t_vi1);
+  unsigned nheaders = 1;
+  for (unsigned b = 0; b < cfg->n; b++)
+    nheaders += in[b];
+  d.loops = calloc(nheaders + 1, sizeof(*d.loops));
+  d.inner = malloc((cfg->n + 1) * sizeof(*d.inner));
+  if (!d.loops || !d.inner) {
+    dv_free(&d);
+    return CC_OUT_OF_MEMORY;
+  }
+  d.loops[0].header = header;
+  d.loops[0].parent = -1;
+  d.loops[0].in = (unsigned char *)in;
+  d.nloops = 1;
+  LLVMValueRef bound = NULL;
+  const char *problem = analyze(&d, &bound);
+  if (problem) {
+    int oom = !strcmp(problem, "out of memory");
+    snprintf(why, why_size, "%s", problem);
+    dv_free(&d);
+    return oom ? CC_OUT_OF_MEMORY : CC_OK;
+  }
+  d.b = LLVMCreateBuilderInContext(d.c);
+  emit_lane_loop(&d, bound);
+  int broken = d.broken;
+  dv_free(&d);
+  if (broken)
+    return CC_INTERNAL; /* the function is half rewritten */
+  *done = 1;
+  return CC_OK;
+}
