@@ -34,6 +34,8 @@
 
 #include "compiler/cc_wg.h"
 
+#include <llvm-c/Analysis.h>
+
 typedef struct dv_loop {
   unsigned header;
   int parent;            /* enclosing loop (-1 for loops[0], the lane loop) */
@@ -41,6 +43,12 @@ typedef struct dv_loop {
   unsigned *order;       /* its nodes in topological order: block b, or n + loop */
   unsigned norder;
 } dv_loop;
+
+/* A header phi of the lane loop other than its counter. */
+typedef struct dv_iv {
+  LLVMValueRef phi, start, step, next;
+  LLVMTypeRef gep_ty;  /* next = getelementptr gep_ty, phi, step (else phi + step) */
+} dv_iv;
 
 typedef struct dv {
   LLVMModuleRef m;
@@ -59,10 +67,13 @@ typedef struct dv {
   unsigned char *vec;      /* val[i] is a vector (else a value of the group) */
   unsigned nval, capval;
   LLVMValueRef *bmask;     /* mask of each block */
-  LLVMValueRef *emask;     /* mask of edge s of block b: emask[2 * b + s] */
+  LLVMValueRef *emask;     /* mask of edge s of block b: emask[eoff[b] + s] */
+  unsigned *eoff;
   LLVMTypeRef t_i1, t_i32, t_vi1;
   LLVMValueRef ones, zero;
   LLVMValueRef lx;         /* the lane loop's counter */
+  dv_iv *iv;               /* its other header phis */
+  unsigned niv;
   int broken;              /* a value was missing while building (a bug) */
   char buf[160];
 } dv;
@@ -165,7 +176,9 @@ static const char *inst_problem(dv *d, LLVMValueRef i)
   case LLVMAtomicRMW: case LLVMAtomicCmpXchg: case LLVMFence:
     return "atomics";
   case LLVMSwitch:
-    return "a switch";
+    if (!scalar_ty(LLVMTypeOf(LLVMGetOperand(i, 0))))
+      return "vector or aggregate values";
+    return NULL;
   case LLVMAlloca:
     return "a stack allocation";
   default:
@@ -308,9 +321,49 @@ static const char *order_loops(dv *d)
   return why;
 }
 
-/* The lane loop's shape: one entry edge, one exit (the latch's), its
- * counter from 0 by 1 as the header's only phi, the latch's test against
- * a bound of the group.  Sets d->lx. */
+/* The recurrence of a header phi of the lane loop: start from the entry
+ * edge, next = phi + step or getelementptr (phi, step), step the group's.
+ * 0 when it is not one. */
+static int recurrence(dv *d, LLVMValueRef phi, dv_iv *iv)
+{
+  if (LLVMCountIncoming(phi) != 2)
+    return 0;
+  memset(iv, 0, sizeof(*iv));
+  iv->phi = phi;
+  LLVMValueRef next = NULL;
+  for (unsigned k = 0; k < 2; k++) {
+    LLVMValueRef v = LLVMGetIncomingValue(phi, k);
+    int p = block_index(d, LLVMGetIncomingBlock(phi, k));
+    if (p >= 0 && d->loops[0].in[p])
+      next = v;
+    else
+      iv->start = v;
+  }
+  if (!next || !iv->start || in_region(d, iv->start) || !LLVMIsAInstruction(next))
+    return 0;
+  LLVMOpcode op = LLVMGetInstructionOpcode(next);
+  if (op == LLVMAdd && LLVMGetTypeKind(LLVMTypeOf(phi)) == LLVMIntegerTypeKind) {
+    LLVMValueRef a = LLVMGetOperand(next, 0), c = LLVMGetOperand(next, 1);
+    if (a != phi)
+      a = c, c = LLVMGetOperand(next, 0);
+    iv->step = c;
+    iv->next = next;
+    return a == phi && !in_region(d, c);
+  }
+  if (op == LLVMGetElementPtr && LLVMGetNumOperands(next) == 2 && LLVMGetOperand(next, 0) == phi &&
+      !in_region(d, LLVMGetOperand(next, 1))) {
+    iv->step = LLVMGetOperand(next, 1);
+    iv->gep_ty = LLVMGetGEPSourceElementType(next);
+    iv->next = next;
+    return 1;
+  }
+  return 0;
+}
+
+/* The lane loop's shape: one entry edge, one exit (the latch's), the
+ * counter lx from 0 by 1 that the latch tests against a bound of the
+ * group, any other header phi a recurrence (recurrence()).  Sets d->lx
+ * and d->iv. */
 static const char *lane_loop_problem(dv *d, LLVMValueRef *bound)
 {
   const cc_cfg *cfg = d->cfg;
@@ -321,44 +374,48 @@ static const char *lane_loop_problem(dv *d, LLVMValueRef *bound)
   unsigned outside = 0;
   for (unsigned k = cfg->pred_start[L->header]; k < cfg->pred_start[L->header + 1]; k++)
     outside += !L->in[cfg->pred[k]];
-  if (outside != 1 || !LLVMIsConditional(br))
-    return shape;
-  LLVMValueRef lx = LLVMGetFirstInstruction(H);
-  if (!lx || !LLVMIsAPHINode(lx) || LLVMIsAPHINode(LLVMGetNextInstruction(lx)) ||
-      LLVMGetTypeKind(LLVMTypeOf(lx)) != LLVMIntegerTypeKind || LLVMCountIncoming(lx) != 2)
-    return "the lane loop has more than its counter as a phi";
-  LLVMValueRef x1 = NULL;
-  for (unsigned k = 0; k < 2; k++) {
-    LLVMValueRef v = LLVMGetIncomingValue(lx, k);
-    int p = block_index(d, LLVMGetIncomingBlock(lx, k));
-    if (p >= 0 && L->in[p])
-      x1 = v;
-    else if (!LLVMIsAConstantInt(v) || LLVMConstIntGetZExtValue(v) != 0)
-      return shape;
-  }
-  if (!x1 || !LLVMIsAInstruction(x1) || LLVMGetInstructionOpcode(x1) != LLVMAdd)
-    return shape;
-  LLVMValueRef a = LLVMGetOperand(x1, 0), c = LLVMGetOperand(x1, 1);
-  if (a != lx)
-    a = c, c = LLVMGetOperand(x1, 0);
-  if (a != lx || !LLVMIsAConstantInt(c) || LLVMConstIntGetZExtValue(c) != 1)
+  if (outside != 1 || !LLVMIsABranchInst(br) || !LLVMIsConditional(br))
     return shape;
   LLVMValueRef cond = LLVMGetCondition(br);
   if (!LLVMIsAICmpInst(cond))
     return shape;
   LLVMIntPredicate p = LLVMGetICmpPredicate(cond);
-  LLVMValueRef l = LLVMGetOperand(cond, 0), r = LLVMGetOperand(cond, 1);
-  if (r == x1) {
-    LLVMValueRef t = l;
-    l = r, r = t;
-    p = p == LLVMIntUGT ? LLVMIntULT : p == LLVMIntULT ? LLVMIntUGT : p;
+  LLVMValueRef x1 = LLVMGetOperand(cond, 0), r = LLVMGetOperand(cond, 1);
+  if (!in_region(d, x1)) {
+    LLVMValueRef t = x1;
+    x1 = r, r = t;
+    p = p == LLVMIntUGT ? LLVMIntULT : p == LLVMIntULT ? LLVMIntUGT : p == LLVMIntULE ? LLVMIntUGE
+      : p == LLVMIntUGE ? LLVMIntULE : p;
   }
-  if (l != x1 || in_region(d, r))
+  if (in_region(d, r) || !LLVMIsAInstruction(x1) || LLVMGetInstructionOpcode(x1) != LLVMAdd)
     return shape;
   /* the test to go on: x + 1 < bound or x + 1 != bound */
   int goes_on = LLVMGetSuccessor(br, 0) == H ? p == LLVMIntULT || p == LLVMIntNE : p == LLVMIntUGE || p == LLVMIntEQ;
   if (!goes_on)
     return shape;
+  LLVMValueRef lx = LLVMGetOperand(x1, 0), c = LLVMGetOperand(x1, 1);
+  if (!LLVMIsAPHINode(lx))
+    lx = c, c = LLVMGetOperand(x1, 0);
+  if (!LLVMIsAPHINode(lx) || LLVMGetInstructionParent(lx) != H || !LLVMIsAConstantInt(c) ||
+      LLVMConstIntGetZExtValue(c) != 1)
+    return shape;
+  unsigned nphi = 0;
+  for (LLVMValueRef phi = LLVMGetFirstInstruction(H); phi && LLVMIsAPHINode(phi); phi = LLVMGetNextInstruction(phi))
+    nphi++;
+  d->iv = calloc(nphi + 1, sizeof(*d->iv));
+  if (!d->iv)
+    return "out of memory";
+  for (LLVMValueRef phi = LLVMGetFirstInstruction(H); phi && LLVMIsAPHINode(phi); phi = LLVMGetNextInstruction(phi)) {
+    dv_iv iv;
+    if (!recurrence(d, phi, &iv))
+      return "a phi of the lane loop is not a recurrence";
+    if (phi == lx) {
+      if (iv.next != x1 || !LLVMIsAConstantInt(iv.start) || LLVMConstIntGetZExtValue(iv.start) != 0)
+        return shape;
+      continue;
+    }
+    d->iv[d->niv++] = iv;
+  }
   /* the exit */
   LLVMBasicBlockRef E = LLVMGetSuccessor(br, LLVMGetSuccessor(br, 0) == H ? 1 : 0);
   for (LLVMValueRef phi = LLVMGetFirstInstruction(E); phi && LLVMIsAPHINode(phi); phi = LLVMGetNextInstruction(phi))
@@ -393,7 +450,7 @@ static const char *analyze(dv *d, LLVMValueRef *bound)
       }
     }
     LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
-    if (!t || !LLVMIsABranchInst(t))
+    if (!t || (!LLVMIsABranchInst(t) && !LLVMIsASwitchInst(t)))
       return "a block that does not end in a branch";
     for (unsigned s = 0; s < LLVMGetNumSuccessors(t); s++) {
       int si = block_index(d, LLVMGetSuccessor(t, s));
@@ -439,9 +496,16 @@ static const char *analyze(dv *d, LLVMValueRef *bound)
     d->val = calloc(d->capval, sizeof(*d->val));
     d->vec = calloc(d->capval, 1);
     d->bmask = calloc(n, sizeof(*d->bmask));
-    d->emask = calloc(2 * (size_t)n, sizeof(*d->emask));
+    d->eoff = malloc((n + 1) * sizeof(*d->eoff));
+    unsigned nedges = 0;
+    for (unsigned b = 0; d->eoff && b < n; b++) {
+      d->eoff[b] = nedges;
+      LLVMValueRef t = LLVMGetBasicBlockTerminator(cfg->block[b]);
+      nedges += t ? LLVMGetNumSuccessors(t) : 0;
+    }
+    d->emask = calloc(nedges + 1, sizeof(*d->emask));
     d->ipdom = malloc(n * sizeof(*d->ipdom));
-    if (!d->val || !d->vec || !d->bmask || !d->emask || !d->ipdom || cc_cfg_postdom(cfg, d->ipdom))
+    if (!d->val || !d->vec || !d->bmask || !d->eoff || !d->emask || !d->ipdom || cc_cfg_postdom(cfg, d->ipdom))
       return "out of memory";
   }
   return why;
@@ -547,7 +611,7 @@ static LLVMValueRef edge_mask(dv *d, unsigned p, unsigned b)
   LLVMValueRef t = LLVMGetBasicBlockTerminator(d->cfg->block[p]), m = NULL;
   for (unsigned s = 0; s < LLVMGetNumSuccessors(t); s++)
     if (LLVMGetSuccessor(t, s) == d->cfg->block[b])
-      m = m_or(d, m, d->emask[2 * p + s] ? d->emask[2 * p + s] : d->zero);
+      m = m_or(d, m, d->emask[d->eoff[p] + s] ? d->emask[d->eoff[p] + s] : d->zero);
   return m ? m : d->zero;
 }
 
@@ -774,13 +838,26 @@ static void emit_region(dv *d, unsigned R, LLVMValueRef entry)
     }
     if (R == 0 && b == d->latch)
       continue; /* the lane loop's own test */
+    LLVMValueRef *em = d->emask + d->eoff[b];
+    if (LLVMIsASwitchInst(t)) {
+      /* successor 0 the default, k + 1 for case k (operand 2 + 2k) */
+      LLVMValueRef c = getv(d, LLVMGetOperand(t, 0)), some = NULL;
+      unsigned ns = LLVMGetNumSuccessors(t);
+      for (unsigned s = 1; s < ns; s++) {
+        LLVMValueRef eq = LLVMBuildICmp(d->b, LLVMIntEQ, c, splat(d, LLVMGetOperand(t, 2 * s)), "");
+        em[s] = m_and(d, mask, eq);
+        some = m_or(d, some, eq);
+      }
+      em[0] = some ? m_and(d, mask, m_not(d, some)) : mask;
+      continue;
+    }
     if (!LLVMIsConditional(t)) {
-      d->emask[2 * b] = mask;
+      em[0] = mask;
       continue;
     }
     LLVMValueRef c = getv(d, LLVMGetCondition(t));
-    d->emask[2 * b] = m_and(d, mask, c);
-    d->emask[2 * b + 1] = m_and(d, mask, m_not(d, c));
+    em[0] = m_and(d, mask, c);
+    em[1] = m_and(d, mask, m_not(d, c));
   }
 }
 
@@ -864,7 +941,7 @@ static void emit_loop(dv *d, unsigned l)
   if (!cont)
     cont = d->zero;
   for (unsigned e = 0; e < nexit; e++) {
-    LLVMValueRef m = d->emask[2 * ex[e].b + ex[e].s];
+    LLVMValueRef m = d->emask[d->eoff[ex[e].b] + ex[e].s];
     m = m ? m : d->zero;
     ex[e].next = m_or(d, ex[e].acc, m);
     now = m_or(d, now, m);
@@ -928,7 +1005,7 @@ static void emit_loop(dv *d, unsigned l)
     LLVMValueRef m = LLVMBuildPhi(d->b, d->t_vi1, "left");
     v2[0] = d->zero, v2[1] = ex[e].next;
     LLVMAddIncoming(m, v2, from, 2);
-    d->emask[2 * ex[e].b + ex[e].s] = m;
+    d->emask[d->eoff[ex[e].b] + ex[e].s] = m;
   }
   for (unsigned k = 0; k < nlive; k++) {
     LLVMValueRef m = LLVMBuildPhi(d->b, LLVMTypeOf(lv[k].lo), "");
@@ -941,6 +1018,21 @@ done:
   free(vphi);
   free(ex);
   free(lv);
+}
+
+/* The value of recurrence iv when the counter is x (a scalar or lanes):
+ * start + x * step. */
+static LLVMValueRef iv_at(dv *d, const dv_iv *iv, LLVMValueRef x)
+{
+  int lanes = LLVMGetTypeKind(LLVMTypeOf(x)) == LLVMVectorTypeKind;
+  LLVMTypeRef st = LLVMTypeOf(iv->step);
+  LLVMTypeRef t = lanes ? vty(d, st) : st;
+  LLVMValueRef xs = LLVMBuildIntCast2(d->b, x, t, 0, "");
+  LLVMValueRef step = lanes ? splat(d, iv->step) : iv->step;
+  LLVMValueRef off = LLVMBuildMul(d->b, xs, step, "");
+  if (iv->gep_ty)
+    return LLVMBuildGEP2(d->b, iv->gep_ty, iv->start, &off, 1, "");
+  return LLVMBuildAdd(d->b, lanes ? splat(d, iv->start) : iv->start, off, "");
 }
 
 static LLVMMetadataRef vectorized_loop_id(dv *d, LLVMValueRef old_br)
@@ -980,6 +1072,13 @@ static void emit_lane_loop(dv *d, LLVMValueRef bound)
   LLVMValueRef N = LLVMBuildSelect(d->b, LLVMBuildICmp(d->b, LLVMIntEQ, bound, zero, ""), LLVMConstInt(it, 1, 0),
                                    bound, "dv.n");
   LLVMValueRef full = LLVMBuildAnd(d->b, N, LLVMConstInt(it, ~(unsigned long long)(d->W - 1), 0), "dv.full");
+  LLVMValueRef *rest = calloc(d->niv + 1, sizeof(*rest));
+  if (!rest) {
+    d->broken = 1;
+    return;
+  }
+  for (unsigned k = 0; k < d->niv; k++)
+    rest[k] = iv_at(d, &d->iv[k], full);
   LLVMBuildCondBr(d->b, LLVMBuildICmp(d->b, LLVMIntNE, full, zero, ""), vh, mid);
   LLVMPositionBuilderAtEnd(d->b, vh);
   LLVMValueRef vx = LLVMBuildPhi(d->b, it, "dv.x");
@@ -993,6 +1092,8 @@ static void emit_lane_loop(dv *d, LLVMValueRef bound)
   LLVMValueRef lanes = LLVMBuildAdd(d->b, splat(d, vx), LLVMConstVector(iota, d->W), "dv.lx");
   free(iota);
   put(d, d->lx, lanes, 1);
+  for (unsigned k = 0; k < d->niv; k++)
+    put(d, d->iv[k].phi, iv_at(d, &d->iv[k], lanes), 1);
   emit_region(d, 0, d->ones);
   LLVMBasicBlockRef cur = LLVMGetInsertBlock(d->b);
   LLVMValueRef vx1 = LLVMBuildNUWAdd(d->b, vx, LLVMConstInt(it, d->W, 0), "");
@@ -1007,6 +1108,11 @@ static void emit_lane_loop(dv *d, LLVMValueRef bound)
   for (unsigned k = 0; k < LLVMCountIncoming(d->lx); k++)
     if (LLVMGetIncomingBlock(d->lx, k) == P)
       LLVMSetOperand(d->lx, k, full);
+  for (unsigned j = 0; j < d->niv; j++)
+    for (unsigned k = 0; k < LLVMCountIncoming(d->iv[j].phi); k++)
+      if (LLVMGetIncomingBlock(d->iv[j].phi, k) == P)
+        LLVMSetOperand(d->iv[j].phi, k, rest[j]);
+  free(rest);
   cc_phi_retarget(H, P, mid);
   for (LLVMValueRef phi = LLVMGetFirstInstruction(E); phi && LLVMIsAPHINode(phi); phi = LLVMGetNextInstruction(phi))
     for (unsigned k = 0; k < LLVMCountIncoming(phi); k++)
@@ -1034,6 +1140,8 @@ static void dv_free(dv *d)
   free(d->vec);
   free(d->bmask);
   free(d->emask);
+  free(d->eoff);
+  free(d->iv);
   if (d->b)
     LLVMDisposeBuilder(d->b);
 }
@@ -1085,8 +1193,12 @@ int wg_diverge_widen(LLVMValueRef fn, const cc_cfg *cfg, unsigned header, unsign
   emit_lane_loop(&d, bound);
   int broken = d.broken;
   dv_free(&d);
-  if (broken)
-    return CC_INTERNAL; /* the function is half rewritten */
+  /* A bug here would otherwise surface as a crash in a later pass. */
+  if (broken || LLVMVerifyFunction(fn, LLVMReturnStatusAction)) {
+    snprintf(why, why_size, "internal error: masked widening of a lane loop of %s left broken IR",
+             LLVMGetValueName2(fn, &(size_t){0}));
+    return CC_INTERNAL;
+  }
   *done = 1;
   return CC_OK;
 }

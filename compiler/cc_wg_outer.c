@@ -320,7 +320,7 @@ typedef struct refused {
 
 /* Masked widening (cc_wg_diverge.c) of each refused lane loop; those it
  * cannot take lose the hint, with both reasons. */
-static int widen_refused(LLVMValueRef fn, refused *r, unsigned nr)
+static int widen_refused(LLVMValueRef fn, refused *r, unsigned nr, char **err)
 {
   unsigned W = lane_width(fn);
   int rc = CC_OK;
@@ -347,13 +347,18 @@ static int widen_refused(LLVMValueRef fn, refused *r, unsigned nr)
     }
     free(in);
     cc_cfg_free(&cfg);
+    if (rc == CC_INTERNAL)
+      cc_set_err(err, "%s", why);
     if (done) {
       char msg[64];
       snprintf(msg, sizeof(msg), "(vectorization width: %u)", W);
       note(r[k].br, "vectorized masked lane-varying loops ", msg);
     } else if (rc == CC_OK) {
       char msg[340];
-      snprintf(msg, sizeof(msg), "%s (masked widening: %s)", r[k].why, why);
+      if (!strcmp(r[k].why, why))
+        snprintf(msg, sizeof(msg), "%s", why);
+      else
+        snprintf(msg, sizeof(msg), "%s (masked widening: %s)", r[k].why, why);
       note(r[k].br, "loop not vectorized: ", msg);
       cc_loop_drop_props(r[k].br, "llvm.loop.vectorize.");
     }
@@ -363,7 +368,7 @@ static int widen_refused(LLVMValueRef fn, refused *r, unsigned nr)
 
 /* Step 2 on one function: each lane loop with the hint and inner loops
  * that the native path would get wrong loses the hint. */
-static int check_function(LLVMValueRef fn)
+static int check_function(LLVMValueRef fn, char **err)
 {
   cc_cfg cfg;
   if (cc_cfg_build(&cfg, fn))
@@ -409,7 +414,7 @@ static int check_function(LLVMValueRef fn)
   free(in);
   cc_cfg_free(&cfg);
   if (rc == CC_OK)
-    rc = widen_refused(fn, ref, nref);
+    rc = widen_refused(fn, ref, nref, err);
   free(ref);
   return rc;
 }
@@ -480,13 +485,7 @@ int wg_outer_vectorize(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err)
   for (unsigned i = 0; i < n; i++)
     rename_hints(fns[i], HIDDEN_HINT, "llvm.loop.vectorize.enable");
   for (unsigned i = 0; i < n && rc == CC_OK; i++)
-    rc = check_function(fns[i]);
-  if (getenv("LANECL_DV_DUMP"))
-    for (unsigned i = 0; i < n; i++) {
-      char *t = LLVMPrintValueToString(fns[i]);
-      fprintf(stderr, "%s\n", t);
-      LLVMDisposeMessage(t);
-    }
+    rc = check_function(fns[i], err);
   char *msg = NULL;
   if (rc == CC_OK && cc_run_passes_on(m, tm, "function(loop-vectorize)", fns, n, &msg)) {
     cc_set_err(err, "internal error: outer-loop vectorization: %s", msg);
