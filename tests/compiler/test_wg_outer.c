@@ -1,8 +1,8 @@
 /* Lane loops around inner loops (compiler/cc_wg_outer.c): LLVM's VPlan-native
  * path vectorizes the lane loop when the inner loops have a uniform trip
- * count; anything it would get wrong (calls, a trip count per work-item,
- * divergent branches, values used after the loop) stays scalar and says why
- * in the report.  Each kernel runs at the default level and with
+ * count; a trip count per work-item or divergent branches go to masked
+ * widening (compiler/cc_wg_diverge.c); anything neither takes (calls,
+ * values used after the loop) stays scalar and says why in the report.  Each kernel runs at the default level and with
  * -cl-opt-disable and is checked against C, with group sizes that leave a
  * remainder of the vector width. */
 #include "tests/compiler/wg_harness.h"
@@ -17,6 +17,14 @@ static const cc_kernel_info *built(wg_prog *p, const char *kernel, int lv)
     ASSERT_CONTAINS(k->report, "scalar (-cl-opt-disable)");
   }
   return k;
+}
+
+/* The report says the lane loop of region 0 was widened with masks. */
+static void assert_masked(const cc_kernel_info *k)
+{
+  ASSERT_CONTAINS(k->report, "lane loop vectorized (masked: inner loops run while any lane is active), width");
+  ASSERT_TRUE(k->simd_width > 1);
+  ASSERT_TRUE(k->simd_width <= ct_dev()->simd_bits / 32);
 }
 
 /* The report says the lane loop of region 0 went through the native path at full width. */
@@ -131,12 +139,18 @@ TEST(sgemm_lane_loop_vectorizes_in_2d_groups)
   free(A), free(B), free(C), free(dA), free(dB), free(dC);
 }
 
-TEST(inner_loop_trip_count_per_work_item_stays_scalar)
+TEST(inner_loop_trip_count_per_work_item_vectorizes_masked)
 {
-  /* j runs to the work-item's own id: no uniform trip count. */
+  /* j runs to the work-item's own id: no uniform trip count.  With a libm
+   * call in the loop (lg) neither path takes it. */
   const char *src = "kernel void tri(global const int *a, global int *out) {\n"
                     "  int l = get_local_id(0), s = 0;\n"
                     "  for (int j = 0; j <= l; j++) s += a[j] * (j + 1);\n"
+                    "  out[get_global_id(0)] = s;\n"
+                    "}\n"
+                    "kernel void lg(global float *out) {\n"
+                    "  int l = get_local_id(0); float s = 0;\n"
+                    "  for (int j = 0; j <= l; j++) s += lgamma((float)j + 0.5f);\n"
                     "  out[get_global_id(0)] = s;\n"
                     "}\n";
   enum { N = 200, L = 40 };
@@ -156,8 +170,13 @@ TEST(inner_loop_trip_count_per_work_item_stays_scalar)
       ASSERT_EQ(out[g], s);
     }
     const cc_kernel_info *k = built(&p, "tri", lv);
-    if (lv == 0)
-      ASSERT_CONTAINS(k->report, "inner loop, the trip count of an inner loop depends on the work-item, scalar");
+    if (lv == 0) {
+      ASSERT_CONTAINS(k->report, "inner loop, trip count per work-item, lane loop vectorized (masked");
+      assert_masked(k);
+      ASSERT_CONTAINS(built(&p, "lg", lv)->report,
+                      "inner loop, trip count per work-item, lane loop not vectorized: a call of lgamma");
+      ASSERT_EQ(built(&p, "lg", lv)->simd_width, 1);
+    }
     wg_free(&p);
   }
   free(a), free(out);
@@ -213,10 +232,10 @@ TEST(divergent_branches_in_inner_loops_stay_correct)
       ASSERT_EQ(out[g], s);
     }
     if (lv == 0) {
-      const cc_kernel_info *k = built(&p, "div", lv);
-      ASSERT_CONTAINS(k->report, "lane loop not vectorized: a branch depends on the work-item");
+      /* a branch on the work-item in the inner loop: the native path refuses it */
+      assert_masked(built(&p, "div", lv));
       /* a break on loaded data: the trip count is per work-item */
-      ASSERT_CONTAINS(built(&p, "brk", lv)->report, "the trip count of an inner loop depends on the work-item");
+      ASSERT_CONTAINS(built(&p, "brk", lv)->report, "trip count per work-item, lane loop vectorized (masked");
     }
     wg_free(&p);
   }
