@@ -632,10 +632,12 @@ static LLVMValueRef block_mask(dv *d, unsigned R, unsigned b)
 {
   const cc_cfg *cfg = d->cfg;
   /* In the lane loop (whose only exit is its latch, and the code after it
-   * can end without coming back), a block that post-dominates its
-   * immediate dominator runs for the same lanes.  Not so in an inner loop:
+   * can end without coming back), a block that post-dominates its nearest
+   * dominator outside inner loops runs for the same lanes.  Not so in an inner loop:
    * a lane can leave it before the block and come back to it later. */
   unsigned dom = cfg->idom[b];
+  while (R == 0 && d->inner[dom] != 0 && dom != cfg->idom[dom])
+    dom = cfg->idom[dom]; /* out of the inner loops that dominate b */
   if (R == 0 && d->inner[dom] == 0 && d->bmask[dom] && postdominates(d, b, dom))
     return d->bmask[dom];
   LLVMValueRef m = NULL;
