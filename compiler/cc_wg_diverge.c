@@ -427,6 +427,30 @@ static const char *lane_loop_problem(dv *d, LLVMValueRef *bound)
   return NULL;
 }
 
+/* v (a value of the group) points into a stack allocation: private memory
+ * that every work-item of the scalar loop reuses in turn, which lanes
+ * running together would share. */
+static int stack_memory(const dv *d, LLVMValueRef v, unsigned depth)
+{
+  if (depth > 8 || LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMPointerTypeKind || !LLVMIsAInstruction(v))
+    return 0;
+  switch (LLVMGetInstructionOpcode(v)) {
+  case LLVMAlloca:
+    return 1;
+  case LLVMGetElementPtr: case LLVMBitCast: case LLVMAddrSpaceCast:
+    return stack_memory(d, LLVMGetOperand(v, 0), depth + 1);
+  case LLVMSelect:
+    return stack_memory(d, LLVMGetOperand(v, 1), depth + 1) || stack_memory(d, LLVMGetOperand(v, 2), depth + 1);
+  case LLVMPHI:
+    for (unsigned k = 0; k < LLVMCountIncoming(v); k++)
+      if (stack_memory(d, LLVMGetIncomingValue(v, k), depth + 1))
+        return 1;
+    return 0;
+  default:
+    return 0;
+  }
+}
+
 /* Finds the inner loops and checks every instruction; NULL or why not. */
 static const char *analyze(dv *d, LLVMValueRef *bound)
 {
@@ -443,6 +467,9 @@ static const char *analyze(dv *d, LLVMValueRef *bound)
       const char *why = inst_problem(d, i);
       if (why)
         return why;
+      for (int k = 0; k < LLVMGetNumOperands(i); k++)
+        if (!in_region(d, LLVMGetOperand(i, k)) && stack_memory(d, LLVMGetOperand(i, k), 0))
+          return "private memory on the stack";
       for (LLVMUseRef u = LLVMGetFirstUse(i); u; u = LLVMGetNextUse(u)) {
         LLVMValueRef user = LLVMGetUser(u);
         if (!in_region(d, user) && !(b == d->latch && user == LLVMGetBasicBlockTerminator(bb)))

@@ -120,3 +120,22 @@ __kernel void dv_barrier(__global int *out, __local int *tmp)
   barrier(CLK_LOCAL_MEM_FENCE);
   out[get_global_id(0)] = s + tmp[0];
 }
+
+/* A private array indexed by a lane-varying loop (it lives in the frame),
+ * long and double state. */
+__kernel void dv_private(__global long *out, __global double *d)
+{
+  int i = get_global_id(0);
+  int buf[12];
+  int n = (int)(dv_hash(i) % 13);
+  for (int k = 0; k < n; k++)
+    buf[k] = (int)(dv_hash(i + k) & 1023);
+  long s = 0;
+  double q = 0.0;
+  for (int k = n - 1; k >= 0; k -= 1 + (buf[k] & 1)) {
+    s = s * 7 + buf[k];
+    q = q * 0.5 + (double)buf[k];
+  }
+  out[i] = s;
+  d[i] = q;
+}

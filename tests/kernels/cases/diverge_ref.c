@@ -188,6 +188,35 @@ static void dv_barrier(const char *dir, int n, int L)
   free(out), free(s);
 }
 
+static void dv_private(const char *dir, int n)
+{
+  long long *out = calloc(n, 8);
+  double *d = calloc(n, 8);
+  for (int i = 0; i < n; i++) {
+    int buf[12];
+    int m = (int)(dv_hash(i) % 13);
+    for (int k = 0; k < m; k++)
+      buf[k] = (int)(dv_hash(i + k) & 1023);
+    long long s = 0;
+    double q = 0.0;
+    for (int k = m - 1; k >= 0; k -= 1 + (buf[k] & 1)) {
+      s = s * 7 + buf[k];
+      q = q * 0.5 + (double)buf[k];
+    }
+    out[i] = s;
+    d[i] = q;
+  }
+  FILE *f = open_ref(dir, "diverge_private");
+  fprintf(f, "arg 0:\n");
+  for (int i = 0; i < n; i++)
+    fprintf(f, "%lld%c", out[i], i % 8 == 7 || i + 1 == n ? '\n' : ' ');
+  fprintf(f, "arg 1:\n");
+  for (int i = 0; i < n; i++)
+    fprintf(f, "%.17g%c", d[i], i % 8 == 7 || i + 1 == n ? '\n' : ' ');
+  fclose(f);
+  free(out), free(d);
+}
+
 int main(int argc, char **argv)
 {
   const char *dir = argc > 1 ? argv[1] : ".";
@@ -199,6 +228,7 @@ int main(int argc, char **argv)
   dv_list(dir, 100);
   dv_switch(dir, 75);
   dv_barrier(dir, 72, 24);
+  dv_private(dir, 90);
   /* the list's next[]: the .sim's values */
   if (argc > 2)
     for (int k = 0; k < 64; k++)
