@@ -32,7 +32,8 @@
  *    atomics or printf, asks the loop vectorizer to vectorize across
  *    work-items: LLVM's usual path when the region has no loop, its
  *    VPlan-native path for outer loops when it has (cc_wg_outer.c, after
- *    checks; inner loops with a per-work-item trip count stay scalar).
+ *    checks; inner loops with a per-work-item trip count are widened with
+ *    masks instead, cc_wg_diverge.c).
  *    OpenCL vector types are split into scalars there first (the loop
  *    vectorizer does not widen vector-typed values); cc_wg_finish does it
  *    again for builtins on vectors once they are linked.  A region whose

@@ -74,6 +74,8 @@ typedef struct dv {
   LLVMValueRef lx;         /* the lane loop's counter */
   dv_iv *iv;               /* its other header phis */
   unsigned niv;
+  LLVMValueRef *priv;      /* allocas the region uses: priv[k], lanes' copies priv[cappriv + k] */
+  unsigned npriv, cappriv;
   int broken;              /* a value was missing while building (a bug) */
   char buf[160];
 } dv;
@@ -451,6 +453,76 @@ static int stack_memory(const dv *d, LLVMValueRef v, unsigned depth)
   }
 }
 
+/* The alloca v points into through getelementptr and casts outside the
+ * region, NULL if none. */
+static LLVMValueRef stack_root(const dv *d, LLVMValueRef v)
+{
+  for (unsigned depth = 0; depth < 16 && LLVMIsAInstruction(v) && !in_region(d, v); depth++) {
+    switch (LLVMGetInstructionOpcode(v)) {
+    case LLVMAlloca:
+      return v;
+    case LLVMGetElementPtr: case LLVMBitCast: case LLVMAddrSpaceCast:
+      v = LLVMGetOperand(v, 0);
+      break;
+    default:
+      return NULL;
+    }
+  }
+  return NULL;
+}
+
+/* Every use of v (an alloca or a pointer the group derives from it) is in
+ * the region, or marks a lifetime. */
+static int only_region_uses(const dv *d, LLVMValueRef v, unsigned depth)
+{
+  if (depth > 16)
+    return 0;
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (in_region(d, user) || is_dropped(user))
+      continue;
+    if (!LLVMIsAInstruction(user))
+      return 0;
+    LLVMOpcode op = LLVMGetInstructionOpcode(user);
+    if ((op != LLVMGetElementPtr && op != LLVMBitCast && op != LLVMAddrSpaceCast) || LLVMGetOperand(user, 0) != v ||
+        !only_region_uses(d, user, depth + 1))
+      return 0;
+  }
+  return 1;
+}
+
+/* Stack memory used by the region (private arrays of the work-item, which
+ * the scalar loop reuses for each work-item in turn): each lane gets its
+ * own copy when the alloca is static, small, and used by the region only;
+ * NULL or why not. */
+static const char *private_copies(dv *d, LLVMValueRef v)
+{
+  LLVMValueRef a = stack_root(d, v);
+  if (!a)
+    return stack_memory(d, v, 0) ? "private memory on the stack" : NULL;
+  for (unsigned k = 0; k < d->npriv; k++)
+    if (d->priv[k] == a)
+      return NULL;
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(d->m);
+  LLVMValueRef count = LLVMGetOperand(a, 0);
+  LLVMTypeRef t = LLVMGetAllocatedType(a);
+  if (LLVMGetInstructionParent(a) != LLVMGetEntryBasicBlock(d->fn) || !LLVMIsAConstantInt(count) ||
+      LLVMConstIntGetZExtValue(count) != 1 || !LLVMTypeIsSized(t) ||
+      LLVMABISizeOfType(td, t) * d->W > 65536 || !only_region_uses(d, a, 0))
+    return "private memory on the stack";
+  if (d->npriv == d->cappriv) {
+    unsigned cap = d->cappriv ? 2 * d->cappriv : 4;
+    LLVMValueRef *p = realloc(d->priv, 2 * cap * sizeof(*p));
+    if (!p)
+      return "out of memory";
+    memmove(p + cap, p + d->cappriv, d->npriv * sizeof(*p));
+    d->priv = p;
+    d->cappriv = cap;
+  }
+  d->priv[d->npriv++] = a;
+  return NULL;
+}
+
 /* Finds the inner loops and checks every instruction; NULL or why not. */
 static const char *analyze(dv *d, LLVMValueRef *bound)
 {
@@ -467,9 +539,11 @@ static const char *analyze(dv *d, LLVMValueRef *bound)
       const char *why = inst_problem(d, i);
       if (why)
         return why;
-      for (int k = 0; k < LLVMGetNumOperands(i); k++)
-        if (!in_region(d, LLVMGetOperand(i, k)) && stack_memory(d, LLVMGetOperand(i, k), 0))
-          return "private memory on the stack";
+      for (int k = 0; k < LLVMGetNumOperands(i) && !why; k++)
+        if (!in_region(d, LLVMGetOperand(i, k)) && !is_dropped(i))
+          why = private_copies(d, LLVMGetOperand(i, k));
+      if (why)
+        return why;
       for (LLVMUseRef u = LLVMGetFirstUse(i); u; u = LLVMGetNextUse(u)) {
         LLVMValueRef user = LLVMGetUser(u);
         if (!in_region(d, user) && !(b == d->latch && user == LLVMGetBasicBlockTerminator(bb)))
@@ -569,13 +643,44 @@ static void put(dv *d, LLVMValueRef old, LLVMValueRef nv, int is_vec)
   cc_ptrmap_put(&d->map, old, ++d->nval);
 }
 
+/* A value of the group that points into one of the allocas the lanes
+ * have copies of: the lanes' pointers (else v itself). */
+static LLVMValueRef lane_private(dv *d, LLVMValueRef v, int *is_vec)
+{
+  LLVMValueRef a = stack_root(d, v);
+  unsigned k;
+  for (k = 0; a && k < d->npriv && d->priv[k] != a; k++)
+    ;
+  if (!a || k == d->npriv)
+    return v;
+  *is_vec = 1;
+  if (v == a)
+    return d->priv[d->cappriv + k];
+  int base_vec;
+  LLVMValueRef base = lane_private(d, LLVMGetOperand(v, 0), &base_vec);
+  LLVMOpcode op = LLVMGetInstructionOpcode(v);
+  if (op != LLVMGetElementPtr)
+    return LLVMBuildCast(d->b, op, base, vty(d, LLVMTypeOf(v)), "");
+  unsigned n = (unsigned)LLVMGetNumOperands(v);
+  LLVMValueRef idx[16];
+  if (n > 17) {
+    d->broken = 1;
+    return LLVMGetPoison(vty(d, LLVMTypeOf(v)));
+  }
+  for (unsigned i = 1; i < n; i++)
+    idx[i - 1] = LLVMGetOperand(v, i);
+  LLVMTypeRef st = LLVMGetGEPSourceElementType(v);
+  return LLVMIsInBounds(v) ? LLVMBuildInBoundsGEP2(d->b, st, base, idx, n - 1, "")
+                           : LLVMBuildGEP2(d->b, st, base, idx, n - 1, "");
+}
+
 /* The new value of v (a value of the group stays itself); *is_vec says
  * whether it is a vector. */
 static LLVMValueRef get(dv *d, LLVMValueRef v, int *is_vec)
 {
   *is_vec = 0;
   if (!in_region(d, v))
-    return v;
+    return d->npriv ? lane_private(d, v, is_vec) : v;
   unsigned i;
   if (cc_ptrmap_get(&d->map, v, &i) && i) {
     *is_vec = d->vec[i - 1];
@@ -1096,6 +1201,26 @@ static void emit_lane_loop(dv *d, LLVMValueRef bound)
   for (unsigned s = 0; s < LLVMGetNumSuccessors(pt); s++)
     if (LLVMGetSuccessor(pt, s) == H)
       LLVMSetSuccessor(pt, s, dpre);
+  for (unsigned k = 0; k < d->npriv; k++) {
+    /* W copies side by side at the function's entry; lane l's is element l */
+    LLVMValueRef a = d->priv[k];
+    LLVMPositionBuilderBefore(d->b, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(d->fn)));
+    LLVMTypeRef at = LLVMArrayType2(LLVMGetAllocatedType(a), d->W);
+    LLVMValueRef copies = LLVMBuildAlloca(d->b, at, "dv.private");
+    LLVMSetAlignment(copies, LLVMGetAlignment(a));
+    LLVMPositionBuilderAtEnd(d->b, dpre);
+    LLVMTypeRef t64 = LLVMInt64TypeInContext(d->c);
+    LLVMValueRef *lane = malloc(d->W * sizeof(*lane));
+    if (!lane) {
+      d->broken = 1;
+      return;
+    }
+    for (unsigned l = 0; l < d->W; l++)
+      lane[l] = LLVMConstInt(t64, l, 0);
+    LLVMValueRef idx[2] = {LLVMConstInt(t64, 0, 0), LLVMConstVector(lane, d->W)};
+    free(lane);
+    d->priv[d->cappriv + k] = LLVMBuildInBoundsGEP2(d->b, at, copies, idx, 2, "dv.lanes.private");
+  }
   LLVMPositionBuilderAtEnd(d->b, dpre);
   LLVMValueRef zero = LLVMConstInt(it, 0, 0);
   LLVMValueRef N = LLVMBuildSelect(d->b, LLVMBuildICmp(d->b, LLVMIntEQ, bound, zero, ""), LLVMConstInt(it, 1, 0),
@@ -1171,6 +1296,7 @@ static void dv_free(dv *d)
   free(d->emask);
   free(d->eoff);
   free(d->iv);
+  free(d->priv);
   if (d->b)
     LLVMDisposeBuilder(d->b);
 }

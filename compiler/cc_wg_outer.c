@@ -20,8 +20,11 @@
  *     trip counts hoisted out of the lane loop);
  *  2. checks each marked lane loop that still has inner loops for what the
  *     native path gets wrong (and for divergence, to report a reason of
- *     our own); a lane loop that fails loses its vectorize hint and the
- *     reason goes into the remarks (cc_diag_note);
+ *     our own); a lane loop that fails goes to masked widening
+ *     (cc_wg_diverge.c: inner loops with a trip count per work-item,
+ *     branches on the work-item), which rewrites it into a vector loop
+ *     marked vectorized, or leaves it as it was; then it loses its
+ *     vectorize hint, and the reasons go into the remarks (cc_diag_note);
  *  3. runs the loop vectorizer on those work-group functions, then takes
  *     the hint off every lane loop that is still not vectorized, so that
  *     cc_optimize's default<O3> treats it as an ordinary loop (it may then
