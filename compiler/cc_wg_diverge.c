@@ -9,13 +9,18 @@
  * region a vector of W lanes:
  *   - every block of the region runs for the whole chunk under a mask (the
  *     lanes whose work-item would run it); a branch on a value of the
- *     work-item becomes the masks of its two edges, a phi a chain of
- *     selects on the masks of its incoming edges.  A block that post-
- *     dominates its immediate dominator in the same loop has its mask.
+ *     work-item (or a switch) becomes the masks of its edges, a phi a
+ *     chain of selects on the masks of its incoming edges.  Outside inner
+ *     loops, a block that post-dominates its nearest dominator there has
+ *     its mask (the store after mandelbrot's loop is unmasked).
  *   - an inner loop becomes a loop that runs while any lane is active (a
  *     reduction of the mask); the masks of its exits and the values used
  *     after it accumulate, per lane, from the iteration in which that lane
  *     left; the lanes that left keep what they had.
+ *   - a private array of the work-item that the scalar loop keeps on the
+ *     stack (one alloca the work-items reuse in turn) gets W copies side by
+ *     side, one per lane, when it is static, at most 64 KiB in all and used
+ *     by the region alone;
  *   - loads and stores become masked gathers and scatters (cc_wg_affine.c
  *     turns those of consecutive or one address under an all-true mask into
  *     plain ones), an integer division divides the masked-off lanes by 1,
@@ -25,7 +30,8 @@
  * Full chunks run the vector loop; the rest of the work-items (a local size
  * that is not a multiple of W) run the original loop, which is kept for
  * them.  Anything else in the region (other calls, atomics, vector values,
- * a switch, irreducible control flow, a value used after the lane loop)
+ * irreducible control flow, a value used after the lane loop, other stack
+ * memory)
  * leaves the lane loop as it was, with the reason for the report.
  */
 #include <stdio.h>
