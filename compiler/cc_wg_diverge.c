@@ -951,6 +951,7 @@ static void widen(dv *d, LLVMValueRef i, LLVMValueRef mask)
 }
 
 static void emit_loop(dv *d, unsigned l);
+static LLVMMetadataRef vectorized_loop_id(dv *d, LLVMValueRef old_br);
 
 /* The nodes of loop R in order, the header's mask being `entry` (its phis
  * already have their new values). */
@@ -1122,7 +1123,7 @@ static void emit_loop(dv *d, unsigned l)
   for (LLVMValueRef p = LLVMGetFirstInstruction(H); p && LLVMIsAPHINode(p); p = LLVMGetNextInstruction(p), j++)
     next[j] = phi_select(d, p, L->in, 1);
   LLVMValueRef br = LLVMBuildCondBr(d->b, any_lane(d, cont), vh, vx);
-  (void)br;
+  cc_md_set(br, "llvm.loop", vectorized_loop_id(d, NULL));
   LLVMBasicBlockRef from[2] = {pre, cur};
   LLVMValueRef v2[2] = {entry, cont};
   LLVMAddIncoming(active, v2, from, 2);
@@ -1177,12 +1178,14 @@ static LLVMValueRef iv_at(dv *d, const dv_iv *iv, LLVMValueRef x)
 
 static LLVMMetadataRef vectorized_loop_id(dv *d, LLVMValueRef old_br)
 {
-  LLVMMetadataRef ops[2];
+  LLVMMetadataRef ops[3];
   unsigned n = 0;
-  LLVMMetadataRef loc = cc_loop_debug_loc(old_br);
+  LLVMMetadataRef loc = old_br ? cc_loop_debug_loc(old_br) : NULL;
   if (loc)
     ops[n++] = loc;
   ops[n++] = cc_md_prop_bool(d->c, "llvm.loop.isvectorized", 1);
+  /* each copy of a widened body costs compile time and code for little */
+  ops[n++] = cc_md_prop_bool(d->c, "llvm.loop.unroll.disable", 1);
   return cc_md_loop_id(d->c, ops, n);
 }
 
@@ -1281,8 +1284,19 @@ static void emit_lane_loop(dv *d, LLVMValueRef bound)
         LLVMAddIncoming(phi, &v, &mid, 1);
         break;
       }
-  cc_loop_drop_props(tbr, "llvm.loop.vectorize.");
-  cc_loop_replace_prop(tbr, "llvm.loop.isvectorized", cc_md_prop_bool(d->c, "llvm.loop.isvectorized", 1));
+  /* The original loop runs fewer than W work-items now: not to be
+   * vectorized again, nor unrolled, nor its inner loops. */
+  cc_md_set(tbr, "llvm.loop", vectorized_loop_id(d, tbr));
+  for (unsigned l = 1; l < d->nloops; l++) {
+    unsigned h = d->loops[l].header;
+    for (unsigned k = cfg->pred_start[h]; k < cfg->pred_start[h + 1]; k++) {
+      LLVMValueRef t = LLVMGetBasicBlockTerminator(cfg->block[cfg->pred[k]]);
+      if (d->loops[l].in[cfg->pred[k]] && LLVMIsABranchInst(t)) {
+        LLVMMetadataRef op = cc_md_prop_bool(d->c, "llvm.loop.unroll.disable", 1);
+        cc_md_set(t, "llvm.loop", cc_md_loop_id(d->c, &op, 1));
+      }
+    }
+  }
 }
 
 static void dv_free(dv *d)
