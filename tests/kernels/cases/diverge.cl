@@ -139,3 +139,23 @@ __kernel void dv_private(__global long *out, __global double *d)
   out[i] = s;
   d[i] = q;
 }
+
+/* dv_while's loop with a fixed group size: the lane loop's bound is a
+ * constant (a copy of the state machine with the size built in). */
+__kernel __attribute__((reqd_work_group_size(24, 1, 1))) void dv_reqd(__global int *out, __global int *trace)
+{
+  int i = get_global_id(0);
+  int limit = (int)(dv_hash(i) % 23) - 3;
+  int s = 0, k = 0;
+  while (k < limit) {
+    k++;
+    uint v = dv_hash(i * 31 + k);
+    if ((v & 7) == 0)
+      continue;
+    if ((v & 63) == 5)
+      break;
+    s += (int)(v % 100);
+    trace[i * 20 + k] = s;
+  }
+  out[i] = s * 32 + k;
+}

@@ -229,6 +229,7 @@ int main(int argc, char **argv)
   dv_switch(dir, 75);
   dv_barrier(dir, 72, 24);
   dv_private(dir, 90);
+  dv_while(dir, "diverge_reqd", 96); /* dv_reqd: the same loop */
   /* the list's next[]: the .sim's values */
   if (argc > 2)
     for (int k = 0; k < 64; k++)
