@@ -200,15 +200,6 @@ LLVMValueRef wg_trimmed_size(wg_gen *g, unsigned s, LLVMValueRef *argv, LLVMValu
  * then vectorized; what is left keeps only its parallel-access hint. */
 int wg_outer_vectorize(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err);
 
-/* cc_wg_diverge.c */
-/* Masked widening of the lane loop header -> latch of fn (blocks in[] of
- * cfg), W = width lanes: for inner loops whose trip count is the
- * work-item's own.  *done = 1 when rewritten (cfg is stale then); else
- * why (why_size bytes) says why not and fn is unchanged.  CC_INTERNAL when
- * fn was left half rewritten (a bug), CC_OUT_OF_MEMORY. */
-int wg_diverge_widen(LLVMValueRef fn, const cc_cfg *cfg, unsigned header, unsigned latch, const unsigned char *in,
-                     unsigned width, int *done, char *why, size_t why_size);
-
 /* cc_wg_affine.c */
 /* Gathers and scatters of fn whose addresses are one address or consecutive
  * ones become a scalar load and a broadcast, or a vector load or store

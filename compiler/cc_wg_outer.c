@@ -44,6 +44,7 @@
 #include <string.h>
 
 #include "compiler/cc_wg.h"
+#include "compiler/cc_wg_diverge.h"
 
 #include <llvm-c/Transforms/PassBuilder.h>
 
