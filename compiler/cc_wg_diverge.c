@@ -143,7 +143,8 @@ static int is_pure_call(LLVMValueRef i)
   unsigned n = LLVMGetNumArgOperands(i);
   for (unsigned a = 0; a < n; a++) {
     LLVMValueRef v = LLVMGetOperand(i, a);
-    if (LLVMTypeOf(v) != rt && !(LLVMIsAConstantInt(v) && LLVMTypeOf(v) == LLVMInt1TypeInContext(LLVMGetTypeContext(rt))))
+    int flag = LLVMIsAConstantInt(v) && LLVMTypeOf(v) == LLVMInt1TypeInContext(LLVMGetTypeContext(rt));
+    if (LLVMTypeOf(v) != rt && !flag)
       return 0;
   }
   return 1;
