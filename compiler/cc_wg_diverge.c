@@ -1348,6 +1348,11 @@ int wg_diverge_widen(LLVMValueRef fn, const cc_cfg *cfg, unsigned header, unsign
   unsigned nheaders = 1;
   for (unsigned b = 0; b < cfg->n; b++)
     nheaders += in[b];
+  if (nheaders > 4096 || cfg->n > 65536) {
+    /* the analysis is quadratic in the blocks */
+    snprintf(why, why_size, "the region has too many blocks");
+    return CC_OK;
+  }
   d.loops = calloc(nheaders + 1, sizeof(*d.loops));
   d.inner = malloc((cfg->n + 1) * sizeof(*d.inner));
   if (!d.loops || !d.inner) {
