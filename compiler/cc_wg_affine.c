@@ -782,7 +782,11 @@ static int rewrite(aff_ctx *x, LLVMValueRef call, int is_gather)
   LLVMTypeRef et = LLVMGetElementType(LLVMTypeOf(is_gather ? call : LLVMGetOperand(call, 0)));
   int64_t esize = (int64_t)LLVMABISizeOfType(x->td, et);
   int plain = a.ok && (a.stride == esize || (full && is_gather && a.stride == 0));
-  if (!is_gather && a.ok && a.stride == 0 && !a.guard) {
+  /* Only under a mask, the halo's case.  With every lane on, building the
+   * kernel of the CTS sub-test test_basic kernel_preprocessor_macros
+   * crashed in here (LLVMBuildExtractElement), cause not found yet;
+   * docs/conformance.md. */
+  if (!is_gather && a.ok && a.stride == 0 && !a.guard && !full) {
     LLVMPositionBuilderBefore(x->b, call);
     one_address_scatter(x, call, a.base, W);
     return 1;
