@@ -1,0 +1,17 @@
+/* CTS test_basic vload_local, rewritten: work-item 0 of each group copies a
+ * buffer into __local memory in a loop (a loop under a per-work-item branch),
+ * then every work-item reads two of it with vload2.  The masked widening of
+ * the copy stored nothing (every result 0) before such regions were kept
+ * scalar. */
+__kernel void test_fn(__local int *sh, __global int *src, __global uint *offsets, __global uint *al,
+                      __global int2 *results)
+{
+  int tid = get_global_id(0);
+  int lid = get_local_id(0);
+  if (lid == 0) {
+    for (int i = 0; i < 200; i++)
+      sh[i] = src[i];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  results[tid] = vload2(offsets[tid], sh + al[tid]);
+}
