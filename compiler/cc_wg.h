@@ -199,6 +199,9 @@ LLVMValueRef wg_trimmed_size(wg_gen *g, unsigned s, LLVMValueRef *argv, LLVMValu
  * such lane loop checked for what the VPlan-native path would get wrong,
  * then vectorized; what is left keeps only its parallel-access hint. */
 int wg_outer_vectorize(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err);
+/* call is to an intrinsic that vectorizes lane by lane (fmuladd, sqrt,
+ * min/max, ...): the native path and the masked widening take it. */
+int wg_lanewise_intrinsic(LLVMValueRef call);
 
 /* cc_wg_affine.c */
 /* Gathers and scatters of fn whose addresses are one address or consecutive

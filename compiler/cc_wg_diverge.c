@@ -89,17 +89,6 @@ typedef struct dv {
 
 /* ---- checks ---- */
 
-/* Pure intrinsics widened lane by lane: overloaded on their one value type. */
-static const char *const pure_intrinsics[] = {
-    "llvm.fmuladd.", "llvm.fma.", "llvm.sqrt.", "llvm.fabs.", "llvm.minnum.", "llvm.maxnum.",
-    "llvm.minimum.", "llvm.maximum.", "llvm.copysign.", "llvm.floor.", "llvm.ceil.", "llvm.trunc.",
-    "llvm.rint.", "llvm.nearbyint.", "llvm.round.", "llvm.roundeven.", "llvm.smin.", "llvm.smax.",
-    "llvm.umin.", "llvm.umax.", "llvm.abs.", "llvm.ctpop.", "llvm.ctlz.", "llvm.cttz.", "llvm.bswap.",
-    "llvm.bitreverse.", "llvm.fshl.", "llvm.fshr.", "llvm.sadd.sat.", "llvm.uadd.sat.", "llvm.ssub.sat.",
-    "llvm.usub.sat.", "llvm.exp.", "llvm.exp2.", "llvm.log.", "llvm.log2.", "llvm.log10.", "llvm.sin.",
-    "llvm.cos.", "llvm.pow.",
-};
-
 /* Intrinsics with no effect on the values: dropped. */
 static const char *const dropped_intrinsics[] = {
     "llvm.lifetime.", "llvm.assume", "llvm.dbg.", "llvm.experimental.noalias.scope.decl",
@@ -134,8 +123,7 @@ static int is_dropped(LLVMValueRef i)
 static int is_pure_call(LLVMValueRef i)
 {
   LLVMValueRef f = cc_called_function(i);
-  if (!f || !LLVMGetIntrinsicID(f) ||
-      !has_prefix_in(i, pure_intrinsics, sizeof(pure_intrinsics) / sizeof(pure_intrinsics[0])))
+  if (!f || !LLVMGetIntrinsicID(f) || !wg_lanewise_intrinsic(i))
     return 0;
   LLVMTypeRef rt = LLVMTypeOf(i);
   if (!scalar_ty(rt))

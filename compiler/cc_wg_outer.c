@@ -61,6 +61,14 @@ static const char *const widenable[] = {
     "llvm.cos.", "llvm.pow.",
 };
 
+int wg_lanewise_intrinsic(LLVMValueRef call)
+{
+  for (size_t i = 0; i < sizeof(widenable) / sizeof(widenable[0]); i++)
+    if (cc_callee_has_prefix(call, widenable[i]))
+      return 1;
+  return 0;
+}
+
 typedef struct outer_loop {
   const cc_cfg *cfg;
   unsigned header, latch;
@@ -99,10 +107,7 @@ static int widenable_call(LLVMValueRef call)
   for (unsigned a = 0; a < n; a++)
     if (!scalar_type(LLVMTypeOf(LLVMGetOperand(call, a))))
       return 0;
-  for (size_t i = 0; i < sizeof(widenable) / sizeof(widenable[0]); i++)
-    if (cc_callee_has_prefix(call, widenable[i]))
-      return 1;
-  return 0;
+  return wg_lanewise_intrinsic(call);
 }
 
 static const char *opcode_problem(LLVMValueRef i, char *buf, size_t size)
