@@ -1418,6 +1418,18 @@ static void fused_chunk_combine(wg_gen *g, LLVMValueRef *argv, unsigned b, LLVMV
   LLVMBuildCall2(g->b, LLVMGlobalGetValueType(helper), helper, args, 3, "");
 }
 
+/* A 64-byte aligned stack buffer of the work-group function (in its entry
+ * block); the builder stays where it was. */
+static LLVMValueRef entry_alloca(wg_gen *g, unsigned bytes, const char *name)
+{
+  LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
+  LLVMPositionBuilderBefore(g->b, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(g->wg)));
+  LLVMValueRef a = LLVMBuildAlloca(g->b, LLVMArrayType2(g->t_i8, bytes), name);
+  LLVMSetAlignment(a, 64);
+  LLVMPositionBuilderAtEnd(g->b, here);
+  return a;
+}
+
 /* The address that work-item base's element of the collective buffer has
  * when the chunk from base is at `chunk`. */
 static LLVMValueRef chunk_origin(wg_gen *g, LLVMValueRef chunk, LLVMValueRef base, unsigned esize)
@@ -1449,26 +1461,15 @@ static LLVMValueRef build_fused_scan(wg_gen *g, LLVMValueRef *argv, unsigned s, 
   add_string_attr(g, g->wg, "no-builtin-memset", "");
   char name[96];
   snprintf(name, sizeof(name), "__lanecl_wg_chunk_%s", bd->helper + strlen("__lanecl_wg_"));
-  LLVMValueRef helper = LLVMGetNamedFunction(g->m, name);
-  if (!helper) {
-    LLVMTypeRef p[3] = {generic_ptr(g), generic_ptr(g), g->t_i64};
-    helper = LLVMAddFunction(g->m, name, LLVMFunctionType(g->t_void, p, 3, 0));
-    add_fn_attr(g, helper, "nounwind");
-  }
+  LLVMValueRef helper = helper_decl(g, name, 2);
   /* The carry: one register's worth, in the function's entry block. */
   LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
-  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(g->wg);
-  LLVMPositionBuilderBefore(g->b, LLVMGetFirstInstruction(entry));
-  LLVMValueRef carry = LLVMBuildAlloca(g->b, LLVMArrayType2(g->t_i8, 64), "carry");
-  LLVMSetAlignment(carry, 64);
-  LLVMValueRef chunk = LLVMBuildAlloca(g->b, LLVMArrayType2(g->t_i8, 16 * bd->esize), "chunk");
-  LLVMSetAlignment(chunk, 64);
+  LLVMValueRef carry = entry_alloca(g, 64, "carry");
+  LLVMValueRef chunk = entry_alloca(g, 16 * bd->esize, "chunk");
   /* (the tail chunk's own: the full chunks' buffer is then dead after them) */
-  LLVMValueRef tchunk = LLVMBuildAlloca(g->b, LLVMArrayType2(g->t_i8, 16 * bd->esize), "chunk.tail");
-  LLVMSetAlignment(tchunk, 64);
+  LLVMValueRef tchunk = entry_alloca(g, 16 * bd->esize, "chunk.tail");
   unsigned in = g->nparams + 8, out = g->nparams + 9;
   LLVMValueRef saved_in = argv[in], saved_out = argv[out];
-  LLVMPositionBuilderAtEnd(g->b, here);
 
   LLVMValueRef zero = wg_c64(g, 0);
   LLVMValueRef nfull = LLVMBuildLShr(g->b, n, wg_c64(g, 4), "chunks");
@@ -1628,19 +1629,10 @@ static void build_packed_groups(wg_gen *g, LLVMValueRef *argv, LLVMValueRef ls0,
   const wg_boundary *bd = &g->bnd[b - 1];
   char name[96];
   snprintf(name, sizeof(name), "__lanecl_wg_chunk_segscan%s", bd->helper + strlen("__lanecl_wg_scan"));
-  LLVMValueRef helper = LLVMGetNamedFunction(g->m, name);
-  if (!helper) {
-    LLVMTypeRef p[2] = {generic_ptr(g), g->t_i64};
-    helper = LLVMAddFunction(g->m, name, LLVMFunctionType(g->t_void, p, 2, 0));
-    add_fn_attr(g, helper, "nounwind");
-  }
+  LLVMValueRef helper = helper_decl(g, name, 1);
   add_string_attr(g, g->wg, "no-builtin-memcpy", "");
   add_string_attr(g, g->wg, "no-builtin-memset", "");
-  LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
-  LLVMPositionBuilderBefore(g->b, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(g->wg)));
-  LLVMValueRef chunk = LLVMBuildAlloca(g->b, LLVMArrayType2(g->t_i8, 16 * bd->esize), "pack.chunk");
-  LLVMSetAlignment(chunk, 64);
-  LLVMPositionBuilderAtEnd(g->b, here);
+  LLVMValueRef chunk = entry_alloca(g, 16 * bd->esize, "pack.chunk");
 
   /* Larger groups pass one test. */
   LLVMBasicBlockRef small = LLVMAppendBasicBlockInContext(g->c, g->wg, "groups.small");
