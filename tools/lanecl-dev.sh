@@ -33,6 +33,25 @@ build() { # build [dir] [extra cmake args...]
   cmake --build "$dir" -j "$JOBS"
 }
 
+# LeakSanitizer's own tracer thread (the one that stops the process to scan
+# it at exit) crashed now and then in CI ("Tracer caught signal 11"), after
+# the test had passed and before any leak was looked for; it could not be
+# reproduced in 400 runs here.  When every failed test's log shows that crash
+# and neither a leak nor an ASan error, those tests run once more; any other
+# failure fails the run as before.
+asan_rerun_tracer_crashes() { # dir
+  log="$1/Testing/Temporary/LastTest.log"
+  failed="$1/Testing/Temporary/LastTestsFailed.log"
+  [ -s "$failed" ] && [ -f "$log" ] || return 1
+  while IFS=: read -r _num name; do
+    out=$(awk -v t="$name" '$0 ~ "Testing: " t "$" {on=1} on {print} on && /end time:/ {exit}' "$log")
+    printf '%s' "$out" | grep -q "LeakSanitizer has encountered a fatal error" || return 1
+    printf '%s' "$out" | grep -qE "detected memory leaks|ERROR: AddressSanitizer" && return 1
+  done <"$failed"
+  echo "== LeakSanitizer's tracer crashed in: $(cut -d: -f2 "$failed" | tr '\n' ' ')- running them once more"
+  (cd "$1" && ctest --output-on-failure --rerun-failed)
+}
+
 case "${1:-}" in
 demo)
   setup
@@ -52,7 +71,8 @@ test)
   if [ -z "${LANECL_QUICK:-}" ]; then
     echo "== AddressSanitizer build ($BUILD_DIR-asan)"
     build "$BUILD_DIR-asan" -DLANECL_ASAN=ON -DLANECL_VALGRIND_TESTS=OFF
-    (cd "$BUILD_DIR-asan" && ctest --output-on-failure -j "$JOBS" -LE valgrind ${CTEST_ARGS:-})
+    (cd "$BUILD_DIR-asan" && ctest --output-on-failure -j "$JOBS" -LE valgrind ${CTEST_ARGS:-}) ||
+      asan_rerun_tracer_crashes "$BUILD_DIR-asan"
   fi
   ;;
 *)
