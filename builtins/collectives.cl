@@ -20,8 +20,9 @@
  *   void __lanecl_wg_chunk_scan_inclusive_<op>_<ty>(void *chunk, void *carry, ulong first)
  *   void __lanecl_wg_chunk_scan_exclusive_<op>_<ty>(void *chunk, void *carry, ulong first)
  *
- * and, for groups of seg = 1, 2, 4 or 8 work-items run 16 / seg groups per
- * chunk, each group's segment of the chunk scanned on its own:
+ * and, for groups of seg = 1, 2, 4, 8 or (32-bit types) 16 work-items run
+ * 16 / seg groups per chunk, each group's segment of the chunk scanned on its
+ * own (seg 16: the chunk is one group, scanned as a whole, with no carry):
  *
  *   void __lanecl_wg_chunk_segscan_inclusive_<op>_<ty>(void *chunk, ulong seg)
  *   void __lanecl_wg_chunk_segscan_exclusive_<op>_<ty>(void *chunk, ulong seg)
@@ -232,9 +233,22 @@
   }                                                                           \
                                                                               \
   /* One chunk of CHUNK lanes holding CHUNK / seg small work-groups of seg   \
-   * work-items each (seg a power of two <= 8): each scanned on its own.   */ \
+   * work-items each (seg a power of two, at most W): each scanned alone. */ \
   static inline __attribute__((always_inline)) void csegscan_##NAME(ET *p, ulong seg, bool exclusive) \
   {                                                                           \
+    if (seg == W) { /* one group per register */                              \
+      for (uint i = 0; i < CHUNK; i += W) {                                   \
+        VT v = NORMV_##NORM(VT, *(VT##_u_##NAME *)(p + i));                   \
+        VT f = IDEMP ? v : (VT)(PAD);                                         \
+        VT s = lscan_##NAME(v);                                               \
+        if (exclusive) {                                                      \
+          s = SHL##W##_1(s, f);                                               \
+          s[0] = (ET)(IDOUT);                                                 \
+        }                                                                     \
+        *(VT##_u_##NAME *)(p + i) = s;                                        \
+      }                                                                       \
+      return;                                                                 \
+    }                                                                         \
     for (uint i = 0; i < CHUNK; i += W) {                                     \
       VT v = NORMV_##NORM(VT, *(VT##_u_##NAME *)(p + i));                     \
       __typeof__(v < v) pos = (__typeof__(v < v))(LANES##W) & (__typeof__(v < v))(seg - 1); \

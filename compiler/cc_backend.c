@@ -20,6 +20,7 @@
  * builds fail with a clear log. */
 #pragma weak cc_wg_generate
 #pragma weak cc_wg_finish
+#pragma weak cc_wg_late_shuffles
 
 #define BUILTINS_NAME "lanecl_builtins.bc"  /* for messages; cc_builtins.c finds it */
 
@@ -312,6 +313,8 @@ int cc_backend(LLVMModuleRef m, const cc_device_desc *dev, cc_kernel_info *kinfo
   t = cc_now_ms();
   if (rc == CC_OK)
     rc = cc_optimize(m, tm, dev, kinfo, nkernels, opt_disable, &err);
+  if (rc == CC_OK && !opt_disable && cc_wg_late_shuffles)
+    cc_wg_late_shuffles(m, tm);
   cc_timing("optimize", t);
   if (rc == CC_OK)
     rc = cc_check_undefined(m, &err);

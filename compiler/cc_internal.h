@@ -47,6 +47,12 @@ int cc_wg_generate(LLVMModuleRef m, LLVMTargetMachineRef tm, const cc_device_des
  * needs it. */
 int cc_wg_finish(LLVMModuleRef m, LLVMTargetMachineRef tm, int opt_disable, char **err);
 
+/* After cc_optimize, before code generation (cc_wg.c): on AVX-512, splats
+ * of one lane (not lane 0) of 16 x 32-bit vectors become one vpermd
+ * (llvm.x86.avx512.permvar) instead of the two shuffles x86 lowering picks.
+ * Returns how many were rewritten. */
+int cc_wg_late_shuffles(LLVMModuleRef m, LLVMTargetMachineRef tm);
+
 /* The region lines of a kernel's report that handed the lane loop to the
  * loop vectorizer end in CC_LANE_LOOP_PENDING.  After the back end,
  * cc_wg_verdicts (cc_wg_outer.c) puts there what LLVM did, from remarks

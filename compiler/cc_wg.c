@@ -1191,9 +1191,9 @@ static int report_regions(wg_gen *g, int *vec_state, unsigned *nvec)
   if (b && rend[b] == UINT32_MAX && kernel_packable(g)) {
     g->packable = 1;
     cc_str_printf(&g->report,
-                  "    groups of 1, 2, 4 or 8 work-items run 16 / size at a time through region 0, %s #%u "
+                  "    groups of 1, 2, 4, 8%s work-items run 16 / size at a time through region 0, %s #%u "
                   "and region %u (in spans of groups)\n",
-                  g->bnd[b - 1].what, b, b);
+                  g->bnd[b - 1].esize <= 4 ? " or 16" : " or", g->bnd[b - 1].what, b, b);
   }
   free(rend);
   return CC_OK;
@@ -1614,8 +1614,8 @@ static void build_state_machine(wg_gen *g, LLVMValueRef *argv, const LLVMValueRe
   }
 }
 
-/* Groups of 1, 2, 4 or 8 work-items (the size ls0, full-size ones), when at
- * least 16 / size are left in this call (gk the first): 16 / size of them
+/* Groups of 1, 2, 4, 8 or (32-bit operands) 16 work-items (the size ls0,
+ * full-size ones), when at least 16 / size are left in this call (gk the first): 16 / size of them
  * run as one chunk of the fused scan of state 0.  The lane loops run x over
  * 16 lanes, lane x being work-item x % size of group gk + x / size; the
  * body gets gx and coll_idx consecutive in x (pack_lane), so its loads and
@@ -1637,12 +1637,15 @@ static void build_packed_groups(wg_gen *g, LLVMValueRef *argv, LLVMValueRef ls0,
   /* Larger groups pass one test. */
   LLVMBasicBlockRef small = LLVMAppendBasicBlockInContext(g->c, g->wg, "groups.small");
   LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(g->c, g->wg, "groups.unpacked");
-  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntULE, ls0, wg_c64(g, 8), ""), small, cont);
+  /* 16 work-items of 32 bits are one register: one group per chunk, but the
+   * lane loops still run on across the groups of the span. */
+  unsigned top = bd->esize <= 4 ? 4 : 3;
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntULE, ls0, wg_c64(g, 1u << top), ""), small, cont);
   LLVMPositionBuilderAtEnd(g->b, small);
   LLVMValueRef avail = LLVMBuildSub(g->b, count, gk, "groups.left");
   const LLVMValueRef w16[3] = {wg_c64(g, 16), wg_c64(g, 1), wg_c64(g, 1)};
   LLVMValueRef saved[5] = {argv[n + 1], argv[n + 7], argv[n + 8], argv[n + 9], argv[n + 10]};
-  for (unsigned shift = 3; shift + 1 > 0; shift--) {
+  for (unsigned shift = top; shift + 1 > 0; shift--) {
     unsigned size = 1u << shift, per = 16 / size;
     LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(g->c, g->wg, "groups.packed");
     LLVMBasicBlockRef no = LLVMAppendBasicBlockInContext(g->c, g->wg, "groups.pack.next");
@@ -2055,4 +2058,73 @@ int cc_wg_finish(LLVMModuleRef m, LLVMTargetMachineRef tm, int opt_disable, char
   if (rc == CC_OK)
     rc = wg_outer_vectorize(m, tm, err);
   return rc;
+}
+
+/* ---- after O3: splats of one lane as one permute ----
+ *
+ * A scan's carry advances by a broadcast of the chunk's last lane.  For a
+ * 512-bit vector of 32-bit lanes x86 lowering splits that broadcast into two
+ * shuffles (vpshufd $255 within the 128-bit lanes, then vshufi64x2 $255);
+ * one vpermd with a constant index register does it in one, and shuffles are
+ * what bounds the fused scan's inner loop.  InstCombine would fold the
+ * permute back into a shufflevector, so this runs after O3, just before code
+ * generation.  64-bit lanes are left alone: LLVM already picks vpermpd. */
+static LLVMValueRef lane_splat_index(LLVMValueRef shuf, unsigned n)
+{
+  if (LLVMGetNumMaskElements(shuf) != n)
+    return NULL;
+  int k = LLVMGetMaskValue(shuf, 0);
+  if (k <= 0 || (unsigned)k >= n)
+    return NULL;  /* lane 0 is one vpbroadcastd; >= n: the second operand */
+  for (unsigned i = 1; i < n; i++)
+    if (LLVMGetMaskValue(shuf, i) != k)
+      return NULL;
+  return LLVMConstInt(LLVMInt32TypeInContext(LLVMGetTypeContext(LLVMTypeOf(shuf))), (unsigned)k, 0);
+}
+
+int cc_wg_late_shuffles(LLVMModuleRef m, LLVMTargetMachineRef tm)
+{
+  char *feat = LLVMGetTargetMachineFeatureString(tm);
+  int avx512 = feat && strstr(feat, "+avx512f");
+  LLVMDisposeMessage(feat);
+  if (!avx512)
+    return 0;
+  LLVMContextRef ctx = LLVMGetModuleContext(m);
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
+  LLVMBuilderRef b = NULL;
+  int changed = 0;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef in = LLVMGetFirstInstruction(bb), next; in; in = next) {
+        next = LLVMGetNextInstruction(in);
+        if (LLVMGetInstructionOpcode(in) != LLVMShuffleVector)
+          continue;
+        LLVMTypeRef vt = LLVMTypeOf(in), src = LLVMTypeOf(LLVMGetOperand(in, 0));
+        if (src != vt || LLVMGetVectorSize(vt) != 16)
+          continue;
+        LLVMTypeRef et = LLVMGetElementType(vt);
+        const char *name = et == i32 ? "llvm.x86.avx512.permvar.si.512"
+                           : et == LLVMFloatTypeInContext(ctx) ? "llvm.x86.avx512.permvar.sf.512"
+                                                               : NULL;
+        LLVMValueRef k = name ? lane_splat_index(in, 16) : NULL;
+        if (!k)
+          continue;
+        unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+        LLVMValueRef fn = LLVMGetIntrinsicDeclaration(m, id, NULL, 0);
+        LLVMTypeRef fty = LLVMIntrinsicGetType(ctx, id, NULL, 0);
+        LLVMValueRef idx[16];
+        for (unsigned i = 0; i < 16; i++)
+          idx[i] = k;
+        if (!b)
+          b = LLVMCreateBuilderInContext(ctx);
+        LLVMPositionBuilderBefore(b, in);
+        LLVMValueRef args[2] = {LLVMGetOperand(in, 0), LLVMConstVector(idx, 16)};
+        LLVMValueRef call = LLVMBuildCall2(b, fty, fn, args, 2, "");
+        LLVMReplaceAllUsesWith(in, call);
+        LLVMInstructionEraseFromParent(in);
+        changed++;
+      }
+  if (b)
+    LLVMDisposeBuilder(b);
+  return changed;
 }

@@ -109,12 +109,12 @@ typedef struct wg_gen {
    * loop runs fused with, 16 work-items at a time, in groups of one
    * dimension (see build_fused_scan); 0 when none. */
   unsigned *fuse_to;
-  /* Groups of 1, 2, 4 or 8 work-items run 16 / size per chunk of a fused
+  /* Groups of 1, 2, 4, 8 or 16 work-items run 16 / size per chunk of a fused
    * scan in state 0 (build_packed_groups): 0 when the kernel can't. */
   int packable;
   const struct wg_pack *cur_pack; /* the lane loops being built run packed groups */
-  LLVMBasicBlockRef pk_from[4];  /* those runs' last blocks, */
-  LLVMValueRef pk_last[4];       /* the last group each ran (group_off) */
+  LLVMBasicBlockRef pk_from[5];  /* those runs' last blocks, */
+  LLVMValueRef pk_last[5];       /* the last group each ran (group_off) */
   unsigned npk;
   LLVMValueRef ls[3], nwi, lin, frame, coll_buf, coll_out;  /* body entry values */
   int scalarize;  /* vector-typed code in a body whose lane loop should vectorize */

@@ -738,7 +738,7 @@ TEST(scan_fusion_shapes)
 
 /* Groups of 1, 2, 4 and 8 work-items, many per call of the work-group
  * function: kernels that keep nothing per group run 16 / size groups per
- * chunk, each group's lanes scanned on their own (int, long, float). */
+ * chunk, each group's lanes scanned on their own (int, long, float; 16: int, float). */
 TEST(scan_small_groups_packed)
 {
   static const char src[] =
@@ -763,7 +763,7 @@ TEST(scan_small_groups_packed)
     fin[i] = (float)(i % 7) - 3.0f;
   }
   int bad = 0;
-  for (size_t l = 1; l <= 8; l *= 2)
+  for (size_t l = 1; l <= 16; l *= 2)
     for (size_t trim = 0; trim < 2; trim++) {
       size_t n = (N - trim * l) / l * l; /* whole groups only: no smaller last group */
       run_1d(ctx, q, p, "fi", in, out, 4, n, l);

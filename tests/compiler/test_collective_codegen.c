@@ -102,7 +102,7 @@ TEST(scan_fused_into_lane_loops)
                             "  size_t i = get_global_id(0); out[i] = work_group_scan_exclusive_min(in[i] * 3); }\n";
   char *rep = kernel_report(src, "-cl-std=CL2.0");
   ASSERT_CONTAINS(rep, "region 0, work_group_scan_exclusive_min #1 and region 1 run fused, 16 work-items at a time");
-  ASSERT_CONTAINS(rep, "groups of 1, 2, 4 or 8 work-items run 16 / size at a time");
+  ASSERT_CONTAINS(rep, "groups of 1, 2, 4, 8 or 16 work-items run 16 / size at a time");
   free(rep);
   char *ir = optimized_ir(src);
   char *wg = function_text(ir, "__lanecl_wg_k");
