@@ -110,6 +110,9 @@ TEST(scan_fused_into_lane_loops)
   if (strstr(wg, "call void @__lanecl_wg_"))
     tl_fail(__FILE__, __LINE__, "a combine helper is still called:\n%s", wg);
   ASSERT_CONTAINS(wg, "shufflevector <16 x i32>");
+  /* The carry advances by a broadcast of the chunk's last lane: one vpermd
+   * (cc_wg_late_shuffles), not the two shuffles x86 lowering picks. */
+  ASSERT_CONTAINS(wg, "@llvm.x86.avx512.permvar.si.512(<16 x i32>");
   free(wg);
   free(ir);
   /* Not at -cl-opt-disable (that level runs the unfused form). */
