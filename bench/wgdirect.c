@@ -1,0 +1,168 @@
+/* lanecl-wgdirect: the collective scan's work-group function alone, on one
+ * core, on data that stays in cache: no queue, no pool, no launch.
+ *
+ *   lanecl-wgdirect [--items N] [--sweeps S] [--span G] prog.bin kernel L...
+ *
+ * prog.bin is an executable program binary (lanecl-cc -o, or
+ * lanecl-scaling --save-binary) whose kernel is
+ *     kernel(__global const int *in, __global int *out)
+ * computing out[i] = work_group_scan_inclusive_add(in[i]).  For each local
+ * size L the tool calls the kernel's work-group function (the ABI of
+ * compiler/lanecl_cc.h) over N ints (default 64K: 512 KB in and out, an L2
+ * of 1 MB or more holds them), in calls of G full groups (group_count, as the
+ * runtime's spans run them; default 4096 items' worth), S sweeps (default
+ * 300), checks the result against C, and prints the best and the median
+ * sweep as G elements/s.  Pin it with taskset for a per-core figure.
+ *
+ * It measures what the runtime adds nothing to: the inner loop of the scan.
+ * The runtime's own figure comes from lanecl-scaling --scan (scan64Kper) and
+ * lanecl-bench's collective rows. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "compiler/lanecl_cc.h"
+
+static double now(void)
+{
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+static void *read_file(const char *path, size_t *size)
+{
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  rewind(f);
+  void *d = n > 0 ? malloc((size_t)n) : NULL;
+  if (d && fread(d, 1, (size_t)n, f) != (size_t)n) {
+    free(d);
+    d = NULL;
+  }
+  fclose(f);
+  *size = (size_t)n;
+  return d;
+}
+
+/* The native module of bin, loaded through a memfd. */
+static void *load_native(const cc_binary *bin)
+{
+  int fd = memfd_create("lanecl-wgdirect", MFD_CLOEXEC);
+  if (fd < 0 || write(fd, bin->native.data, bin->native.size) != (ssize_t)bin->native.size)
+    return NULL;
+  char path[64];
+  snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+  return dlopen(path, RTLD_NOW | RTLD_LOCAL);
+}
+
+static int usage(void)
+{
+  fprintf(stderr, "usage: lanecl-wgdirect [--items N] [--sweeps S] [--span G] prog.bin kernel L...\n");
+  return 2;
+}
+
+int main(int argc, char **argv)
+{
+  size_t n = 64 * 1024, span_items = 4096;
+  int sweeps = 300, i = 1;
+  for (; i + 1 < argc && argv[i][0] == '-'; i += 2) {
+    if (!strcmp(argv[i], "--items"))
+      n = strtoul(argv[i + 1], NULL, 0);
+    else if (!strcmp(argv[i], "--sweeps"))
+      sweeps = atoi(argv[i + 1]);
+    else if (!strcmp(argv[i], "--span"))
+      span_items = strtoul(argv[i + 1], NULL, 0);
+    else
+      return usage();
+  }
+  if (argc - i < 3 || n == 0 || sweeps < 1)
+    return usage();
+  size_t size;
+  void *data = read_file(argv[i], &size);
+  cc_binary bin;
+  if (!data || cc_binary_read(data, size, &bin) != CC_OK || bin.kind != CC_BIN_EXECUTABLE) {
+    fprintf(stderr, "%s: not an executable LaneCL program binary\n", argv[i]);
+    return 1;
+  }
+  void *h = load_native(&bin);
+  char sym[160];
+  snprintf(sym, sizeof(sym), "__lanecl_wg_%s", argv[i + 1]);
+  lanecl_wg_fn fn = h ? (lanecl_wg_fn)dlsym(h, sym) : NULL;
+  if (!fn) {
+    fprintf(stderr, "%s: no work-group function %s (%s)\n", argv[i], sym, h ? "" : dlerror());
+    return 1;
+  }
+  int *in = aligned_alloc(64, n * 4), *out = aligned_alloc(64, n * 4);
+  for (size_t k = 0; k < n; k++)
+    in[k] = (int)(k * 2654435761u % 1000) - 500;
+  void *frame = aligned_alloc(64, 1 << 22), *coll = aligned_alloc(64, 16 * 8192);
+  double *t = malloc((size_t)sweeps * sizeof(double));
+  int rc = 0;
+  printf("# %zu ints per sweep, %d sweeps, calls of %zu items\n", n, sweeps, span_items);
+  for (int a = i + 2; a < argc; a++) {
+    size_t l = strtoul(argv[a], NULL, 0);
+    if (l == 0 || n % l) {
+      fprintf(stderr, "local size %s doesn't divide %zu\n", argv[a], n);
+      return 2;
+    }
+    size_t groups = n / l, per = span_items / l ? span_items / l : 1;
+    void *a0 = in, *a1 = out;
+    void *args[2] = {&a0, &a1};
+    lanecl_wg_ctx c;
+    memset(&c, 0, sizeof(c));
+    for (int d = 0; d < 3; d++)
+      c.local_size[d] = c.enqueued_local_size[d] = c.num_groups[d] = c.global_size[d] = 1;
+    c.local_size[0] = c.enqueued_local_size[0] = l;
+    c.num_groups[0] = groups;
+    c.global_size[0] = n;
+    c.work_dim = 1;
+    c.frame = frame;
+    c.coll_buf = coll;
+    memset(out, 0, n * 4);
+    for (int s = -10; s < sweeps; s++) { /* 10 warm-up sweeps */
+      double t0 = now();
+      for (size_t g = 0; g < groups; g += per) {
+        c.group_id[0] = g;
+        c.group_count = groups - g < per ? groups - g : per;
+        fn((void *const *)args, &c);
+      }
+      if (s >= 0)
+        t[s] = now() - t0;
+    }
+    size_t bad = 0;
+    for (size_t g = 0; g < n; g += l) {
+      int acc = 0;
+      for (size_t k = g; k < g + l; k++)
+        bad += out[k] != (acc += in[k]);
+    }
+    qsort(t, (size_t)sweeps, sizeof(double), cmp_double);
+    printf("local=%zu best_us=%.2f median_us=%.2f best_Gelem_s=%.2f median_Gelem_s=%.2f verify=%s\n", l,
+           t[0] * 1e6, t[sweeps / 2] * 1e6, (double)n / t[0] * 1e-9, (double)n / t[sweeps / 2] * 1e-9,
+           bad ? "WRONG" : "ok");
+    rc |= bad != 0;
+  }
+  free(t);
+  free(in);
+  free(out);
+  free(frame);
+  free(coll);
+  cc_binary_free(&bin);
+  free(data);
+  return rc;
+}
