@@ -1,9 +1,15 @@
 /* Buffers and sub-buffers: allocation, references, destructor callbacks and
  * the bookkeeping of mappings.  See runtime/rt_mem.h. */
+#include <errno.h>
+#include <linux/mempolicy.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "runtime/rt_mem.h"
+#include "scheduler/sched.h"
 
 struct rt_mem_destructor {
   rt_mem_destructor_fn fn;
@@ -35,11 +41,82 @@ struct _cl_mem {
   pthread_mutex_t lock;          /* destructors; on the root also the mappings */
   struct rt_mem_destructor *destructors; /* pushed at the head: run LIFO */
   struct rt_mapping *mappings;   /* root only: mappings of the root and its sub-buffers */
+  void *placed;                  /* whole pages given a NUMA policy (mem_place), */
+  size_t placed_len;             /* reset to the default when freed */
 };
 
 static cl_mem mem_root(cl_mem m)
 {
   return m->parent ? m->parent : m;
+}
+
+/* ---- NUMA placement ----
+ * A buffer's pages go to the NUMA nodes of the cores of the context's
+ * devices (DESIGN.md "Scheduler"): the one node of a sub-device partitioned
+ * by NUMA domain gets them all (MPOL_PREFERRED: memory pressure may still
+ * take pages elsewhere rather than fail); a device on several nodes gets
+ * them interleaved, so that no node's memory serves every worker.  The
+ * policy is set before the first byte is written (CL_MEM_COPY_HOST_PTR's
+ * copy included); only the whole pages inside the buffer are bound.
+ * On a machine of one node nothing is done, unless LANECL_MEM_PLACE=always
+ * (tests); LANECL_MEM_PLACE=0 turns placement off. */
+#define MEM_PLACE_MAXNODE 1024 /* bits of the mbind node mask */
+
+/* The mbind mode and node mask (OS indexes) for ctx's devices; 0: none. */
+static int mem_place_policy(cl_context ctx, unsigned long *mask)
+{
+  const char *env = getenv("LANECL_MEM_PLACE");
+  bool always = env && !strcmp(env, "always");
+  if (env && !strcmp(env, "0"))
+    return 0;
+  const sched_topology *t = sched_topology_get();
+  if (t->nnuma < 2 && !always)
+    return 0;
+  uint64_t nodes = 0;
+  for (cl_uint i = 0; i < ctx->ndevices; i++) {
+    cl_device_id d = ctx->devices[i];
+    for (cl_uint c = 0; c < d->compute_units; c++) {
+      int core = d->cores ? d->cores[c] : (int)c;
+      int node = core >= 0 && core < (int)t->ncores ? t->core_numa[core] : 0;
+      if (node >= 0 && node < SCHED_MAX_NUMA)
+        nodes |= 1ull << node;
+    }
+  }
+  unsigned count = 0;
+  for (unsigned k = 0; k < t->nnuma && k < SCHED_MAX_NUMA; k++) {
+    int os = t->numa_os[k];
+    if (!(nodes >> k & 1) || os < 0 || os >= MEM_PLACE_MAXNODE)
+      continue;
+    mask[os / (8 * sizeof(long))] |= 1ul << (os % (8 * sizeof(long)));
+    count++;
+  }
+  return count == 0 ? 0 : count == 1 ? MPOL_PREFERRED : MPOL_INTERLEAVE;
+}
+
+static void mem_place(cl_mem m, void *p, size_t size)
+{
+  unsigned long mask[MEM_PLACE_MAXNODE / (8 * sizeof(long))] = {0};
+  int mode = mem_place_policy(m->ctx, mask);
+  long page = sysconf(_SC_PAGESIZE);
+  if (!mode || page <= 0)
+    return;
+  uintptr_t a = ((uintptr_t)p + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+  uintptr_t b = ((uintptr_t)p + size) & ~((uintptr_t)page - 1);
+  if (b <= a)
+    return; /* no whole page of its own */
+  /* maxnode + 1: the kernel reads one bit less than it is told. */
+  if (syscall(SYS_mbind, (void *)a, (unsigned long)(b - a), (unsigned long)mode, mask,
+              (unsigned long)MEM_PLACE_MAXNODE + 1, 0ul) != 0)
+    rt_log(RT_LOG_MEM, "buffer %llu: mbind failed (%s); pages go where they are first touched",
+           (unsigned long long)m->obj.id, strerror(errno));
+  else {
+    m->placed = (void *)a;
+    m->placed_len = (size_t)(b - a);
+  }
+  if (m->placed)
+    rt_log(RT_LOG_MEM, "buffer %llu: %zu pages %s NUMA node mask %#lx", (unsigned long long)m->obj.id,
+           (size_t)(b - a) / (size_t)page, mode == MPOL_PREFERRED ? "preferably on" : "interleaved over",
+           mask[0]);
 }
 
 static cl_mem mem_new(cl_context ctx, cl_mem_flags flags, size_t size)
@@ -87,6 +164,7 @@ cl_mem rt_buffer_create(cl_context ctx, cl_mem_flags flags, size_t size, void *h
       goto free_props;
     }
     m->ptr = m->storage;
+    mem_place(m, m->storage, alloc);
     if (flags & CL_MEM_COPY_HOST_PTR)
       memcpy(m->ptr, host_ptr, size);
   }
@@ -151,6 +229,9 @@ static void mem_free(cl_mem m)
   cl_context ctx = m->ctx;
   cl_mem parent = m->parent;
   m->obj.magic = 0;
+  /* The heap may hand these pages to anything next. */
+  if (m->placed)
+    syscall(SYS_mbind, m->placed, (unsigned long)m->placed_len, (unsigned long)MPOL_DEFAULT, NULL, 0ul, 0ul);
   free(m->storage);
   free(m->props);
   pthread_mutex_destroy(&m->lock);

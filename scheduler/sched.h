@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #define SCHED_MAX_CORES 1024
+#define SCHED_MAX_NUMA 64
 
 /* ---- topology (hwloc at start-up) ---- */
 typedef struct sched_cache {
@@ -21,6 +22,7 @@ typedef struct sched_topology {
   unsigned nnuma;
   int core_pu[SCHED_MAX_CORES];    /* OS index of the first PU of each core */
   int core_numa[SCHED_MAX_CORES];  /* NUMA node logical index of each core */
+  int numa_os[SCHED_MAX_NUMA];     /* OS index (mbind's node number) of each NUMA node */
   int core_l3[SCHED_MAX_CORES];    /* L3 domain logical index of each core (-1 none) */
   int core_l2[SCHED_MAX_CORES];
   sched_cache l1d, l2, l3;

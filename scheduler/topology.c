@@ -38,6 +38,7 @@ static void topo_fill_gaps(sched_topology *t)
     t->ncores = (unsigned)n;
     t->npus = (unsigned)n;
     t->nnuma = 1;
+    t->numa_os[0] = 0;
     for (unsigned i = 0; i < t->ncores; i++) {
       t->core_pu[i] = (int)i;
       t->core_numa[i] = 0;
@@ -143,13 +144,19 @@ static bool topo_read_hwloc(sched_topology *t)
   t->ncores = (unsigned)n;
   t->npus = npus > 0 ? (unsigned)npus : (unsigned)n;
   t->nnuma = nnuma > 0 ? (unsigned)nnuma : 1;
+  if (t->nnuma > SCHED_MAX_NUMA)
+    t->nnuma = SCHED_MAX_NUMA;
+  for (unsigned k = 0; k < t->nnuma; k++) {
+    hwloc_obj_t node = nnuma > 0 ? hwloc_get_obj_by_type(h, HWLOC_OBJ_NUMANODE, k) : NULL;
+    t->numa_os[k] = node ? (int)node->os_index : (int)k;
+  }
 
   for (int i = 0; i < n; i++) {
     hwloc_obj_t core = hwloc_get_obj_by_type(h, unit, (unsigned)i);
     int pu = core && core->cpuset ? hwloc_bitmap_first(core->cpuset) : -1;
     t->core_pu[i] = pu >= 0 ? pu : i;
     t->core_numa[i] = 0;
-    for (int k = 0; core && k < nnuma; k++) {
+    for (int k = 0; core && k < (int)t->nnuma; k++) {
       hwloc_obj_t node = hwloc_get_obj_by_type(h, HWLOC_OBJ_NUMANODE, (unsigned)k);
       if (node && node->cpuset && hwloc_bitmap_intersects(node->cpuset, core->cpuset)) {
         t->core_numa[i] = (int)node->logical_index;
