@@ -209,7 +209,20 @@ int main(int argc, char **argv)
     else if (!strcmp(argv[i], "--size-scale") && i + 1 < argc) scale = atof(argv[++i]);
     else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
     else if (!strcmp(argv[i], "--native-threads") && i + 1 < argc) bench_native_threads = atoi(argv[++i]);
-    else bench_die("unknown argument %s", argv[i]);
+    else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      printf("usage: lanecl-bench [--reps N] [--filter SUBSTR] [--size-scale F] [--csv OUT.csv]\n"
+             "                    [--only LaneCL|PoCL] [--native-threads N]\n"
+             "  --reps N            interleaved repetitions per benchmark (default 7; medians)\n"
+             "  --filter SUBSTR     only the benchmarks whose name holds SUBSTR\n"
+             "  --size-scale F      scale the problem sizes (quick runs: 0.1)\n"
+             "  --csv FILE          also write the table as CSV\n"
+             "  --only NAME         run one platform\n"
+             "  --native-threads N  threads of the native C baselines\n"
+             "OCL_ICD_VENDORS must name a directory holding lanecl.icd and pocl.icd (bench/run.sh\n"
+             "makes one); the benchmarks are listed in bench/README.md.\n");
+      return 0;
+    }
+    else bench_die("unknown argument %s (--help lists them)", argv[i]);
   }
   bench_env envs[2];
   memset(envs, 0, sizeof(envs));
