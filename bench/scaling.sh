@@ -4,15 +4,19 @@
 #   bench/scaling.sh prepare [BUILD_DIR]
 #       Here (LLVM needed): builds the kernels' program binaries with
 #       lanecl-scaling --save-binary (the build machine's CPU), and with
-#       lanecl-cc for x86-64-v3 / 256-bit SIMD (a fallback for a CPU that the
-#       first can't run on), and stages in BUILD_DIR/remote/ what a bare
-#       machine needs: liblanecl.so (no LLVM), Debian's ICD loader, libhwloc,
-#       libudev, lanecl-scaling and the binaries.  BUILD_DIR: build-scaling.
+#       lanecl-cc for sapphirerapids / 512-bit SIMD and for x86-64-v3 /
+#       256-bit SIMD (fallbacks for a CPU that the first can't run on: the
+#       first where the CPU has AVX-512), and stages in BUILD_DIR/remote/ what
+#       a bare machine needs: liblanecl.so (no LLVM), Debian's ICD loader,
+#       libhwloc, libudev, lanecl-scaling, lanecl-wgdirect and the binaries.
+#       BUILD_DIR: build-scaling.
 #
 #   bench/scaling.sh run DIR OUTDIR [REPS] [THREADS...]
 #       Anywhere (no LLVM): lscpu, then for each thread count
-#       LANECL_NUM_THREADS=t lanecl-scaling --reps REPS, and writes
-#       OUTDIR/machine.txt, OUTDIR/raw.txt and OUTDIR/table.md.
+#       LANECL_NUM_THREADS=t lanecl-scaling --reps REPS, then the scan's
+#       work-group function alone on one core (lanecl-wgdirect, WGDIRECT
+#       lines), and writes OUTDIR/machine.txt, OUTDIR/raw.txt and
+#       OUTDIR/table.md.
 #       REPS: 7; THREADS: 1 2 4 8 12 16.  SCALING_ARGS: more lanecl-scaling
 #       options for the timed runs (e.g. "--nbody-local 32").
 set -eu
@@ -24,7 +28,7 @@ prepare() {
   mkdir -p "$r/lib"
   s=$build/bin/lanecl-scaling
   cc=$build/bin/lanecl-cc
-  cp "$s" "$r/"
+  cp "$s" "$build/bin/lanecl-wgdirect" "$r/"
   cp "$build/liblanecl.so" "$r/lib/"
   for lib in libOpenCL.so.1 libhwloc.so.15 libudev.so.1; do
     cp -L "$(ldconfig -p | awk -v l="$lib" '$1 == l && /x86-64/ {print $NF; exit}')" "$r/lib/$lib"
@@ -40,6 +44,7 @@ prepare() {
     "$s" --print-source $k > "$r/$k.cl"
     OCL_ICD_VENDORS=$vendors/lanecl.icd "$s" --save-binary "$r/$k.cl" "$r/$k.bin"
     "$cc" --cpu x86-64-v3 --features "" --simd-bits 256 -cl-std=CL3.0 "$r/$k.cl" -o "$r/$k-x86-64-v3.bin"
+    "$cc" --cpu sapphirerapids --features "" --simd-bits 512 -cl-std=CL3.0 "$r/$k.cl" -o "$r/$k-avx512.bin"
   done
   rm -rf "$vendors"
   du -sh "$r"
@@ -74,11 +79,13 @@ run() {
   scan=$dir/scan.bin
   if ! "$dir/lanecl-scaling" --reps 1 --mandel "$mandel" --nbody "$nbody" --scan "$scan" > "$out/smoke.txt" 2>&1; then
     key=$(device_key)
-    echo "the build machine's binaries don't run here (see smoke.txt); x86-64-v3 binaries, device key $key" |
+    kind=x86-64-v3
+    grep -q avx512f /proc/cpuinfo && kind=avx512
+    echo "the build machine's binaries don't run here (see smoke.txt); $kind binaries, device key $key" |
       tee -a "$out/machine.txt"
-    "$dir/lanecl-scaling" --rekey "$dir/mandel-x86-64-v3.bin" "$out/mandel-rekeyed.bin" "$key"
-    "$dir/lanecl-scaling" --rekey "$dir/nbody-x86-64-v3.bin" "$out/nbody-rekeyed.bin" "$key"
-    "$dir/lanecl-scaling" --rekey "$dir/scan-x86-64-v3.bin" "$out/scan-rekeyed.bin" "$key"
+    for k in mandel nbody scan; do
+      "$dir/lanecl-scaling" --rekey "$dir/$k-$kind.bin" "$out/$k-rekeyed.bin" "$key"
+    done
     mandel=$out/mandel-rekeyed.bin
     nbody=$out/nbody-rekeyed.bin
     scan=$out/scan-rekeyed.bin
@@ -100,6 +107,12 @@ run() {
   last=$(echo $threads | awk '{print $NF}')
   LANECL_AFFINITY=0 LANECL_NUM_THREADS=$last "$dir/lanecl-scaling" --reps "$reps" ${SCALING_ARGS:-} --mandel "$mandel" \
     --nbody "$nbody" --scan "$scan" | sed 's/^RESULT /RESULT-UNPINNED /' | tee -a "$out/raw.txt"
+
+  # The scan kernel alone, one core, 64K ints (cache-resident).
+  if [ -x "$dir/lanecl-wgdirect" ]; then
+    taskset -c 0 "$dir/lanecl-wgdirect" "$scan" scan 16 64 256 1024 | sed 's/^local=/WGDIRECT local=/' |
+      tee -a "$out/raw.txt"
+  fi
 
   awk '
     function val(k,   i, a) { for (i = 2; i <= NF; i++) { split($i, a, "="); if (a[1] == k) return a[2] } return "" }
