@@ -308,6 +308,19 @@ static void job_close(sched_pool *pool)
     pool_futex_wake(&pool->done_word, 1);
 }
 
+/* The range a participant starts on.  A job with a range for every worker
+ * gives worker i range i, and the caller, standing in for the worker of its
+ * core, that worker's range: a kernel run again over the same data (an
+ * iterative solver, a benchmark) finds each part in the caches of the core
+ * that ran it last time, instead of wherever the seats happened to fall.
+ * Smaller jobs go by arrival.  Two participants on one range (a stale read
+ * of avoid lets the stood-in worker enter too) only share it: claims are
+ * fetch_adds. */
+static unsigned job_home_range(const sched_pool *pool, unsigned seat, unsigned index)
+{
+  return pool->job.nranges == pool->nworkers && index < pool->nworkers ? index : seat;
+}
+
 /* A participant's part of the job: its own range, then others' until every
  * range is dry; then closes the job to newcomers.  Called between entry and
  * leave (workers) or by the run_lock holder (the caller). */
@@ -447,7 +460,7 @@ static void *worker_main(void *arg)
       if (woken && seats_left)
         pool_wake(pool, seats_left, atomic_load_explicit(&pool->avoid, memory_order_relaxed));
       woken = false;
-      job_work(pool, seat, w);
+      job_work(pool, job_home_range(pool, seat, w->index), w);
       /* Counted as spinning again before leaving, so a publisher that saw
        * this job complete counts this worker. */
       atomic_fetch_add(&pool->nspin, 1);
@@ -612,7 +625,7 @@ void sched_run(sched_pool *pool, const sched_job *job)
   pool_wake(pool, worker_seats, take_part ? stand_in : POOL_NONE);
   if (take_part) {
     pool_tls_worker = me;
-    job_work(pool, 0, me);
+    job_work(pool, job_home_range(pool, 0, stand_in), me);
     pool_tls_worker = NULL;
   }
   pool_wait_done(pool);
