@@ -596,3 +596,49 @@ TEST(affinity_env_unpins)
   unsetenv("LANECL_AFFINITY");
   ASSERT_EQ(affinity_floating(0), 1);
 }
+
+/* ---- home ranges: the same part of a job on the same core each time ---- */
+
+typedef struct home_job {
+  unsigned *who;                  /* per group: the worker index that ran it */
+} home_job;
+
+static void home_group(void *data, const uint64_t gid[3], sched_worker *w)
+{
+  home_job *h = data;
+  h->who[gid[0]] = w->index;
+  uint64_t until = pool_now_ns() + 20000; /* 20 us: nobody finishes early and steals */
+  while (pool_now_ns() < until)
+    pool_relax();
+}
+
+/* A job with a range for every worker: worker i starts on range i, and the
+ * caller, standing in for the worker of its core, on that worker's range. */
+TEST(home_ranges_follow_the_workers)
+{
+  const sched_topology *t = sched_topology_get();
+  if (t->ncores < 2) {
+    printf("  (skipped: one core)\n");
+    return;
+  }
+  sched_pool *pool = pool_default();
+  unsigned n = sched_pool_size(pool), per = 64;
+  /* The mapping itself. */
+  pool->job.nranges = n;
+  for (unsigned i = 0; i < n; i++)
+    ASSERT_EQ(job_home_range(pool, 0, i), i);
+  pool->job.nranges = n - 1; /* fewer ranges than workers: by arrival */
+  ASSERT_EQ(job_home_range(pool, 0, n - 1), 0);
+  /* The caller on the core of the last worker runs the start of that
+   * worker's range, in every run. */
+  unsigned k = n - 1;
+  pin_self(pool->workers[k].pu >= 0 ? pool->workers[k].pu : t->core_pu[k]);
+  home_job h = {calloc((size_t)n * per, sizeof(unsigned))};
+  sched_job job = {.num_groups = {(uint64_t)n * per, 1, 1}, .run_group = home_group, .data = &h};
+  for (int run = 0; run < 3; run++) {
+    sched_run(pool, &job);
+    ASSERT_EQ(h.who[(size_t)k * per], n); /* the caller's slot */
+  }
+  free(h.who);
+  sched_pool_destroy(pool);
+}
