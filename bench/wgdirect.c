@@ -1,12 +1,15 @@
 /* lanecl-wgdirect: the collective scan's work-group function alone, on one
  * core, on data that stays in cache: no queue, no pool, no launch.
  *
- *   lanecl-wgdirect [--items N] [--sweeps S] [--span G] prog.bin kernel L...
+ *   lanecl-wgdirect [--items N] [--sweeps S] [--span G] [--check scan|reduce|bcast3]
+ *                   prog.bin kernel L...
  *
  * prog.bin is an executable program binary (lanecl-cc -o, or
  * lanecl-scaling --save-binary) whose kernel is
  *     kernel(__global const int *in, __global int *out)
- * computing out[i] = work_group_scan_inclusive_add(in[i]).  For each local
+ * computing out[i] = work_group_scan_inclusive_add(in[i]) (--check scan, the
+ * default), work_group_reduce_add(in[i]) (reduce) or
+ * work_group_broadcast(in[i], 3) (bcast3).  For each local
  * size L the tool calls the kernel's work-group function (the ABI of
  * compiler/lanecl_cc.h) over N ints (default 64K: 512 KB in and out, an L2
  * of 1 MB or more holds them), in calls of G full groups (group_count, as the
@@ -73,7 +76,8 @@ static void *load_native(const cc_binary *bin)
 
 static int usage(void)
 {
-  fprintf(stderr, "usage: lanecl-wgdirect [--items N] [--sweeps S] [--span G] prog.bin kernel L...\n");
+  fprintf(stderr, "usage: lanecl-wgdirect [--items N] [--sweeps S] [--span G] [--check scan|reduce|bcast3] "
+                  "prog.bin kernel L...\n");
   return 2;
 }
 
@@ -81,6 +85,7 @@ int main(int argc, char **argv)
 {
   size_t n = 64 * 1024, span_items = 4096;
   int sweeps = 300, i = 1;
+  const char *check = "scan";
   for (; i + 1 < argc && argv[i][0] == '-'; i += 2) {
     if (!strcmp(argv[i], "--items"))
       n = strtoul(argv[i + 1], NULL, 0);
@@ -88,10 +93,13 @@ int main(int argc, char **argv)
       sweeps = atoi(argv[i + 1]);
     else if (!strcmp(argv[i], "--span"))
       span_items = strtoul(argv[i + 1], NULL, 0);
+    else if (!strcmp(argv[i], "--check"))
+      check = argv[i + 1];
     else
       return usage();
   }
-  if (argc - i < 3 || n == 0 || sweeps < 1)
+  int kind = !strcmp(check, "scan") ? 0 : !strcmp(check, "reduce") ? 1 : !strcmp(check, "bcast3") ? 2 : -1;
+  if (argc - i < 3 || n == 0 || sweeps < 1 || kind < 0)
     return usage();
   size_t size;
   void *data = read_file(argv[i], &size);
@@ -117,8 +125,8 @@ int main(int argc, char **argv)
   printf("# %zu ints per sweep, %d sweeps, calls of %zu items\n", n, sweeps, span_items);
   for (int a = i + 2; a < argc; a++) {
     size_t l = strtoul(argv[a], NULL, 0);
-    if (l == 0 || n % l) {
-      fprintf(stderr, "local size %s doesn't divide %zu\n", argv[a], n);
+    if (l == 0 || n % l || (kind == 2 && l <= 3)) {
+      fprintf(stderr, "local size %s doesn't divide %zu (bcast3: more than 3)\n", argv[a], n);
       return 2;
     }
     size_t groups = n / l, per = span_items / l ? span_items / l : 1;
@@ -147,9 +155,14 @@ int main(int argc, char **argv)
     }
     size_t bad = 0;
     for (size_t g = 0; g < n; g += l) {
-      int acc = 0;
+      unsigned acc = 0, sum = 0;
       for (size_t k = g; k < g + l; k++)
-        bad += out[k] != (acc += in[k]);
+        sum += (unsigned)in[k];
+      for (size_t k = g; k < g + l; k++) {
+        acc += (unsigned)in[k];
+        int want = kind == 0 ? (int)acc : kind == 1 ? (int)sum : l > 3 ? in[g + 3] : out[k];
+        bad += out[k] != want;
+      }
     }
     qsort(t, (size_t)sweeps, sizeof(double), cmp_double);
     printf("local=%zu best_us=%.2f median_us=%.2f best_Gelem_s=%.2f median_Gelem_s=%.2f verify=%s\n", l,
