@@ -27,6 +27,12 @@
  *   void __lanecl_wg_chunk_segscan_inclusive_<op>_<ty>(void *chunk, ulong seg)
  *   void __lanecl_wg_chunk_segscan_exclusive_<op>_<ty>(void *chunk, ulong seg)
  *
+ * and, for reductions of such packed groups, each group's segment of the
+ * chunk folded and every lane of it given the result:
+ *
+ *   void __lanecl_wg_chunk_segreduce_<op>_<ty>(void *chunk, ulong seg)
+ *   void __lanecl_wg_chunk_segall(int *chunk, ulong seg), ..._segany: 1 or 0
+ *
  * The names are plain C names (no overloadable), the pointers generic.
  *
  * A scan runs over chunks of W lanes (one 512-bit register: 16 x 32-bit,
@@ -65,6 +71,33 @@
 #define SHL16_4(v, f) __builtin_shufflevector(v, f, 16, 17, 18, 19, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)
 #define SHL16_8(v, f) __builtin_shufflevector(v, f, 16, 17, 18, 19, 20, 21, 22, 23, 0, 1, 2, 3, 4, 5, 6, 7)
 #define LAST16(v) __builtin_shufflevector(v, v, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15)
+
+/* ---- butterflies: lane i takes lane i ^ k (segments of 2k lanes swap halves) ---- */
+#define XOR16_1(v) __builtin_shufflevector(v, v, 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14)
+#define XOR16_2(v) __builtin_shufflevector(v, v, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13)
+#define XOR16_4(v) __builtin_shufflevector(v, v, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11)
+#define XOR16_8(v) __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7)
+#define XOR8_1(v) __builtin_shufflevector(v, v, 1, 0, 3, 2, 5, 4, 7, 6)
+#define XOR8_2(v) __builtin_shufflevector(v, v, 2, 3, 0, 1, 6, 7, 4, 5)
+#define XOR8_4(v) __builtin_shufflevector(v, v, 4, 5, 6, 7, 0, 1, 2, 3)
+
+/* Every lane of each aligned segment of seg lanes (a power of two, at most
+ * the register's lanes) gets the fold of its segment.  Each lane folds the
+ * same pairs in the same tree (op(a, b) == op(b, a), bit for bit, floats
+ * included), so the lanes of a segment agree exactly. */
+#define LBFLY16(OPV, v, seg)                         \
+  do {                                               \
+    if ((seg) > 1) v = OPV(v, XOR16_1(v));           \
+    if ((seg) > 2) v = OPV(v, XOR16_2(v));           \
+    if ((seg) > 4) v = OPV(v, XOR16_4(v));           \
+    if ((seg) > 8) v = OPV(v, XOR16_8(v));           \
+  } while (0)
+#define LBFLY8(OPV, v, seg)                          \
+  do {                                               \
+    if ((seg) > 1) v = OPV(v, XOR8_1(v));            \
+    if ((seg) > 2) v = OPV(v, XOR8_2(v));            \
+    if ((seg) > 4) v = OPV(v, XOR8_4(v));            \
+  } while (0)
 
 #define SHL8_1(v, f) __builtin_shufflevector(v, f, 8, 0, 1, 2, 3, 4, 5, 6)
 #define SHL8_2(v, f) __builtin_shufflevector(v, f, 8, 9, 0, 1, 2, 3, 4, 5)
@@ -260,6 +293,20 @@
     }                                                                         \
   }                                                                           \
                                                                               \
+  /* One chunk of packed small groups (as above), reduced per group.     */ \
+  static inline __attribute__((always_inline)) void csegreduce_##NAME(ET *p, ulong seg) \
+  {                                                                           \
+    for (uint i = 0; i < CHUNK; i += W) {                                     \
+      VT v = NORMV_##NORM(VT, *(VT##_u_##NAME *)(p + i));                     \
+      LBFLY##W(OP, v, seg);                                                   \
+      *(VT##_u_##NAME *)(p + i) = v;                                          \
+    }                                                                         \
+  }                                                                           \
+  __attribute__((always_inline)) void __lanecl_wg_chunk_segreduce_##NAME(void *p, ulong seg) \
+  {                                                                           \
+    csegreduce_##NAME((ET *)p, seg);                                          \
+  }                                                                           \
+                                                                              \
   __attribute__((always_inline)) void __lanecl_wg_chunk_segscan_inclusive_##NAME(void *p, ulong seg) \
   {                                                                           \
     csegscan_##NAME((ET *)p, seg, false);                                     \
@@ -337,4 +384,14 @@ void __lanecl_wg_all(int *buf, ulong n)
 void __lanecl_wg_any(int *buf, ulong n)
 {
   reduce_logical_or_u32((uint *)buf, n);
+}
+
+__attribute__((always_inline)) void __lanecl_wg_chunk_segall(int *chunk, ulong seg)
+{
+  csegreduce_logical_and_u32((uint *)chunk, seg);
+}
+
+__attribute__((always_inline)) void __lanecl_wg_chunk_segany(int *chunk, ulong seg)
+{
+  csegreduce_logical_or_u32((uint *)chunk, seg);
 }

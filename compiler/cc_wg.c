@@ -1100,6 +1100,20 @@ static int scan_fusable(wg_gen *g, unsigned r, unsigned b, int writes)
   return !uniform_live_overlap(g, r, b);
 }
 
+/* Region 0, which can only end at boundary b, can run packed small groups
+ * through a reduce, all or any (build_packed_groups): the same conditions
+ * as a fused scan.  Larger groups keep the unfused path. */
+static int reduce_packable(wg_gen *g, unsigned b, int writes)
+{
+  if (g->opt_disable || !b || b > g->nbnd || writes || lane_width(g) != 16)
+    return 0;
+  const wg_boundary *bd = &g->bnd[b - 1];
+  if ((bd->kind != WB_REDUCE && bd->kind != WB_ALL && bd->kind != WB_ANY) || (bd->esize != 4 && bd->esize != 8) ||
+      !bd->helper[0])
+    return 0;
+  return !uniform_live_overlap(g, 0, b);
+}
+
 /* The kernel keeps nothing per group but the collective buffer (no frame,
  * no uniform values, no __local memory): the work-items of several small
  * groups can share one chunk of a fused scan. */
@@ -1130,7 +1144,7 @@ static int report_regions(wg_gen *g, int *vec_state, unsigned *nvec)
     return CC_OUT_OF_MEMORY;
   }
   wg_uni u;
-  int have_uni = 0;
+  int have_uni = 0, writes0 = 1;
   for (unsigned r = 0; r <= g->nbnd; r++) {
     cc_str ends = {0};
     int loop = 0;
@@ -1146,6 +1160,8 @@ static int report_regions(wg_gen *g, int *vec_state, unsigned *nvec)
       return rc;
     }
     rend[r] = only_end;
+    if (r == 0)
+      writes0 = writes;
     if (r == 0)
       cc_str_printf(&g->report, "  region 0: start -> %s: ", e);
     else
@@ -1187,9 +1203,10 @@ static int report_regions(wg_gen *g, int *vec_state, unsigned *nvec)
   }
   if (have_uni)
     wg_uni_free(&u);
-  unsigned b = g->fuse_to[0];
+  unsigned b = g->fuse_to[0] ? g->fuse_to[0] : reduce_packable(g, rend[0], writes0) ? rend[0] : 0;
   if (b && rend[b] == UINT32_MAX && kernel_packable(g)) {
     g->packable = 1;
+    g->pack_to = b;
     cc_str_printf(&g->report,
                   "    groups of 1, 2, 4, 8%s work-items run 16 / size at a time through region 0, %s #%u "
                   "and region %u (in spans of groups)\n",
@@ -1210,6 +1227,7 @@ struct wg_pack {
   LLVMValueRef chunk;
   unsigned esize;
   int in, out;        /* the chunk is the body's coll_buf / coll_out */
+  int coll_lane;      /* the body's coll is lane x's element of the chunk (reduce, all, any) */
 };
 
 static void pack_lane(wg_gen *g, LLVMValueRef *argv, LLVMValueRef x)
@@ -1262,6 +1280,11 @@ static LLVMValueRef build_lane_loops(wg_gen *g, LLVMValueRef *argv, unsigned sta
   argv[n + 3] = z;
   argv[n + 4] = wg_c32(g, state);
   argv[n + 5] = coll;
+  if (g->cur_pack && g->cur_pack->coll_lane) {
+    LLVMTypeRef ety = LLVMIntTypeInContext(g->c, g->cur_pack->esize * 8);
+    LLVMValueRef p = LLVMBuildInBoundsGEP2(g->b, ety, g->cur_pack->chunk, &x, 1, "");
+    argv[n + 5] = LLVMBuildZExt(g->b, wg_build_load(g, ety, p, g->cur_pack->esize, 0), g->t_i64, "coll.lane");
+  }
   LLVMValueRef r = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(g->body), g->body, argv, n + 12, "next");
   LLVMValueRef x1 = LLVMBuildNUWAdd(g->b, x, one, "");
   LLVMValueRef br = LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntULT, x1, ls[0], ""), xb, xe);
@@ -1625,10 +1648,16 @@ static void build_state_machine(wg_gen *g, LLVMValueRef *argv, const LLVMValueRe
 static void build_packed_groups(wg_gen *g, LLVMValueRef *argv, LLVMValueRef ls0, LLVMValueRef gk, LLVMValueRef count,
                                 LLVMBasicBlockRef gnext, const int *vec_state)
 {
-  unsigned n = g->nparams, b = g->fuse_to[0];
+  unsigned n = g->nparams, b = g->pack_to;
   const wg_boundary *bd = &g->bnd[b - 1];
+  int scan = bd->kind == WB_SCAN_INC || bd->kind == WB_SCAN_EXC;
   char name[96];
-  snprintf(name, sizeof(name), "__lanecl_wg_chunk_segscan%s", bd->helper + strlen("__lanecl_wg_scan"));
+  if (scan)
+    snprintf(name, sizeof(name), "__lanecl_wg_chunk_segscan%s", bd->helper + strlen("__lanecl_wg_scan"));
+  else if (bd->kind == WB_REDUCE)
+    snprintf(name, sizeof(name), "__lanecl_wg_chunk_segreduce%s", bd->helper + strlen("__lanecl_wg_reduce"));
+  else
+    snprintf(name, sizeof(name), "__lanecl_wg_chunk_seg%s", bd->kind == WB_ALL ? "all" : "any");
   LLVMValueRef helper = helper_decl(g, name, 1);
   add_string_attr(g, g->wg, "no-builtin-memcpy", "");
   add_string_attr(g, g->wg, "no-builtin-memset", "");
@@ -1654,12 +1683,12 @@ static void build_packed_groups(wg_gen *g, LLVMValueRef *argv, LLVMValueRef ls0,
     ok = LLVMBuildAnd(g->b, ok, LLVMBuildICmp(g->b, LLVMIntUGE, avail, wg_c64(g, per), ""), "");
     LLVMBuildCondBr(g->b, ok, yes, no);
     LLVMPositionBuilderAtEnd(g->b, yes);
-    struct wg_pack pk = {shift, gk, chunk, bd->esize, 0, 1};
+    struct wg_pack pk = {shift, gk, chunk, bd->esize, 0, 1, 0};
     g->cur_pack = &pk;
     build_lane_loops(g, argv, 0, wg_c64(g, 0), w16, NULL, vec_state[0]);
     LLVMValueRef hargs[2] = {to_generic(g, chunk), wg_c64(g, size)};
     LLVMBuildCall2(g->b, LLVMGlobalGetValueType(helper), helper, hargs, 2, "");
-    pk.in = 1, pk.out = 0;
+    pk.in = 1, pk.out = 0, pk.coll_lane = !scan;
     argv[n + 9] = saved[3];
     build_lane_loops(g, argv, b, wg_c64(g, 0), w16, NULL, vec_state[b]);
     g->cur_pack = NULL;

@@ -110,8 +110,10 @@ typedef struct wg_gen {
    * dimension (see build_fused_scan); 0 when none. */
   unsigned *fuse_to;
   /* Groups of 1, 2, 4, 8 or 16 work-items run 16 / size per chunk of a fused
-   * scan in state 0 (build_packed_groups): 0 when the kernel can't. */
+   * scan, or of a reduce, all or any, after state 0 (build_packed_groups):
+   * 0 when the kernel can't. */
   int packable;
+  unsigned pack_to;               /* the collective they run through (boundary index) */
   const struct wg_pack *cur_pack; /* the lane loops being built run packed groups */
   LLVMBasicBlockRef pk_from[5];  /* those runs' last blocks, */
   LLVMValueRef pk_last[5];       /* the last group each ran (group_off) */

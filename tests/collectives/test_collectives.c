@@ -794,6 +794,71 @@ TEST(scan_small_groups_packed)
   clReleaseContext(ctx);
 }
 
+/* Reduce, all and any in groups of 1 to 16 (spans of full groups): the
+ * packed path folds each group's lanes of a chunk on their own (butterfly),
+ * and every work-item of a group reads the same value, floats included. */
+TEST(reduce_small_groups_packed)
+{
+  static const char src[] =
+    "__kernel void ri(__global const int *in, __global int *out) {\n"
+    "  size_t i = get_global_id(0); out[i] = work_group_reduce_add(in[i]) * 3 + 1; }\n"
+    "__kernel void rmin(__global const int *in, __global int *out) {\n"
+    "  size_t i = get_global_id(0); out[i] = work_group_reduce_min(in[i]); }\n"
+    "__kernel void rl(__global const long *in, __global long *out) {\n"
+    "  size_t i = get_global_id(0); out[i] = work_group_reduce_max(in[i]) - in[i]; }\n"
+    "__kernel void rf(__global const float *in, __global float *out) {\n"
+    "  size_t i = get_global_id(0); out[i] = work_group_reduce_add(in[i]); }\n"
+    "__kernel void al(__global const int *in, __global int *out) {\n"
+    "  size_t i = get_global_id(0); out[i] = work_group_all(in[i] > -17) * 2 + work_group_any(in[i] == 5); }\n";
+  cl_context ctx = tl_context();
+  cl_command_queue q = tl_queue(ctx, 0);
+  cl_program p = build_one(ctx, src, "-cl-std=CL3.0");
+  enum { N = 1008 };
+  static int in[N], out[N], outm[N], outa[N];
+  static long lin[N], lout[N];
+  static float fin[N], fout[N];
+  for (int i = 0; i < N; i++) {
+    in[i] = (i * 7919) % 37 - 18;
+    lin[i] = (long)((i * 104729) % 41) - 20 + ((long)(i % 3) << 40);
+    fin[i] = (float)((i * 31) % 9) * 0.37f - 1.1f;
+  }
+  int bad = 0;
+  for (size_t l = 1; l <= 16; l *= 2) {
+    run_1d(ctx, q, p, "ri", in, out, 4, N, l);
+    run_1d(ctx, q, p, "rmin", in, outm, 4, N, l);
+    run_1d(ctx, q, p, "al", in, outa, 4, N, l);
+    run_1d(ctx, q, p, "rl", lin, lout, 8, N, l);
+    run_1d(ctx, q, p, "rf", fin, fout, 4, N, l);
+    for (size_t g0 = 0; g0 < N; g0 += l) {
+      int sum = 0, mn = INT_MAX, all = 1, any = 0;
+      long mx = LONG_MIN;
+      double fsum = 0, fabs_sum = 0;
+      for (size_t j = g0; j < g0 + l; j++) {
+        sum += in[j];
+        mn = in[j] < mn ? in[j] : mn;
+        all &= in[j] > -17;
+        any |= in[j] == 5;
+        mx = lin[j] > mx ? lin[j] : mx;
+        fsum += fin[j];
+        fabs_sum += fabsf(fin[j]);
+      }
+      for (size_t j = g0; j < g0 + l; j++) {
+        /* float add: any order of the operations (bound), one value per group */
+        int fok = fabs(fout[j] - fsum) <= 1e-6 * fabs_sum * (double)l + 1e-30 && fout[j] == fout[g0];
+        if (out[j] != sum * 3 + 1 || outm[j] != mn || outa[j] != all * 2 + any || lout[j] != mx - lin[j] || !fok) {
+          if (bad++ < 10)
+            fprintf(stderr, "local %zu item %zu: add %d/%d min %d/%d all+any %d/%d max %ld/%ld float %g/%g\n", l, j,
+                    out[j], sum * 3 + 1, outm[j], mn, outa[j], all * 2 + any, lout[j], mx - lin[j], fout[j], fsum);
+        }
+      }
+    }
+  }
+  ASSERT_EQ(bad, 0);
+  clReleaseProgram(p);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+}
+
 TEST(device_reports_collectives)
 {
   cl_device_id dev = tl_device();

@@ -122,6 +122,32 @@ TEST(scan_fused_into_lane_loops)
   free(rep);
 }
 
+/* Reduce, all and any run packed small groups too (no fused path for large
+ * groups: every operand comes before any result). */
+TEST(reduce_packs_small_groups)
+{
+  if (ct_dev()->simd_bits != 512) {
+    fprintf(stderr, "no AVX-512: packing needs 16 x 32-bit lanes; not checked\n");
+    return;
+  }
+  static const char *srcs[] = {
+    "__kernel void k(__global const int *in, __global int *out) {\n"
+    "  size_t i = get_global_id(0); out[i] = work_group_reduce_add(in[i]); }\n",
+    "__kernel void k(__global const int *in, __global int *out) {\n"
+    "  size_t i = get_global_id(0); out[i] = work_group_any(in[i] > 3); }\n",
+  };
+  static const char *what[] = {"work_group_reduce_add #1", "work_group_any #1"};
+  for (unsigned i = 0; i < 2; i++) {
+    char *rep = kernel_report(srcs[i], "-cl-std=CL2.0");
+    char want[160];
+    snprintf(want, sizeof(want), "work-items run 16 / size at a time through region 0, %s and region 1", what[i]);
+    ASSERT_CONTAINS(rep, want);
+    if (strstr(rep, "run fused"))
+      tl_fail(__FILE__, __LINE__, "a reduce fused for large groups:\n%s", rep);
+    free(rep);
+  }
+}
+
 /* Regions that write __local or __global memory before a scan keep the
  * unfused order: every work-item reaches the scan before any goes on. */
 TEST(scan_not_fused_after_shared_writes)
