@@ -130,8 +130,18 @@ struct sched_pool {
   _Alignas(POOL_LINE) _Atomic uint32_t nspin;
 };
 
-/* The worker this thread is (or stands in for) while it runs groups. */
-static _Thread_local sched_worker *pool_tls_worker;
+/* The worker this thread is (or stands in for) while it runs groups.
+ * initial-exec: static TLS (8 bytes of the surplus glibc keeps for
+ * dlopen'd libraries), read straight off %fs.  In the default model every
+ * thread that touches it (each worker, each sched_run caller) gets a
+ * malloc'd dynamic TLS block through __tls_get_addr.  ASan's interceptor
+ * of __tls_get_addr (GCC <= 13, LLVM <= 16) takes a block that starts 16
+ * bytes into a page for a glibc 2.19-2.24 one and records the two words
+ * before it (ASan's chunk header) as the block's range; at exit,
+ * LeakSanitizer's tracer scans that range for every live thread (the
+ * pool's workers live until exit) and dies on it ("Tracer caught signal
+ * 11", google/sanitizers#1322). */
+static _Thread_local sched_worker *pool_tls_worker __attribute__((tls_model("initial-exec")));
 
 /* ---- small helpers ---- */
 
