@@ -1623,9 +1623,20 @@ static void build_state_machine(wg_gen *g, LLVMValueRef *argv, const LLVMValueRe
     if (bd->kind == WB_ALL || bd->kind == WB_ANY || bd->kind == WB_REDUCE) {
       cv = LLVMBuildZExt(g->b, wg_build_load(g, ety, ops, bd->esize, 0), g->t_i64, "");
     } else if (bd->kind == WB_BCAST) {
-      /* The ids are uniform: work-item 0's copy says which element. */
-      LLVMValueRef o = LLVMBuildMul(g->b, wg_c64(g, g->bcast_off), nwi, "");
-      LLVMValueRef t = wg_build_load(g, g->t_i64, LLVMBuildInBoundsGEP2(g->b, g->t_i8, frame, &o, 1, ""), 8, 0);
+      /* The ids are uniform: work-item 0's copy says which element, or
+       * they are constants: (z * ly + y) * lx + x here. */
+      LLVMValueRef t;
+      if (bd->bcast_const) {
+        t = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, wg_c64(g, bd->bcast_id[2]), ls[1], ""), wg_c64(g, bd->bcast_id[1]),
+                         "");
+        t = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, t, ls[0], ""), wg_c64(g, bd->bcast_id[0]), "bcast_lin");
+      } else {
+        LLVMValueRef o = LLVMBuildMul(g->b, wg_c64(g, g->bcast_off), nwi, "");
+        t = wg_build_load(g, g->t_i64, LLVMBuildInBoundsGEP2(g->b, g->t_i8, frame, &o, 1, ""), 8, 0);
+      }
+      /* An id outside the group is undefined behaviour: read work-item 0's
+       * operand rather than memory past the buffer. */
+      t = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntULT, t, nwi, ""), t, wg_c64(g, 0), "");
       LLVMValueRef p = LLVMBuildInBoundsGEP2(g->b, ety, ops, &t, 1, "");
       cv = LLVMBuildZExt(g->b, wg_build_load(g, ety, p, bd->esize, 0), g->t_i64, "");
     }

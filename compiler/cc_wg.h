@@ -35,6 +35,8 @@ typedef struct wg_boundary {
   LLVMTypeRef ty;   /* collective operand and result type */
   unsigned esize;   /* bytes of one coll_buf element / of one copied element */
   int stride_side;  /* WB_COPY: 0 contiguous, 1 source strided, 2 destination strided */
+  int bcast_const;  /* WB_BCAST: its local ids are constants, bcast_id; nothing in the frame */
+  uint64_t bcast_id[3];
   LLVMBasicBlockRef cont;    /* where the work-item goes on after it */
   LLVMBasicBlockRef resume;  /* the body's entry for its state */
 } wg_boundary;

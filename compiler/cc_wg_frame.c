@@ -529,7 +529,7 @@ static void rewrite_boundary(wg_gen *g, unsigned bi, const uint64_t *live, unsig
     LLVMValueRef op = LLVMGetOperand(bd->call, 0);
     wg_build_store(g, op, coll_elem(g, g->coll_out, bd->ty), bd->esize, 1);
   }
-  if (bd->kind == WB_BCAST) {
+  if (bd->kind == WB_BCAST && !bd->bcast_const) {
     unsigned nargs = LLVMGetNumArgOperands(bd->call);
     LLVMValueRef id[3];
     for (unsigned d = 0; d < 3; d++)
@@ -563,7 +563,20 @@ int wg_build_regions(wg_gen *g, char **err)
   drop_lifetime_markers(g);
   for (unsigned b = 0; b < g->nbnd; b++) {
     g->bnd[b].cont = cc_split_block_after(g->bnd[b].call, "cont");
-    g->has_bcast |= g->bnd[b].kind == WB_BCAST;
+    if (g->bnd[b].kind == WB_BCAST) {
+      /* Constant ids (broadcast(x, 0), the common case): the work-group
+       * function knows them; no frame slot, no store per work-item. */
+      wg_boundary *bd = &g->bnd[b];
+      unsigned nargs = LLVMGetNumArgOperands(bd->call);
+      bd->bcast_const = 1;
+      for (unsigned d = 0; d < 3; d++) {
+        LLVMValueRef x = d + 1 < nargs ? LLVMGetOperand(bd->call, d + 1) : NULL;
+        if (x && !LLVMIsAConstantInt(x))
+          bd->bcast_const = 0;
+        bd->bcast_id[d] = x && LLVMIsAConstantInt(x) ? LLVMConstIntGetZExtValue(x) : 0;
+      }
+      g->has_bcast |= !bd->bcast_const;
+    }
     g->has_coll |= g->bnd[b].kind != WB_BARRIER && g->bnd[b].kind != WB_COPY;
     g->has_copy |= g->bnd[b].kind == WB_COPY;
   }

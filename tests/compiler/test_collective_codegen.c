@@ -148,6 +148,23 @@ TEST(reduce_packs_small_groups)
   }
 }
 
+/* A broadcast whose local ids are constants keeps nothing per work-item
+ * (the work-group function knows the ids); one with a computed id keeps
+ * each work-item's copy of it in the frame. */
+TEST(broadcast_constant_id_keeps_no_frame)
+{
+  char *rep = kernel_report("__kernel void k(__global const int *in, __global int *out) {\n"
+                            "  size_t i = get_global_id(0); out[i] = work_group_broadcast(in[i], 3); }\n",
+                            "-cl-std=CL2.0");
+  ASSERT_CONTAINS(rep, "frame 0 bytes per work-item");
+  free(rep);
+  rep = kernel_report("__kernel void k(__global const int *in, __global int *out, uint s) {\n"
+                      "  size_t i = get_global_id(0); out[i] = work_group_broadcast(in[i], s); }\n",
+                      "-cl-std=CL2.0");
+  ASSERT_CONTAINS(rep, "frame 8 bytes per work-item");
+  free(rep);
+}
+
 /* Regions that write __local or __global memory before a scan keep the
  * unfused order: every work-item reaches the scan before any goes on. */
 TEST(scan_not_fused_after_shared_writes)
