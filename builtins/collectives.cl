@@ -33,6 +33,11 @@
  *   void __lanecl_wg_chunk_segreduce_<op>_<ty>(void *chunk, ulong seg)
  *   void __lanecl_wg_chunk_segall(int *chunk, ulong seg), ..._segany: 1 or 0
  *
+ * and a broadcast of packed groups (32- or 64-bit elements as raw bits):
+ * every lane of a segment gets the segment's element id:
+ *
+ *   void __lanecl_wg_chunk_segbcast_i32(void *chunk, ulong seg | id << 16), ..._i64
+ *
  * The names are plain C names (no overloadable), the pointers generic.
  *
  * A scan runs over chunks of W lanes (one 512-bit register: 16 x 32-bit,
@@ -385,6 +390,28 @@ void __lanecl_wg_any(int *buf, ulong n)
 {
   reduce_logical_or_u32((uint *)buf, n);
 }
+
+/* Broadcast in packed small groups: lane j takes element (j & -seg) + id of
+ * its register (segments never straddle registers: seg <= W).  An id outside
+ * the group (undefined behaviour) takes work-item 0's element.  seg and id
+ * are constants where the compiler calls this, so the lane loop folds into
+ * one shuffle. */
+#define DEF_SEGBCAST(NAME, ET, W)                                                  \
+  typedef ET segbcast_v_##NAME __attribute__((ext_vector_type(W), aligned(sizeof(ET)))); \
+  __attribute__((always_inline)) void __lanecl_wg_chunk_segbcast_##NAME(void *p, ulong seg_id) \
+  {                                                                                \
+    uint seg = (uint)(seg_id & 0xffff), id = (uint)(seg_id >> 16);                 \
+    if (id >= seg)                                                                 \
+      id = 0;                                                                      \
+    for (uint i = 0; i < CHUNK; i += W) {                                          \
+      segbcast_v_##NAME v = *(segbcast_v_##NAME *)((ET *)p + i), r;                \
+      for (uint j = 0; j < W; j++)                                                 \
+        r[j] = v[(j & ~(seg - 1)) + id];                                           \
+      *(segbcast_v_##NAME *)((ET *)p + i) = r;                                     \
+    }                                                                              \
+  }
+DEF_SEGBCAST(i32, uint, 16)
+DEF_SEGBCAST(i64, ulong, 8)
 
 __attribute__((always_inline)) void __lanecl_wg_chunk_segall(int *chunk, ulong seg)
 {

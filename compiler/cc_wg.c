@@ -1101,15 +1101,18 @@ static int scan_fusable(wg_gen *g, unsigned r, unsigned b, int writes)
 }
 
 /* Region 0, which can only end at boundary b, can run packed small groups
- * through a reduce, all or any (build_packed_groups): the same conditions
- * as a fused scan.  Larger groups keep the unfused path. */
+ * through a reduce, all, any or a 1D broadcast with a constant id
+ * (build_packed_groups): the same conditions as a fused scan.  Larger
+ * groups keep the unfused path. */
 static int reduce_packable(wg_gen *g, unsigned b, int writes)
 {
   if (g->opt_disable || !b || b > g->nbnd || writes || lane_width(g) != 16)
     return 0;
   const wg_boundary *bd = &g->bnd[b - 1];
-  if ((bd->kind != WB_REDUCE && bd->kind != WB_ALL && bd->kind != WB_ANY) || (bd->esize != 4 && bd->esize != 8) ||
-      !bd->helper[0])
+  int bcast = bd->kind == WB_BCAST && bd->bcast_const && !bd->bcast_id[1] && !bd->bcast_id[2] &&
+              bd->bcast_id[0] < 0xffff;
+  if ((bd->kind != WB_REDUCE && bd->kind != WB_ALL && bd->kind != WB_ANY && !bcast) ||
+      (bd->esize != 4 && bd->esize != 8) || (!bcast && !bd->helper[0]))
     return 0;
   return !uniform_live_overlap(g, 0, b);
 }
@@ -1667,6 +1670,8 @@ static void build_packed_groups(wg_gen *g, LLVMValueRef *argv, LLVMValueRef ls0,
     snprintf(name, sizeof(name), "__lanecl_wg_chunk_segscan%s", bd->helper + strlen("__lanecl_wg_scan"));
   else if (bd->kind == WB_REDUCE)
     snprintf(name, sizeof(name), "__lanecl_wg_chunk_segreduce%s", bd->helper + strlen("__lanecl_wg_reduce"));
+  else if (bd->kind == WB_BCAST)
+    snprintf(name, sizeof(name), "__lanecl_wg_chunk_segbcast_i%u", bd->esize * 8);
   else
     snprintf(name, sizeof(name), "__lanecl_wg_chunk_seg%s", bd->kind == WB_ALL ? "all" : "any");
   LLVMValueRef helper = helper_decl(g, name, 1);
@@ -1697,7 +1702,8 @@ static void build_packed_groups(wg_gen *g, LLVMValueRef *argv, LLVMValueRef ls0,
     struct wg_pack pk = {shift, gk, chunk, bd->esize, 0, 1, 0};
     g->cur_pack = &pk;
     build_lane_loops(g, argv, 0, wg_c64(g, 0), w16, NULL, vec_state[0]);
-    LLVMValueRef hargs[2] = {to_generic(g, chunk), wg_c64(g, size)};
+    uint64_t arg = bd->kind == WB_BCAST ? size | bd->bcast_id[0] << 16 : size;
+    LLVMValueRef hargs[2] = {to_generic(g, chunk), wg_c64(g, arg)};
     LLVMBuildCall2(g->b, LLVMGlobalGetValueType(helper), helper, hargs, 2, "");
     pk.in = 1, pk.out = 0, pk.coll_lane = !scan;
     argv[n + 9] = saved[3];

@@ -794,9 +794,11 @@ TEST(scan_small_groups_packed)
   clReleaseContext(ctx);
 }
 
-/* Reduce, all and any in groups of 1 to 16 (spans of full groups): the
- * packed path folds each group's lanes of a chunk on their own (butterfly),
- * and every work-item of a group reads the same value, floats included. */
+/* Reduce, all, any and broadcast in groups of 1 to 16 (spans of full
+ * groups): the packed path folds each group's lanes of a chunk on their own
+ * (butterfly), and every work-item of a group reads the same value, floats
+ * included; a broadcast with a constant id takes its group's element (with
+ * a computed id, the unpacked path). */
 TEST(reduce_small_groups_packed)
 {
   static const char src[] =
@@ -809,14 +811,20 @@ TEST(reduce_small_groups_packed)
     "__kernel void rf(__global const float *in, __global float *out) {\n"
     "  size_t i = get_global_id(0); out[i] = work_group_reduce_add(in[i]); }\n"
     "__kernel void al(__global const int *in, __global int *out) {\n"
-    "  size_t i = get_global_id(0); out[i] = work_group_all(in[i] > -17) * 2 + work_group_any(in[i] == 5); }\n";
+    "  size_t i = get_global_id(0); out[i] = work_group_all(in[i] > -17) * 2 + work_group_any(in[i] == 5); }\n"
+    "__kernel void b0(__global const int *in, __global int *out) {\n"
+    "  size_t i = get_global_id(0); out[i] = work_group_broadcast(in[i] * 2, 0) - in[i]; }\n"
+    "__kernel void bl(__global const long *in, __global long *out) {\n"
+    "  size_t i = get_global_id(0); out[i] = work_group_broadcast(in[i], get_local_size(0) - 1); }\n"
+    "__kernel void b3(__global const float *in, __global float *out) {\n"
+    "  size_t i = get_global_id(0); out[i] = work_group_broadcast(in[i], 3); }\n";
   cl_context ctx = tl_context();
   cl_command_queue q = tl_queue(ctx, 0);
   cl_program p = build_one(ctx, src, "-cl-std=CL3.0");
   enum { N = 1008 };
-  static int in[N], out[N], outm[N], outa[N];
-  static long lin[N], lout[N];
-  static float fin[N], fout[N];
+  static int in[N], out[N], outm[N], outa[N], outb[N];
+  static long lin[N], lout[N], loutb[N];
+  static float fin[N], fout[N], foutb[N];
   for (int i = 0; i < N; i++) {
     in[i] = (i * 7919) % 37 - 18;
     lin[i] = (long)((i * 104729) % 41) - 20 + ((long)(i % 3) << 40);
@@ -829,6 +837,10 @@ TEST(reduce_small_groups_packed)
     run_1d(ctx, q, p, "al", in, outa, 4, N, l);
     run_1d(ctx, q, p, "rl", lin, lout, 8, N, l);
     run_1d(ctx, q, p, "rf", fin, fout, 4, N, l);
+    run_1d(ctx, q, p, "b0", in, outb, 4, N, l);
+    run_1d(ctx, q, p, "bl", lin, loutb, 8, N, l);
+    if (l > 3)
+      run_1d(ctx, q, p, "b3", fin, foutb, 4, N, l);
     for (size_t g0 = 0; g0 < N; g0 += l) {
       int sum = 0, mn = INT_MAX, all = 1, any = 0;
       long mx = LONG_MIN;
@@ -845,7 +857,9 @@ TEST(reduce_small_groups_packed)
       for (size_t j = g0; j < g0 + l; j++) {
         /* float add: any order of the operations (bound), one value per group */
         int fok = fabs(fout[j] - fsum) <= 1e-6 * fabs_sum * (double)l + 1e-30 && fout[j] == fout[g0];
-        if (out[j] != sum * 3 + 1 || outm[j] != mn || outa[j] != all * 2 + any || lout[j] != mx - lin[j] || !fok) {
+        int bok = outb[j] == in[g0] * 2 - in[j] && loutb[j] == lin[g0 + l - 1] && (l <= 3 || foutb[j] == fin[g0 + 3]);
+        if (out[j] != sum * 3 + 1 || outm[j] != mn || outa[j] != all * 2 + any || lout[j] != mx - lin[j] || !fok ||
+            !bok) {
           if (bad++ < 10)
             fprintf(stderr, "local %zu item %zu: add %d/%d min %d/%d all+any %d/%d max %ld/%ld float %g/%g\n", l, j,
                     out[j], sum * 3 + 1, outm[j], mn, outa[j], all * 2 + any, lout[j], mx - lin[j], fout[j], fsum);
