@@ -157,6 +157,21 @@ static pthread_once_t llvm_once = PTHREAD_ONCE_INIT;
  * on Zen 4 (CPU time per run, 16M ints): the Blelloch scan of lanecl-bench
  * at L=8 70 -> 61 ms, at L=16 92 -> 68 ms, a local-memory tree reduction at
  * L=16 33 -> 18 ms; L=64 and L=256 unchanged.
+ *
+ * -vectorize-memory-check-threshold=0: no loop that needs run-time memory
+ * checks is vectorized.  With -enable-vplan-native-path on, LLVM 19's loop
+ * vectorizer vectorizes an innermost loop that needs them (pointers that
+ * may overlap) without them: it builds the checks, never branches on them
+ * and deletes them again, and a value that other code took from them (the
+ * expansion of the inner trip count reuses the outer loop's induction
+ * variable that the checks created) becomes poison.  Both are wrong code:
+ * the first when the accesses do overlap, the second always (CTS test_basic
+ * kernel_call_kernel_function at local sizes 1 to 8 lost its inner loop).
+ * Loops without such checks (lane loops, which are parallel; reductions;
+ * loops over one array with constant distances) vectorize as before; the
+ * native path itself never builds memory checks.  A loop that forces
+ * vectorization (#pragma clang loop vectorize(enable)) ignores the limit.
+ * Minimal reproducer: tests/kernels/llvm/native_path_memchecks.ll.
  * LANECL_LLVM_ARGS adds options (space separated), for experiments. */
 static void llvm_init_once(void)
 {
@@ -178,6 +193,8 @@ static void llvm_init_once(void)
       argv[argc++] = "-epilogue-vectorization-force-VF=4";
     LLVMDisposeMessage(features);
   }
+  if (!(env && strstr(env, "vectorize-memory-check-threshold")))
+    argv[argc++] = "-vectorize-memory-check-threshold=0";
   if (env && *env) {
     snprintf(extra, sizeof(extra), "%s", env);
     for (char *save = NULL, *tok = strtok_r(extra, " ", &save); tok && argc < 31; tok = strtok_r(NULL, " ", &save))
