@@ -84,6 +84,54 @@ static LLVMValueRef and_guard(aff_ctx *x, LLVMValueRef g1, LLVMValueRef g2)
   return LLVMBuildAnd(x->b, g1, g2, "lanes.ok");
 }
 
+/* Splits the block of inst before it, the other way round from
+ * cc_split_block_before: the instructions before inst (its phis among
+ * them) move to a new block in front, which every branch to the block now
+ * reaches, and that ends in a branch to the block, which keeps inst and
+ * what follows.  No phi is built again: cc_split_block_before rebuilds
+ * (replaces and erases) the phis of the block's successors, and where the
+ * block is an inner loop of its own those are the block's phis, values
+ * that the caller (the data of a scatter) and the memo still held.
+ * Returns the new block. */
+static LLVMBasicBlockRef split_head(aff_ctx *x, LLVMValueRef inst, const char *name)
+{
+  LLVMBasicBlockRef bb = LLVMGetInstructionParent(inst);
+  /* the branches into bb (its own back edge too) go to head; collected
+   * first, as retargeting them changes bb's list of uses */
+  LLVMValueRef bv = LLVMBasicBlockAsValue(bb);
+  unsigned nuse = 0;
+  for (LLVMUseRef u = LLVMGetFirstUse(bv); u; u = LLVMGetNextUse(u))
+    nuse++;
+  LLVMValueRef *users = malloc((nuse + 1) * sizeof(*users));
+  if (!users)
+    return NULL;
+  nuse = 0;
+  for (LLVMUseRef u = LLVMGetFirstUse(bv); u; u = LLVMGetNextUse(u))
+    users[nuse++] = LLVMGetUser(u);
+  LLVMBasicBlockRef head = LLVMInsertBasicBlockInContext(x->c, bb, name);
+  for (unsigned k = 0; k < nuse; k++) {
+    if (!LLVMIsAInstruction(users[k]) || !LLVMIsATerminatorInst(users[k]))
+      continue;
+    for (unsigned s = 0; s < LLVMGetNumSuccessors(users[k]); s++)
+      if (LLVMGetSuccessor(users[k], s) == bb)
+        LLVMSetSuccessor(users[k], s, head);
+  }
+  free(users);
+  LLVMPositionBuilderAtEnd(x->b, head);
+  for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i != inst;) {
+    LLVMValueRef next = LLVMGetNextInstruction(i);
+    size_t len;
+    const char *n = LLVMGetValueName2(i, &len);
+    char *copy = strndup(n, len);
+    LLVMInstructionRemoveFromParent(i);
+    LLVMInsertIntoBuilderWithName(x->b, i, copy ? copy : "");
+    free(copy);
+    i = next;
+  }
+  LLVMBuildBr(x->b, bb);
+  return head;
+}
+
 /* Lane k of vector v, built at the builder. */
 static LLVMValueRef lane(aff_ctx *x, LLVMValueRef v, unsigned k)
 {
@@ -570,7 +618,7 @@ static unsigned mask_bound(aff_ctx *x, LLVMValueRef m, unsigned W, unsigned dept
 /* A gather or scatter with at most a few lanes on (halo cells, `lx == 0`
  * work) as a loop over the lanes that are on, lowest first (a scatter's
  * order): one scalar access each, nothing when none is. */
-static void sparse_access(aff_ctx *x, LLVMValueRef call, int is_gather, unsigned W)
+static int sparse_access(aff_ctx *x, LLVMValueRef call, int is_gather, unsigned W)
 {
   LLVMValueRef ptrs = LLVMGetOperand(call, is_gather ? 0 : 1);
   LLVMValueRef mask = LLVMGetOperand(call, is_gather ? 2 : 3);
@@ -578,9 +626,11 @@ static void sparse_access(aff_ctx *x, LLVMValueRef call, int is_gather, unsigned
   unsigned align = LLVMIsAConstantInt(al) ? (unsigned)LLVMConstIntGetZExtValue(al) : 1;
   LLVMTypeRef vt = LLVMTypeOf(is_gather ? call : LLVMGetOperand(call, 0)), et = LLVMGetElementType(vt);
   LLVMTypeRef it = LLVMIntTypeInContext(x->c, W);
-  LLVMBasicBlockRef head = LLVMGetInstructionParent(call);
-  LLVMValueRef fn = LLVMGetBasicBlockParent(head);
-  LLVMBasicBlockRef rest = cc_split_block_before(call, "sparse.rest");
+  LLVMBasicBlockRef rest = LLVMGetInstructionParent(call);
+  LLVMValueRef fn = LLVMGetBasicBlockParent(rest);
+  LLVMBasicBlockRef head = split_head(x, call, "sparse.head");
+  if (!head)
+    return 0;
   LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(x->c, fn, "sparse.lane");
   LLVMMoveBasicBlockAfter(loop, head);
   LLVMValueRef br = LLVMGetBasicBlockTerminator(head);
@@ -623,6 +673,7 @@ static void sparse_access(aff_ctx *x, LLVMValueRef call, int is_gather, unsigned
     LLVMReplaceAllUsesWith(call, phi);
   }
   LLVMInstructionEraseFromParent(call);
+  return 1;
 }
 
 /* ---- addresses that pick between two forms per lane ----
@@ -739,34 +790,45 @@ static int split_on_select(aff_ctx *x, LLVMValueRef call, int is_gather)
   return 1;
 }
 
-/* A scatter to one address (a halo cell: tile[ly][0] under lx == 0): the
- * last lane on is the store that stays; nothing when no lane is. */
-static void one_address_scatter(aff_ctx *x, LLVMValueRef call, LLVMValueRef addr, unsigned W)
+/* A scatter to one address: the last lane on is the store that stays.
+ * Every lane on (results[0] = c from every work-item): the last lane's,
+ * one store.  Under a mask (a halo cell: tile[ly][0] under lx == 0): the
+ * highest lane on, nothing when no lane is.  1 when it did. */
+static int one_address_scatter(aff_ctx *x, LLVMValueRef call, LLVMValueRef addr, unsigned W, int full)
 {
-  LLVMValueRef mask = LLVMGetOperand(call, 3), data = LLVMGetOperand(call, 0), al = LLVMGetOperand(call, 2);
+  LLVMValueRef al = LLVMGetOperand(call, 2);
   unsigned align = LLVMIsAConstantInt(al) ? (unsigned)LLVMConstIntGetZExtValue(al) : 1;
   LLVMTypeRef it = LLVMIntTypeInContext(x->c, W);
-  LLVMBasicBlockRef head = LLVMGetInstructionParent(call);
-  LLVMValueRef fn = LLVMGetBasicBlockParent(head);
-  LLVMBasicBlockRef rest = cc_split_block_before(call, "one.rest");
-  LLVMBasicBlockRef st = LLVMAppendBasicBlockInContext(x->c, fn, "one.store");
-  LLVMMoveBasicBlockAfter(st, head);
-  LLVMValueRef br = LLVMGetBasicBlockTerminator(head);
-  LLVMPositionBuilderBefore(x->b, br);
-  LLVMValueRef bits = LLVMBuildBitCast(x->b, mask, it, "one.bits");
-  LLVMBuildCondBr(x->b, LLVMBuildICmp(x->b, LLVMIntNE, bits, LLVMConstNull(it), ""), st, rest);
-  LLVMInstructionEraseFromParent(br);
-  LLVMPositionBuilderAtEnd(x->b, st);
-  unsigned id = LLVMLookupIntrinsicID("llvm.ctlz", 9);
-  LLVMValueRef ctlz = LLVMGetIntrinsicDeclaration(x->m, id, &it, 1);
-  LLVMValueRef cargs[2] = {bits, LLVMConstInt(LLVMInt1TypeInContext(x->c), 1, 0)};
-  LLVMValueRef lz = LLVMBuildCall2(x->b, LLVMGlobalGetValueType(ctlz), ctlz, cargs, 2, "");
-  LLVMValueRef k = LLVMBuildSub(x->b, LLVMConstInt(it, W - 1, 0), lz, "one.lane");
-  LLVMValueRef s = LLVMBuildStore(x->b, LLVMBuildExtractElement(x->b, data, k, ""), addr);
+  LLVMValueRef k = LLVMConstInt(it, W - 1, 0);
+  if (!full) {
+    LLVMBasicBlockRef rest = LLVMGetInstructionParent(call);
+    LLVMValueRef fn = LLVMGetBasicBlockParent(rest);
+    LLVMBasicBlockRef head = split_head(x, call, "one.head");
+    if (!head)
+      return 0;
+    LLVMBasicBlockRef st = LLVMAppendBasicBlockInContext(x->c, fn, "one.store");
+    LLVMMoveBasicBlockAfter(st, head);
+    LLVMValueRef br = LLVMGetBasicBlockTerminator(head);
+    LLVMPositionBuilderBefore(x->b, br);
+    LLVMValueRef bits = LLVMBuildBitCast(x->b, LLVMGetOperand(call, 3), it, "one.bits");
+    LLVMBuildCondBr(x->b, LLVMBuildICmp(x->b, LLVMIntNE, bits, LLVMConstNull(it), ""), st, rest);
+    LLVMInstructionEraseFromParent(br);
+    LLVMPositionBuilderAtEnd(x->b, st);
+    unsigned id = LLVMLookupIntrinsicID("llvm.ctlz", 9);
+    LLVMValueRef ctlz = LLVMGetIntrinsicDeclaration(x->m, id, &it, 1);
+    LLVMValueRef cargs[2] = {bits, LLVMConstInt(LLVMInt1TypeInContext(x->c), 1, 0)};
+    LLVMValueRef lz = LLVMBuildCall2(x->b, LLVMGlobalGetValueType(ctlz), ctlz, cargs, 2, "");
+    k = LLVMBuildSub(x->b, k, lz, "one.lane");
+  } else {
+    LLVMPositionBuilderBefore(x->b, call);
+  }
+  LLVMValueRef s = LLVMBuildStore(x->b, LLVMBuildExtractElement(x->b, LLVMGetOperand(call, 0), k, ""), addr);
   LLVMSetAlignment(s, align ? align : 1);
   copy_md(call, s);
-  LLVMBuildBr(x->b, rest);
+  if (!full)
+    LLVMBuildBr(x->b, LLVMGetInstructionParent(call));
   LLVMInstructionEraseFromParent(call);
+  return 1;
 }
 
 /* Replaces one gather or scatter; 1 when it did. */
@@ -782,22 +844,14 @@ static int rewrite(aff_ctx *x, LLVMValueRef call, int is_gather)
   LLVMTypeRef et = LLVMGetElementType(LLVMTypeOf(is_gather ? call : LLVMGetOperand(call, 0)));
   int64_t esize = (int64_t)LLVMABISizeOfType(x->td, et);
   int plain = a.ok && (a.stride == esize || (full && is_gather && a.stride == 0));
-  /* Only under a mask, the halo's case.  With every lane on, building the
-   * kernel of the CTS sub-test test_basic kernel_preprocessor_macros
-   * crashed in here (LLVMBuildExtractElement), cause not found yet;
-   * docs/conformance.md. */
-  if (!is_gather && a.ok && a.stride == 0 && !a.guard && !full) {
-    LLVMPositionBuilderBefore(x->b, call);
-    one_address_scatter(x, call, a.base, W);
-    return 1;
-  }
+  if (!is_gather && a.ok && a.stride == 0 && !a.guard)
+    return one_address_scatter(x, call, a.base, W, full);
   if (!plain) {
     if (!a.ok && split_on_select(x, call, is_gather))
       return 1;
     if (full || W < 4 || mask_bound(x, mask, W, 0) * 4 > W)
       return 0;
-    sparse_access(x, call, is_gather, W);
-    return 1;
+    return sparse_access(x, call, is_gather, W);
   }
   if (!a.guard) {
     LLVMPositionBuilderBefore(x->b, call);
@@ -810,13 +864,14 @@ static int rewrite(aff_ctx *x, LLVMValueRef call, int is_gather)
     return 1;
   }
   /* if (guard) plain access else the gather/scatter as it was */
-  LLVMBasicBlockRef head = LLVMGetInstructionParent(call);
-  LLVMValueRef fn = LLVMGetBasicBlockParent(head);
-  LLVMBasicBlockRef join = cc_split_block_before(call, "lanes.join");
-  LLVMValueRef after = LLVMGetNextInstruction(call);
-  cc_split_block_before(after, "lanes.rest");
-  LLVMBasicBlockRef slow = join; /* holds the call alone now */
-  LLVMBasicBlockRef rest = LLVMGetNextBasicBlock(slow);
+  LLVMBasicBlockRef rest = LLVMGetInstructionParent(call);
+  LLVMValueRef fn = LLVMGetBasicBlockParent(rest);
+  LLVMBasicBlockRef head = split_head(x, call, "lanes.head");
+  if (!head)
+    return 0;
+  LLVMBasicBlockRef slow = split_head(x, LLVMGetNextInstruction(call), "lanes.join"); /* the call alone */
+  if (!slow)
+    return 0; /* head -> rest: still valid */
   LLVMBasicBlockRef fast = LLVMAppendBasicBlockInContext(x->c, fn, "lanes.plain");
   LLVMMoveBasicBlockAfter(fast, head);
   LLVMValueRef br = LLVMGetBasicBlockTerminator(head);
@@ -836,7 +891,7 @@ static int rewrite(aff_ctx *x, LLVMValueRef call, int is_gather)
   }
   /* Where the test fails (a clamp bites), a sparse access still beats the gather. */
   if (!full && W >= 4 && mask_bound(x, mask, W, 0) * 4 <= W)
-    sparse_access(x, call, is_gather, W);
+    (void)sparse_access(x, call, is_gather, W);
   return 1;
 }
 
