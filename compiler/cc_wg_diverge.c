@@ -160,11 +160,6 @@ static const char *inst_problem(dv *d, LLVMValueRef i)
       return "a volatile or atomic memory access";
     if (op == LLVMStore && !scalar_ty(LLVMTypeOf(LLVMGetOperand(i, 0))))
       return "vector or aggregate values";
-    /* A masked copy into __local memory stored nothing (CTS test_basic
-     * vload_local: a loop under lid == 0 copies a buffer into __local);
-     * such regions stay scalar until the cause is found. */
-    if (op == LLVMStore && LLVMGetPointerAddressSpace(LLVMTypeOf(LLVMGetOperand(i, 1))) == 3)
-      return "a store to __local memory";
     return NULL;
   case LLVMCall: {
     if (is_dropped(i) || is_pure_call(i))
