@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include "compiler/cc_internal.h"
+#include "compiler/cc_printf.h"
 #include "compiler/cc_safediv.h"
 
 #include <errno.h>
@@ -293,8 +294,10 @@ int cc_backend(LLVMModuleRef m, const cc_device_desc *dev, cc_kernel_info *kinfo
   }
   double t = cc_now_ms();
   int rc = cc_prepare(m, tm, &err);
-  if (rc == CC_OK)
+  if (rc == CC_OK) {
     cc_safe_divisions(m);   /* before the lane loops: a divisor of 0 must not trap */
+    cc_printf_calls(m);     /* OpenCL printf: vector conversions, 0/-1 result */
+  }
   cc_timing("prepare", t);
   if (rc == CC_OK && !cc_wg_generate) {
     cc_set_err(&err, "error: this build of liblanecl_cc.so has no work-group function generator "

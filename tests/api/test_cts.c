@@ -2,6 +2,9 @@
  * application sees it.  Each test names the behaviour and, in its comment,
  * the CTS binary and sub-test that found it (docs/conformance.md). */
 #include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "tests/testlib.h"
 
@@ -167,6 +170,72 @@ TEST(local_args_aligned_to_their_type)
   clReleaseMemObject(out);
   clReleaseKernel(k);
   clReleaseProgram(p);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+}
+
+/* test_printf return_value, vector: OpenCL printf returns 0 (not C's count of
+ * characters), and a vector conversion ("%v4hlf") prints the elements with
+ * the conversion, separated by commas.  The kernel's output is captured from
+ * file descriptor 1. */
+TEST(printf_returns_zero_and_prints_vectors)
+{
+  cl_context ctx = tl_context();
+  cl_command_queue q = tl_queue(ctx, 0);
+  const char *src =
+      "__kernel void k(__global int *o, __global float4 *f)\n"
+      "{\n"
+      "  uchar2 c = (uchar2)(0xfa, 0xfb);\n"
+      "  short3 s = (short3)(-1, 2, -3);\n"
+      "  long2 l = (long2)(12345678901L, -2);\n"
+      "  double2 d = (double2)(0.5, -1.25);\n"
+      "  o[0] = printf(\"v=%2.2v4hlf c=%#v2hhx s=%v3hd l=%v2ld d=%v2lf i=%d|\\n\",\n"
+      "                f[0], c, s, l, d, 5);\n"
+      "  o[1] = printf(\"plain %d %s\\n\", 7, \"text\");\n"
+      "}\n";
+  const char *want = "v=1.00,2.00,3.00,4.00 c=0xfa,0xfb s=-1,2,-3 l=12345678901,-2 "
+                     "d=0.500000,-1.250000 i=5|\nplain 7 text\n";
+  cl_int err;
+  cl_float fv[4] = {1, 2, 3, 4};
+  cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 2 * sizeof(cl_int), NULL, &err);
+  ASSERT_OK(err);
+  cl_mem fb = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(fv), fv, &err);
+  ASSERT_OK(err);
+  cl_program p = tl_build(ctx, src, NULL);
+  cl_kernel k = clCreateKernel(p, "k", &err);
+  ASSERT_OK(err);
+  ASSERT_OK(clSetKernelArg(k, 0, sizeof(out), &out));
+  ASSERT_OK(clSetKernelArg(k, 1, sizeof(fb), &fb));
+
+  FILE *cap = tmpfile();
+  ASSERT_TRUE(cap != NULL);
+  fflush(stdout);
+  int saved = dup(1);
+  ASSERT_TRUE(saved >= 0);
+  ASSERT_TRUE(dup2(fileno(cap), 1) == 1);
+  size_t one = 1;
+  err = clEnqueueNDRangeKernel(q, k, 1, NULL, &one, NULL, 0, NULL, NULL);
+  cl_int fin = clFinish(q);
+  fflush(stdout);
+  dup2(saved, 1);
+  close(saved);
+  ASSERT_OK(err);
+  ASSERT_OK(fin);
+
+  char got[512] = {0};
+  rewind(cap);
+  size_t n = fread(got, 1, sizeof(got) - 1, cap);
+  got[n] = 0;
+  fclose(cap);
+  ASSERT_STREQ(got, want);
+  cl_int r[2];
+  ASSERT_OK(clEnqueueReadBuffer(q, out, CL_TRUE, 0, sizeof(r), r, 0, NULL, NULL));
+  ASSERT_EQ(r[0], 0);
+  ASSERT_EQ(r[1], 0);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  clReleaseMemObject(out);
+  clReleaseMemObject(fb);
   clReleaseCommandQueue(q);
   clReleaseContext(ctx);
 }
