@@ -315,6 +315,11 @@ int cc_backend(LLVMModuleRef m, const cc_device_desc *dev, cc_kernel_info *kinfo
     rc = cc_link_builtins(m, &err);
   if (rc == CC_OK && cc_wg_finish)
     rc = cc_wg_finish(m, tm, opt_disable, &err);
+  /* cc_wg_finish rewrites lane loops by hand (masked widening, affine
+   * accesses): IR it leaves invalid is a build error here, not wrong code
+   * later (a mask bitcast from a freed value once reached codegen). */
+  if (rc == CC_OK)
+    rc = verify(m, "lane loop vectorization", &err);
   cc_timing("builtins", t);
   t = cc_now_ms();
   if (rc == CC_OK)
