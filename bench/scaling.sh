@@ -128,7 +128,7 @@ run() {
         if (!(k in base)) base[k] = first[k]   # no 1-thread row: relative to the first
         printf "\n### %s\n\n| threads | median ms | speedup vs 1 | efficiency | check |\n|---:|---:|---:|---:|---|\n", k
         for (i = 1; i <= n[k]; i++)
-          printf "| %s | %.1f | %.2f | %.0f%% | %s |\n", T[k, i], M[k, i], base[k] / M[k, i],
+          printf "| %s | %.4g | %.2f | %.0f%% | %s |\n", T[k, i], M[k, i], base[k] / M[k, i],
                  100 * base[k] / M[k, i] / T[k, i], V[k, i]
         if (k in C) printf "\nscalar C, one thread (gcc -O2, no -march): %.1f ms\n", C[k]
       }
