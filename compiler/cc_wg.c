@@ -1211,9 +1211,9 @@ static int report_regions(wg_gen *g, int *vec_state, unsigned *nvec)
     g->packable = 1;
     g->pack_to = b;
     cc_str_printf(&g->report,
-                  "    groups of 1, 2, 4, 8%s work-items run 16 / size at a time through region 0, %s #%u "
+                  "    groups of %s work-items run 16 / size at a time through region 0, %s #%u "
                   "and region %u (in spans of groups)\n",
-                  g->bnd[b - 1].esize <= 4 ? " or 16" : " or", g->bnd[b - 1].what, b, b);
+                  g->bnd[b - 1].esize <= 4 ? "1, 2, 4, 8 or 16" : "1, 2, 4 or 8", g->bnd[b - 1].what, b, b);
   }
   free(rend);
   return CC_OK;
@@ -1230,7 +1230,7 @@ struct wg_pack {
   LLVMValueRef chunk;
   unsigned esize;
   int in, out;        /* the chunk is the body's coll_buf / coll_out */
-  int coll_lane;      /* the body's coll is lane x's element of the chunk (reduce, all, any) */
+  int coll_lane;      /* the body's coll is lane x's element of the chunk (reduce, all, any, broadcast) */
 };
 
 static void pack_lane(wg_gen *g, LLVMValueRef *argv, LLVMValueRef x)

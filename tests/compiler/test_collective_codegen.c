@@ -142,10 +142,17 @@ TEST(reduce_packs_small_groups)
     char want[160];
     snprintf(want, sizeof(want), "work-items run 16 / size at a time through region 0, %s and region 1", what[i]);
     ASSERT_CONTAINS(rep, want);
+    ASSERT_CONTAINS(rep, "groups of 1, 2, 4, 8 or 16 work-items");
     if (strstr(rep, "run fused"))
       tl_fail(__FILE__, __LINE__, "a reduce fused for large groups:\n%s", rep);
     free(rep);
   }
+  /* 64-bit operands: 8 per register, so groups of up to 8. */
+  char *rep = kernel_report("__kernel void k(__global const long *in, __global long *out) {\n"
+                            "  size_t i = get_global_id(0); out[i] = work_group_reduce_max(in[i]); }\n",
+                            "-cl-std=CL2.0");
+  ASSERT_CONTAINS(rep, "groups of 1, 2, 4 or 8 work-items run 16 / size at a time");
+  free(rep);
 }
 
 /* A broadcast whose local ids are constants keeps nothing per work-item
