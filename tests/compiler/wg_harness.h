@@ -116,4 +116,34 @@ static inline wg_range range1(size_t global, size_t local, const size_t *local_b
   return r;
 }
 
+/* The optimized LLVM IR of src (the default level). */
+static inline char *optimized_ir(const char *src)
+{
+  cc_blob out;
+  char *log = NULL, *ir = NULL;
+  int rc = ct_api()->build(ct_dev(), src, levels[0], &out, &log);
+  if (rc != CC_OK)
+    tl_fail(__FILE__, __LINE__, "build failed (%d):\n%s", rc, log);
+  free(log);
+  ASSERT_EQ(ct_api()->disassemble(ct_dev(), &out, 2, &ir), CC_OK);
+  cc_blob_free(&out);
+  return ir;
+}
+
+/* Occurrences of name in the text of function fn of the IR (not inlined:
+ * GCC 12 then warns of a dangling pointer into ir that is not there). */
+__attribute__((noinline, unused)) static unsigned count_in_function(const char *ir, const char *fn, const char *name)
+{
+  char def[160];
+  snprintf(def, sizeof(def), "define void @%s(", fn);
+  const char *body = strstr(ir, def);
+  if (!body)
+    tl_fail(__FILE__, __LINE__, "no %s in the IR", fn);
+  size_t len = strstr(body, "\n}\n") ? (size_t)(strstr(body, "\n}\n") - body) : strlen(body);
+  unsigned n = 0;
+  for (size_t k = 0; k + strlen(name) <= len; k++)
+    n += !strncmp(body + k, name, strlen(name));
+  return n;
+}
+
 #endif
