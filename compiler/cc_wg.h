@@ -206,6 +206,9 @@ int wg_outer_vectorize(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err);
 /* call is to an intrinsic that vectorizes lane by lane (fmuladd, sqrt,
  * min/max, ...): the native path and the masked widening take it. */
 int wg_lanewise_intrinsic(LLVMValueRef call);
+/* op computes each lane from the same lane's operands (arithmetic, casts,
+ * compares, select, gep, phi, freeze): both take it as it is. */
+int wg_lanewise_opcode(LLVMOpcode op);
 
 /* cc_wg_affine.c */
 /* Gathers and scatters of fn whose addresses are one address or consecutive

@@ -146,13 +146,6 @@ static const char *inst_problem(dv *d, LLVMValueRef i)
   if (LLVMGetTypeKind(t) != LLVMVoidTypeKind && !scalar_ty(t))
     return "vector or aggregate values";
   switch (op) {
-  case LLVMAdd: case LLVMFAdd: case LLVMSub: case LLVMFSub: case LLVMMul: case LLVMFMul: case LLVMUDiv:
-  case LLVMSDiv: case LLVMFDiv: case LLVMURem: case LLVMSRem: case LLVMFRem: case LLVMShl: case LLVMLShr:
-  case LLVMAShr: case LLVMAnd: case LLVMOr: case LLVMXor: case LLVMFNeg: case LLVMTrunc: case LLVMZExt:
-  case LLVMSExt: case LLVMFPToUI: case LLVMFPToSI: case LLVMUIToFP: case LLVMSIToFP: case LLVMFPTrunc:
-  case LLVMFPExt: case LLVMPtrToInt: case LLVMIntToPtr: case LLVMBitCast: case LLVMAddrSpaceCast:
-  case LLVMICmp: case LLVMFCmp: case LLVMSelect: case LLVMGetElementPtr: case LLVMPHI: case LLVMFreeze:
-    break;
   case LLVMBr:
     return NULL;
   case LLVMLoad: case LLVMStore:
@@ -180,6 +173,8 @@ static const char *inst_problem(dv *d, LLVMValueRef i)
   case LLVMAlloca:
     return "a stack allocation";
   default:
+    if (wg_lanewise_opcode(op))
+      break;
     snprintf(d->buf, sizeof(d->buf), "an instruction it cannot widen (opcode %d)", (int)op);
     return d->buf;
   }

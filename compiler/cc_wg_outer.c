@@ -87,6 +87,21 @@ static int defined_in(const outer_loop *L, LLVMValueRef v)
   return LLVMIsAInstruction(v) && block_in(L, LLVMGetInstructionParent(v));
 }
 
+int wg_lanewise_opcode(LLVMOpcode op)
+{
+  switch (op) {
+  case LLVMAdd: case LLVMFAdd: case LLVMSub: case LLVMFSub: case LLVMMul: case LLVMFMul: case LLVMUDiv:
+  case LLVMSDiv: case LLVMFDiv: case LLVMURem: case LLVMSRem: case LLVMFRem: case LLVMShl: case LLVMLShr:
+  case LLVMAShr: case LLVMAnd: case LLVMOr: case LLVMXor: case LLVMFNeg: case LLVMTrunc: case LLVMZExt:
+  case LLVMSExt: case LLVMFPToUI: case LLVMFPToSI: case LLVMUIToFP: case LLVMSIToFP: case LLVMFPTrunc:
+  case LLVMFPExt: case LLVMPtrToInt: case LLVMIntToPtr: case LLVMBitCast: case LLVMAddrSpaceCast:
+  case LLVMICmp: case LLVMFCmp: case LLVMSelect: case LLVMGetElementPtr: case LLVMPHI: case LLVMFreeze:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
 static int scalar_type(LLVMTypeRef t)
 {
   switch (LLVMGetTypeKind(t)) {
@@ -114,13 +129,7 @@ static const char *opcode_problem(LLVMValueRef i, char *buf, size_t size)
 {
   LLVMOpcode op = LLVMGetInstructionOpcode(i);
   switch (op) {
-  case LLVMAdd: case LLVMFAdd: case LLVMSub: case LLVMFSub: case LLVMMul: case LLVMFMul: case LLVMUDiv:
-  case LLVMSDiv: case LLVMFDiv: case LLVMURem: case LLVMSRem: case LLVMFRem: case LLVMShl: case LLVMLShr:
-  case LLVMAShr: case LLVMAnd: case LLVMOr: case LLVMXor: case LLVMFNeg: case LLVMTrunc: case LLVMZExt:
-  case LLVMSExt: case LLVMFPToUI: case LLVMFPToSI: case LLVMUIToFP: case LLVMSIToFP: case LLVMFPTrunc:
-  case LLVMFPExt: case LLVMPtrToInt: case LLVMIntToPtr: case LLVMBitCast: case LLVMAddrSpaceCast:
-  case LLVMICmp: case LLVMFCmp: case LLVMSelect: case LLVMGetElementPtr: case LLVMPHI: case LLVMBr:
-  case LLVMFreeze:
+  case LLVMBr:
     return NULL;
   case LLVMLoad: case LLVMStore:
     if (LLVMGetVolatile(i) || LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic)
@@ -147,6 +156,8 @@ static const char *opcode_problem(LLVMValueRef i, char *buf, size_t size)
   case LLVMSwitch:
     return "a switch";
   default:
+    if (wg_lanewise_opcode(op))
+      return NULL;
     snprintf(buf, size, "an instruction the native path cannot widen (opcode %d)", (int)op);
     return buf;
   }
