@@ -534,6 +534,14 @@ TEST(broadcast_all_any_and_mixes)
     ASSERT_OK(clEnqueueReadBuffer(q, b, CL_TRUE, 0, sizeof(out), out, 0, NULL, NULL));
     for (int i = 0; i < 24; i++)
       ASSERT_EQ(out[i], 100 + (i / 8) * 8 + 5);
+    /* An id outside the group is undefined behaviour; LaneCL reads
+     * work-item 0's operand, never memory past its buffer. */
+    srcid = 1000000;
+    clSetKernelArg(k, 2, sizeof(srcid), &srcid);
+    ASSERT_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL));
+    ASSERT_OK(clEnqueueReadBuffer(q, b, CL_TRUE, 0, sizeof(out), out, 0, NULL, NULL));
+    for (int i = 0; i < 24; i++)
+      ASSERT_EQ(out[i], 100 + (i / 8) * 8);
     clReleaseKernel(k);
     clReleaseMemObject(a);
     clReleaseMemObject(b);
@@ -817,7 +825,9 @@ TEST(reduce_small_groups_packed)
     "__kernel void bl(__global const long *in, __global long *out) {\n"
     "  size_t i = get_global_id(0); out[i] = work_group_broadcast(in[i], get_local_size(0) - 1); }\n"
     "__kernel void b3(__global const float *in, __global float *out) {\n"
-    "  size_t i = get_global_id(0); out[i] = work_group_broadcast(in[i], 3); }\n";
+    "  size_t i = get_global_id(0); out[i] = work_group_broadcast(in[i], 3); }\n"
+    "__kernel void bbig(__global const int *in, __global int *out) {\n"
+    "  size_t i = get_global_id(0); out[i] = work_group_broadcast(in[i], 100000); }\n";
   cl_context ctx = tl_context();
   cl_command_queue q = tl_queue(ctx, 0);
   cl_program p = build_one(ctx, src, "-cl-std=CL3.0");
@@ -868,6 +878,13 @@ TEST(reduce_small_groups_packed)
     }
   }
   ASSERT_EQ(bad, 0);
+  /* A constant id outside the group (undefined behaviour): work-item 0's
+   * operand, packed (L <= 16) or not. */
+  for (size_t l = 4; l <= 64; l *= 4) {
+    run_1d(ctx, q, p, "bbig", in, outb, 4, N / 64 * 64, l);
+    for (size_t j = 0; j < N / 64 * 64; j++)
+      ASSERT_EQ(outb[j], in[j / l * l]);
+  }
   clReleaseProgram(p);
   clReleaseCommandQueue(q);
   clReleaseContext(ctx);
