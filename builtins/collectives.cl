@@ -69,6 +69,8 @@
 /* Lanes per chunk of a scan fused into the lane loops (the compiler's W for
  * 32-bit lanes on AVX-512; 64-bit types take two registers per chunk). */
 #define CHUNK 16
+/* ... and of the chunks of __lanecl_wg_chunk_hscan_*: 8 lanes, 256-bit pieces. */
+#define HCHUNK 8
 
 /* ---- in-register lane shifts: lanes [0, k) come from f, lane i >= k from v[i-k] ---- */
 #define SHL16_1(v, f) __builtin_shufflevector(v, f, 16, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
@@ -108,6 +110,9 @@
 #define SHL8_2(v, f) __builtin_shufflevector(v, f, 8, 9, 0, 1, 2, 3, 4, 5)
 #define SHL8_4(v, f) __builtin_shufflevector(v, f, 8, 9, 10, 11, 0, 1, 2, 3)
 #define LAST8(v) __builtin_shufflevector(v, v, 7, 7, 7, 7, 7, 7, 7, 7)
+#define SHL4_1(v, f) __builtin_shufflevector(v, f, 4, 0, 1, 2)
+#define SHL4_2(v, f) __builtin_shufflevector(v, f, 4, 5, 0, 1)
+#define LAST4(v) __builtin_shufflevector(v, v, 3, 3, 3, 3)
 
 /* Inclusive scan of one register; OPV(a, b) combines vectors, f is the fill. */
 #define LSCAN16(OPV, v, f)         \
@@ -122,6 +127,11 @@
     v = OPV(v, SHL8_1(v, f));      \
     v = OPV(v, SHL8_2(v, f));      \
     v = OPV(v, SHL8_4(v, f));      \
+  } while (0)
+#define LSCAN4(OPV, v, f)          \
+  do {                             \
+    v = OPV(v, SHL4_1(v, f));      \
+    v = OPV(v, SHL4_2(v, f));      \
   } while (0)
 
 /* Segmented inclusive scan of one register: independent scans of the
@@ -140,6 +150,14 @@
     if ((seg) > 2) SEGSTEP(OPV, SHL8_2, v, f, pos, 2); \
     if ((seg) > 4) SEGSTEP(OPV, SHL8_4, v, f, pos, 4); \
   } while (0)
+/* Half-register forms (a 16-lane chunk of 32-bit or 8-lane chunk of 64-bit
+ * lanes run as 256-bit pieces), by the full register's lane count. */
+#define HLSCAN_16 LSCAN8
+#define HLSCAN_8 LSCAN4
+#define HSHL1_16 SHL8_1
+#define HSHL1_8 SHL4_1
+#define HLAST_16 LAST8
+#define HLAST_8 LAST4
 #define LANES16 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
 #define LANES8 0, 1, 2, 3, 4, 5, 6, 7
 
@@ -268,6 +286,43 @@
       carry = OP(carry, LAST##W(v));                                          \
     }                                                                         \
     *carryp = carry;                                                          \
+  }                                                                           \
+                                                                              \
+  /* The same for a chunk of HCHUNK (8) lanes in 256-bit pieces, for CPUs  \
+   * that split 512-bit shuffles in two: Zen 4 runs 2 of 256 bits per      \
+   * cycle but 1 of 512, so 8 shuffles of 256 bits per 16 lanes beat 5 of  \
+   * 512.  *carryp holds a half register.                                    */ \
+  typedef ET VH_##NAME __attribute__((ext_vector_type(W / 2)));               \
+  typedef ET VH_##NAME##_u __attribute__((ext_vector_type(W / 2), aligned(sizeof(ET)))); \
+  static inline __attribute__((always_inline)) void chscan_##NAME(ET *p, VH_##NAME *carryp, ulong first, bool exclusive) \
+  {                                                                           \
+    VH_##NAME carry = first ? (IDEMP ? (VH_##NAME)(NORMS_##NORM(ET, p[0])) : (VH_##NAME)(PAD)) : *carryp; \
+    for (uint i = 0; i < HCHUNK; i += W / 2) {                                \
+      VH_##NAME v = NORMV_##NORM(VH_##NAME, *(VH_##NAME##_u *)(p + i));       \
+      VH_##NAME f = (VH_##NAME)(PAD);                                         \
+      if (IDEMP) {                                                            \
+        HLSCAN_##W(OP, v, v);                                                 \
+      } else {                                                                \
+        HLSCAN_##W(OP, v, f);                                                 \
+      }                                                                       \
+      VH_##NAME r = OP(v, carry);                                             \
+      if (exclusive) {                                                        \
+        r = HSHL1_##W(r, carry);                                              \
+        if (first && i == 0)                                                  \
+          r[0] = (ET)(IDOUT);                                                 \
+      }                                                                       \
+      *(VH_##NAME##_u *)(p + i) = r;                                          \
+      carry = OP(carry, HLAST_##W(v));                                        \
+    }                                                                         \
+    *carryp = carry;                                                          \
+  }                                                                           \
+  __attribute__((always_inline)) void __lanecl_wg_chunk_hscan_inclusive_##NAME(void *p, void *carry, ulong first) \
+  {                                                                           \
+    chscan_##NAME((ET *)p, (VH_##NAME *)carry, first, false);                 \
+  }                                                                           \
+  __attribute__((always_inline)) void __lanecl_wg_chunk_hscan_exclusive_##NAME(void *p, void *carry, ulong first) \
+  {                                                                           \
+    chscan_##NAME((ET *)p, (VH_##NAME *)carry, first, true);                  \
   }                                                                           \
                                                                               \
   /* One chunk of CHUNK lanes holding CHUNK / seg small work-groups of seg   \

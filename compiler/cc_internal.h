@@ -52,6 +52,7 @@ int cc_wg_finish(LLVMModuleRef m, LLVMTargetMachineRef tm, int opt_disable, char
  * (llvm.x86.avx512.permvar) instead of the two shuffles x86 lowering picks.
  * Returns how many were rewritten. */
 int cc_wg_late_shuffles(LLVMModuleRef m, LLVMTargetMachineRef tm);
+int cc_wg_half_shuffles(LLVMTargetMachineRef tm);
 
 /* The region lines of a kernel's report that handed the lane loop to the
  * loop vectorizer end in CC_LANE_LOOP_PENDING.  After the back end,

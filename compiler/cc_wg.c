@@ -1198,8 +1198,10 @@ static int report_regions(wg_gen *g, int *vec_state, unsigned *nvec)
     if (scan_fusable(g, r, only_end, writes)) {
       g->fuse_to[r] = only_end;
       cc_str_printf(&g->report,
-                    "    region %u, %s #%u and region %u run fused, 16 work-items at a time (groups of one dimension)\n",
-                    r, g->bnd[only_end - 1].what, only_end, only_end);
+                    "    region %u, %s #%u and region %u run fused, %u work-items at a time (groups of one "
+                    "dimension)%s\n",
+                    r, g->bnd[only_end - 1].what, only_end, only_end, g->half_shuffles ? 8 : 16,
+                    g->half_shuffles ? ", the scan in 256-bit pieces" : "");
     }
     vec_state[r] = g->opt_disable || why ? WG_VEC_NONE : loop ? WG_VEC_OUTER : WG_VEC_LANES;
     *nvec += vec_state[r] != WG_VEC_NONE;
@@ -1486,7 +1488,8 @@ static LLVMValueRef build_fused_scan(wg_gen *g, LLVMValueRef *argv, unsigned s, 
   add_string_attr(g, g->wg, "no-builtin-memcpy", "");
   add_string_attr(g, g->wg, "no-builtin-memset", "");
   char name[96];
-  snprintf(name, sizeof(name), "__lanecl_wg_chunk_%s", bd->helper + strlen("__lanecl_wg_"));
+  snprintf(name, sizeof(name), "__lanecl_wg_chunk_%s%s", g->half_shuffles ? "h" : "",
+           bd->helper + strlen("__lanecl_wg_"));
   LLVMValueRef helper = helper_decl(g, name, 2);
   /* The carry: one register's worth, in the function's entry block. */
   LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
@@ -1497,10 +1500,14 @@ static LLVMValueRef build_fused_scan(wg_gen *g, LLVMValueRef *argv, unsigned s, 
   unsigned in = g->nparams + 8, out = g->nparams + 9;
   LLVMValueRef saved_in = argv[in], saved_out = argv[out];
 
+  /* Chunks of 16 lanes, or of 8 where 256-bit shuffles run at twice the
+   * rate (g->half_shuffles): the lane loops then vectorize 8 wide and the
+   * helper scans 256 bits at a time. */
+  unsigned lg = g->half_shuffles ? 3 : 4;
   LLVMValueRef zero = wg_c64(g, 0);
-  LLVMValueRef nfull = LLVMBuildLShr(g->b, n, wg_c64(g, 4), "chunks");
-  LLVMValueRef tail = LLVMBuildAnd(g->b, n, wg_c64(g, 15), "tail");
-  const LLVMValueRef w16[3] = {wg_c64(g, 16), wg_c64(g, 1), wg_c64(g, 1)};
+  LLVMValueRef nfull = LLVMBuildLShr(g->b, n, wg_c64(g, lg), "chunks");
+  LLVMValueRef tail = LLVMBuildAnd(g->b, n, wg_c64(g, (1u << lg) - 1), "tail");
+  const LLVMValueRef w16[3] = {wg_c64(g, 1u << lg), wg_c64(g, 1), wg_c64(g, 1)};
   LLVMBasicBlockRef full = LLVMAppendBasicBlockInContext(g->c, g->wg, "fused.chunk");
   LLVMBasicBlockRef tchk = LLVMAppendBasicBlockInContext(g->c, g->wg, "fused.tail.check");
   LLVMBasicBlockRef tb = LLVMAppendBasicBlockInContext(g->c, g->wg, "fused.tail");
@@ -1509,7 +1516,7 @@ static LLVMValueRef build_fused_scan(wg_gen *g, LLVMValueRef *argv, unsigned s, 
 
   LLVMPositionBuilderAtEnd(g->b, full);
   LLVMValueRef c = LLVMBuildPhi(g->b, g->t_i64, "chunk");
-  LLVMValueRef base = LLVMBuildShl(g->b, c, wg_c64(g, 4), "");
+  LLVMValueRef base = LLVMBuildShl(g->b, c, wg_c64(g, lg), "");
   LLVMValueRef origin = chunk_origin(g, chunk, base, bd->esize);
   argv[out] = origin; /* state s: the operands into the chunk */
   build_lane_loops(g, argv, s, coll, w16, base, vec_state[s]);
@@ -1532,7 +1539,7 @@ static LLVMValueRef build_fused_scan(wg_gen *g, LLVMValueRef *argv, unsigned s, 
 
   LLVMPositionBuilderAtEnd(g->b, tb);
   const LLVMValueRef wt[3] = {tail, wg_c64(g, 1), wg_c64(g, 1)};
-  base = LLVMBuildShl(g->b, nfull, wg_c64(g, 4), "");
+  base = LLVMBuildShl(g->b, nfull, wg_c64(g, lg), "");
   origin = chunk_origin(g, tchunk, base, bd->esize);
   argv[out] = origin;
   build_lane_loops(g, argv, s, coll, wt, base, vec_state[s]);
@@ -1981,6 +1988,19 @@ static int wg_kernel(wg_gen *g, char **err)
   return CC_OK;
 }
 
+/* Whether the target runs a 512-bit shuffle as two 256-bit halves at half
+ * the rate of 256-bit ones: Zen 4 issues one 512-bit shuffle per cycle but
+ * two of 256 bits (measured here: valignd/vpermd/vpermt2d zmm 1.0 cycle,
+ * ymm 0.5).  A fused scan then runs its chunks as 256-bit pieces: 8
+ * shuffles per 16 lanes at 2 per cycle instead of 5 at 1 per cycle. */
+int cc_wg_half_shuffles(LLVMTargetMachineRef tm)
+{
+  char *cpu = LLVMGetTargetMachineCPU(tm);
+  int half = cpu && !strcmp(cpu, "znver4");
+  LLVMDisposeMessage(cpu);
+  return half;
+}
+
 int cc_wg_generate(LLVMModuleRef m, LLVMTargetMachineRef tm, const cc_device_desc *dev,
                    cc_kernel_info *kinfo, uint32_t nkernels, int opt_disable, char **err)
 {
@@ -1995,6 +2015,7 @@ int cc_wg_generate(LLVMModuleRef m, LLVMTargetMachineRef tm, const cc_device_des
     return CC_OUT_OF_MEMORY;
   }
   cc_dbg dbg = {0};
+  int half = cc_wg_half_shuffles(tm);
   for (uint32_t k = 0; k < nkernels && rc == CC_OK; k++) {
     wg_gen g;
     memset(&g, 0, sizeof(g));
@@ -2007,6 +2028,7 @@ int cc_wg_generate(LLVMModuleRef m, LLVMTargetMachineRef tm, const cc_device_des
     g.dev = dev;
     g.ki = &kinfo[k];
     g.opt_disable = opt_disable;
+    g.half_shuffles = half;
     g.t_i1 = LLVMInt1TypeInContext(c);
     g.t_i8 = LLVMInt8TypeInContext(c);
     g.t_i32 = LLVMInt32TypeInContext(c);
@@ -2146,25 +2168,29 @@ int cc_wg_late_shuffles(LLVMModuleRef m, LLVMTargetMachineRef tm)
         if (LLVMGetInstructionOpcode(in) != LLVMShuffleVector)
           continue;
         LLVMTypeRef vt = LLVMTypeOf(in), src = LLVMTypeOf(LLVMGetOperand(in, 0));
-        if (src != vt || LLVMGetVectorSize(vt) != 16)
+        unsigned nl = LLVMGetVectorSize(vt);
+        if (src != vt || (nl != 16 && nl != 8))
           continue;
+        /* (8 lanes: the 256-bit scan chunks of cc_wg_half_shuffles, where
+         * the splat would be vpshufd + vpermq) */
         LLVMTypeRef et = LLVMGetElementType(vt);
-        const char *name = et == i32 ? "llvm.x86.avx512.permvar.si.512"
-                           : et == LLVMFloatTypeInContext(ctx) ? "llvm.x86.avx512.permvar.sf.512"
-                                                               : NULL;
-        LLVMValueRef k = name ? lane_splat_index(in, 16) : NULL;
+        int fp = et == LLVMFloatTypeInContext(ctx);
+        const char *name = et != i32 && !fp ? NULL
+                           : nl == 16       ? (fp ? "llvm.x86.avx512.permvar.sf.512" : "llvm.x86.avx512.permvar.si.512")
+                                            : (fp ? "llvm.x86.avx2.permps" : "llvm.x86.avx2.permd");
+        LLVMValueRef k = name ? lane_splat_index(in, nl) : NULL;
         if (!k)
           continue;
         unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
         LLVMValueRef fn = LLVMGetIntrinsicDeclaration(m, id, NULL, 0);
         LLVMTypeRef fty = LLVMIntrinsicGetType(ctx, id, NULL, 0);
         LLVMValueRef idx[16];
-        for (unsigned i = 0; i < 16; i++)
+        for (unsigned i = 0; i < nl; i++)
           idx[i] = k;
         if (!b)
           b = LLVMCreateBuilderInContext(ctx);
         LLVMPositionBuilderBefore(b, in);
-        LLVMValueRef args[2] = {LLVMGetOperand(in, 0), LLVMConstVector(idx, 16)};
+        LLVMValueRef args[2] = {LLVMGetOperand(in, 0), LLVMConstVector(idx, nl)};
         LLVMValueRef call = LLVMBuildCall2(b, fty, fn, args, 2, "");
         LLVMReplaceAllUsesWith(in, call);
         LLVMInstructionEraseFromParent(in);

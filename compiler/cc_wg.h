@@ -72,6 +72,7 @@ typedef struct wg_gen {
   LLVMBuilderRef b;
   const cc_device_desc *dev;
   cc_kernel_info *ki;
+  int half_shuffles;           /* scan chunks in 256-bit pieces (cc_wg_half_shuffles) */
   int opt_disable;
   LLVMTypeRef t_i1, t_i8, t_i32, t_i64, t_ptr, t_void;
   LLVMMetadataRef ag;     /* the kernel's access group */

@@ -215,15 +215,19 @@ static void rt_init_once(void)
   d->mem_base_addr_align = RT_MEM_BASE_ADDR_ALIGN_BITS;
   d->queue_props = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
 
-  d->cc.cpu_name = NULL;
+  /* LANECL_CPU: the LLVM CPU model code is tuned for (scheduling and the
+   * choices that follow it, e.g. scan chunks of 256 bits on znver4), with the
+   * host's features; unset or empty: the host's. */
+  const char *cpu = getenv("LANECL_CPU");
+  d->cc.cpu_name = cpu && *cpu ? cpu : NULL;
   d->cc.cpu_features = NULL;
   d->cc.simd_bits = d->simd_bits;
   d->cc.max_work_group_size = d->max_work_group_size;
   d->cc.cl_ext = rt_cl_ext_option;
 
-  rt_log(RT_LOG_API, "device \"%s\": %u cores, %u-bit SIMD, %llu MiB, LLC %llu KiB", d->name,
+  rt_log(RT_LOG_API, "device \"%s\": %u cores, %u-bit SIMD, %llu MiB, LLC %llu KiB, code tuned for %s", d->name,
          d->compute_units, d->simd_bits, (unsigned long long)(d->global_mem_size >> 20),
-         (unsigned long long)(d->cache_size >> 10));
+         (unsigned long long)(d->cache_size >> 10), d->cc.cpu_name ? d->cc.cpu_name : "the host CPU");
 }
 
 void rt_init(void)

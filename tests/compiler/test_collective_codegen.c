@@ -4,19 +4,46 @@
  * around it, and no call to a work_group_* function is left. */
 #include "tests/compiler/cc_test.h"
 
-/* The optimized host IR (disassemble what = 2) of src. */
-static char *optimized_ir(const char *src)
+/* The optimized host IR (disassemble what = 2) of src, and the report of
+ * its kernel k, built for dev (the test device, or another CPU model). */
+static char *optimized_ir_for(const cc_device_desc *dev, const char *src)
 {
   cc_blob out;
   char *log = NULL;
-  int rc = ct_api()->build(ct_dev(), src, "-cl-std=CL2.0", &out, &log);
+  int rc = ct_api()->build(dev, src, "-cl-std=CL2.0", &out, &log);
   if (rc != CC_OK)
     tl_fail(__FILE__, __LINE__, "build failed (%d):\n%s", rc, log);
   free(log);
   char *text = NULL;
-  ASSERT_EQ(ct_api()->disassemble(ct_dev(), &out, 2, &text), CC_OK);
+  ASSERT_EQ(ct_api()->disassemble(dev, &out, 2, &text), CC_OK);
   cc_blob_free(&out);
   return text;
+}
+
+static char *kernel_report_for(const cc_device_desc *dev, const char *src, const char *options)
+{
+  cc_blob out;
+  char *log = NULL;
+  int rc = ct_api()->build(dev, src, options, &out, &log);
+  if (rc != CC_OK)
+    tl_fail(__FILE__, __LINE__, "build failed (%d):\n%s", rc, log);
+  free(log);
+  cc_binary bin;
+  ASSERT_EQ(cc_binary_read(out.data, out.size, &bin), CC_OK);
+  char *r = strdup(ct_kernel(&bin, "k")->report);
+  cc_binary_free(&bin);
+  cc_blob_free(&out);
+  return r;
+}
+
+static char *optimized_ir(const char *src)
+{
+  return optimized_ir_for(ct_dev(), src);
+}
+
+static char *kernel_report(const char *src, const char *options)
+{
+  return kernel_report_for(ct_dev(), src, options);
 }
 
 /* The text of function name's definition in ir (NULL if not defined there). */
@@ -71,27 +98,14 @@ TEST(scan_long_is_in_register) { check_type("long", "i64", 64, "add"); }
 TEST(scan_float_is_in_register) { check_type("float", "float", 32, "fadd"); }
 TEST(scan_double_is_in_register) { check_type("double", "double", 64, "fadd"); }
 
-/* The report of kernel k built from src. */
-static char *kernel_report(const char *src, const char *options)
-{
-  cc_blob out;
-  char *log = NULL;
-  int rc = ct_api()->build(ct_dev(), src, options, &out, &log);
-  if (rc != CC_OK)
-    tl_fail(__FILE__, __LINE__, "build failed (%d):\n%s", rc, log);
-  free(log);
-  cc_binary bin;
-  ASSERT_EQ(cc_binary_read(out.data, out.size, &bin), CC_OK);
-  char *r = strdup(ct_kernel(&bin, "k")->report);
-  cc_binary_free(&bin);
-  cc_blob_free(&out);
-  return r;
-}
-
 /* A scan whose region before it writes nothing that other work-items can see
  * runs fused with it, chunk by chunk: the chunk helper is inlined into the
  * work-group function (no call left), and the chunk's operands never go
- * through ctx->coll_buf. */
+ * through ctx->coll_buf.  Tuned for a CPU that runs 512-bit shuffles at full
+ * rate (skylake-avx512), a chunk is 16 lanes; for znver4 (512-bit shuffles
+ * at half the rate of 256-bit ones) 8 lanes, scanned in 256-bit registers.
+ * Either way the carry advances by one vpermd of the chunk's last lane
+ * (cc_wg_late_shuffles), not the two shuffles x86 lowering picks. */
 TEST(scan_fused_into_lane_loops)
 {
   if (ct_dev()->simd_bits != 512) {
@@ -100,26 +114,37 @@ TEST(scan_fused_into_lane_loops)
   }
   static const char src[] = "__kernel void k(__global const int *in, __global int *out) {\n"
                             "  size_t i = get_global_id(0); out[i] = work_group_scan_exclusive_min(in[i] * 3); }\n";
-  char *rep = kernel_report(src, "-cl-std=CL2.0");
-  ASSERT_CONTAINS(rep, "region 0, work_group_scan_exclusive_min #1 and region 1 run fused, 16 work-items at a time");
-  ASSERT_CONTAINS(rep, "groups of 1, 2, 4, 8 or 16 work-items run 16 / size at a time");
-  free(rep);
-  char *ir = optimized_ir(src);
-  char *wg = function_text(ir, "__lanecl_wg_k");
-  ASSERT_TRUE(wg != NULL);
-  if (strstr(wg, "call void @__lanecl_wg_"))
-    tl_fail(__FILE__, __LINE__, "a combine helper is still called:\n%s", wg);
-  ASSERT_CONTAINS(wg, "shufflevector <16 x i32>");
-  /* The carry advances by a broadcast of the chunk's last lane: one vpermd
-   * (cc_wg_late_shuffles), not the two shuffles x86 lowering picks. */
-  ASSERT_CONTAINS(wg, "@llvm.x86.avx512.permvar.si.512(<16 x i32>");
-  free(wg);
-  free(ir);
-  /* Not at -cl-opt-disable (that level runs the unfused form). */
-  rep = kernel_report(src, "-cl-std=CL2.0 -cl-opt-disable");
-  if (strstr(rep, "run fused"))
-    tl_fail(__FILE__, __LINE__, "fused at -cl-opt-disable:\n%s", rep);
-  free(rep);
+  static const struct {
+    const char *cpu, *report, *vec, *permd;
+  } cases[] = {
+    {"skylake-avx512", "region 1 run fused, 16 work-items at a time (groups of one dimension)\n",
+     "shufflevector <16 x i32>", "@llvm.x86.avx512.permvar.si.512(<16 x i32>"},
+    {"znver4", "region 1 run fused, 8 work-items at a time (groups of one dimension), the scan in 256-bit pieces\n",
+     "shufflevector <8 x i32>", "@llvm.x86.avx2.permd(<8 x i32>"},
+  };
+  for (unsigned c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+    cc_device_desc dev = *ct_dev();
+    dev.cpu_name = cases[c].cpu;
+    char *rep = kernel_report_for(&dev, src, "-cl-std=CL2.0");
+    ASSERT_CONTAINS(rep, "region 0, work_group_scan_exclusive_min #1 and ");
+    ASSERT_CONTAINS(rep, cases[c].report);
+    ASSERT_CONTAINS(rep, "groups of 1, 2, 4, 8 or 16 work-items run 16 / size at a time");
+    free(rep);
+    char *ir = optimized_ir_for(&dev, src);
+    char *wg = function_text(ir, "__lanecl_wg_k");
+    ASSERT_TRUE(wg != NULL);
+    if (strstr(wg, "call void @__lanecl_wg_"))
+      tl_fail(__FILE__, __LINE__, "%s: a combine helper is still called:\n%s", cases[c].cpu, wg);
+    ASSERT_CONTAINS(wg, cases[c].vec);
+    ASSERT_CONTAINS(wg, cases[c].permd);
+    free(wg);
+    free(ir);
+    /* Not at -cl-opt-disable (that level runs the unfused form). */
+    rep = kernel_report_for(&dev, src, "-cl-std=CL2.0 -cl-opt-disable");
+    if (strstr(rep, "run fused"))
+      tl_fail(__FILE__, __LINE__, "fused at -cl-opt-disable:\n%s", rep);
+    free(rep);
+  }
 }
 
 /* Reduce, all and any run packed small groups too (no fused path for large
