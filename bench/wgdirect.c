@@ -63,14 +63,15 @@ static void *read_file(const char *path, size_t *size)
   return d;
 }
 
-/* The native module of bin, loaded through a memfd. */
-static void *load_native(const cc_binary *bin)
+/* The native module of bin, loaded through a memfd (*fd: close it after
+ * dlclose; -1 when none was opened). */
+static void *load_native(const cc_binary *bin, int *fd)
 {
-  int fd = memfd_create("lanecl-wgdirect", MFD_CLOEXEC);
-  if (fd < 0 || write(fd, bin->native.data, bin->native.size) != (ssize_t)bin->native.size)
+  *fd = memfd_create("lanecl-wgdirect", MFD_CLOEXEC);
+  if (*fd < 0 || write(*fd, bin->native.data, bin->native.size) != (ssize_t)bin->native.size)
     return NULL;
   char path[64];
-  snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+  snprintf(path, sizeof(path), "/proc/self/fd/%d", *fd);
   return dlopen(path, RTLD_NOW | RTLD_LOCAL);
 }
 
@@ -81,100 +82,138 @@ static int usage(void)
   return 2;
 }
 
+/* A whole positive number (at most max), or 0. */
+static size_t count_arg(const char *s, size_t max)
+{
+  char *end;
+  unsigned long long v = strtoull(s, &end, 0);
+  return *s && *s != '-' && !*end && v <= max ? (size_t)v : 0;
+}
+
+#define MAX_LOCAL 4096 /* the device maximum: coll and the frame below are sized for it */
+
+/* Runs local size l; 0 when the results are right, 1 when not. */
+static int run_local(lanecl_wg_fn fn, size_t l, size_t n, size_t span_items, int sweeps, int kind, int *in,
+                     int *out, void *frame, void *coll, double *t)
+{
+  size_t groups = n / l, per = span_items / l ? span_items / l : 1;
+  void *a0 = in, *a1 = out;
+  void *args[2] = {&a0, &a1};
+  lanecl_wg_ctx c;
+  memset(&c, 0, sizeof(c));
+  for (int d = 0; d < 3; d++)
+    c.local_size[d] = c.enqueued_local_size[d] = c.num_groups[d] = c.global_size[d] = 1;
+  c.local_size[0] = c.enqueued_local_size[0] = l;
+  c.num_groups[0] = groups;
+  c.global_size[0] = n;
+  c.work_dim = 1;
+  c.frame = frame;
+  c.coll_buf = coll;
+  memset(out, 0, n * 4);
+  for (int s = -10; s < sweeps; s++) { /* 10 warm-up sweeps */
+    double t0 = now();
+    for (size_t g = 0; g < groups; g += per) {
+      c.group_id[0] = g;
+      c.group_count = groups - g < per ? groups - g : per;
+      fn((void *const *)args, &c);
+    }
+    if (s >= 0)
+      t[s] = now() - t0;
+  }
+  size_t bad = 0;
+  for (size_t g = 0; g < n; g += l) {
+    unsigned acc = 0, sum = 0;
+    for (size_t k = g; k < g + l; k++)
+      sum += (unsigned)in[k];
+    for (size_t k = g; k < g + l; k++) {
+      acc += (unsigned)in[k];
+      int want = kind == 0 ? (int)acc : kind == 1 ? (int)sum : in[g + 3];
+      bad += out[k] != want;
+    }
+  }
+  qsort(t, (size_t)sweeps, sizeof(double), cmp_double);
+  printf("local=%zu best_us=%.2f median_us=%.2f best_Gelem_s=%.2f median_Gelem_s=%.2f verify=%s\n", l, t[0] * 1e6,
+         t[sweeps / 2] * 1e6, (double)n / t[0] * 1e-9, (double)n / t[sweeps / 2] * 1e-9, bad ? "WRONG" : "ok");
+  return bad != 0;
+}
+
 int main(int argc, char **argv)
 {
-  size_t n = 64 * 1024, span_items = 4096;
-  int sweeps = 300, i = 1;
+  size_t n = 64 * 1024, span_items = 4096, sweeps = 300;
+  int i = 1;
   const char *check = "scan";
   for (; i + 1 < argc && argv[i][0] == '-'; i += 2) {
     if (!strcmp(argv[i], "--items"))
-      n = strtoul(argv[i + 1], NULL, 0);
+      n = count_arg(argv[i + 1], (size_t)1 << 30);
     else if (!strcmp(argv[i], "--sweeps"))
-      sweeps = atoi(argv[i + 1]);
+      sweeps = count_arg(argv[i + 1], 1000000);
     else if (!strcmp(argv[i], "--span"))
-      span_items = strtoul(argv[i + 1], NULL, 0);
+      span_items = count_arg(argv[i + 1], (size_t)1 << 30);
     else if (!strcmp(argv[i], "--check"))
       check = argv[i + 1];
     else
       return usage();
   }
   int kind = !strcmp(check, "scan") ? 0 : !strcmp(check, "reduce") ? 1 : !strcmp(check, "bcast3") ? 2 : -1;
-  if (argc - i < 3 || n == 0 || sweeps < 1 || kind < 0)
+  if (argc - i < 3 || !n || !sweeps || !span_items || kind < 0)
     return usage();
-  size_t size;
-  void *data = read_file(argv[i], &size);
-  cc_binary bin;
-  if (!data || cc_binary_read(data, size, &bin) != CC_OK || bin.kind != CC_BIN_EXECUTABLE) {
-    fprintf(stderr, "%s: not an executable LaneCL program binary\n", argv[i]);
-    return 1;
-  }
-  void *h = load_native(&bin);
-  char sym[160];
-  snprintf(sym, sizeof(sym), "__lanecl_wg_%s", argv[i + 1]);
-  lanecl_wg_fn fn = h ? (lanecl_wg_fn)dlsym(h, sym) : NULL;
-  if (!fn) {
-    fprintf(stderr, "%s: no work-group function %s (%s)\n", argv[i], sym, h ? "" : dlerror());
-    return 1;
-  }
-  int *in = aligned_alloc(64, n * 4), *out = aligned_alloc(64, n * 4);
-  for (size_t k = 0; k < n; k++)
-    in[k] = (int)(k * 2654435761u % 1000) - 500;
-  void *frame = aligned_alloc(64, 1 << 22), *coll = aligned_alloc(64, 16 * 8192);
-  double *t = malloc((size_t)sweeps * sizeof(double));
-  int rc = 0;
-  printf("# %zu ints per sweep, %d sweeps, calls of %zu items\n", n, sweeps, span_items);
+  /* Every local size is checked before anything runs. */
   for (int a = i + 2; a < argc; a++) {
-    size_t l = strtoul(argv[a], NULL, 0);
-    if (l == 0 || n % l || (kind == 2 && l <= 3)) {
-      fprintf(stderr, "local size %s doesn't divide %zu (bcast3: more than 3)\n", argv[a], n);
+    size_t l = count_arg(argv[a], MAX_LOCAL);
+    if (!l || n % l || (kind == 2 && l <= 3)) {
+      fprintf(stderr, "local size %s: not 1 to %d, or doesn't divide %zu (bcast3: more than 3)\n", argv[a],
+              MAX_LOCAL, n);
       return 2;
     }
-    size_t groups = n / l, per = span_items / l ? span_items / l : 1;
-    void *a0 = in, *a1 = out;
-    void *args[2] = {&a0, &a1};
-    lanecl_wg_ctx c;
-    memset(&c, 0, sizeof(c));
-    for (int d = 0; d < 3; d++)
-      c.local_size[d] = c.enqueued_local_size[d] = c.num_groups[d] = c.global_size[d] = 1;
-    c.local_size[0] = c.enqueued_local_size[0] = l;
-    c.num_groups[0] = groups;
-    c.global_size[0] = n;
-    c.work_dim = 1;
-    c.frame = frame;
-    c.coll_buf = coll;
-    memset(out, 0, n * 4);
-    for (int s = -10; s < sweeps; s++) { /* 10 warm-up sweeps */
-      double t0 = now();
-      for (size_t g = 0; g < groups; g += per) {
-        c.group_id[0] = g;
-        c.group_count = groups - g < per ? groups - g : per;
-        fn((void *const *)args, &c);
-      }
-      if (s >= 0)
-        t[s] = now() - t0;
-    }
-    size_t bad = 0;
-    for (size_t g = 0; g < n; g += l) {
-      unsigned acc = 0, sum = 0;
-      for (size_t k = g; k < g + l; k++)
-        sum += (unsigned)in[k];
-      for (size_t k = g; k < g + l; k++) {
-        acc += (unsigned)in[k];
-        int want = kind == 0 ? (int)acc : kind == 1 ? (int)sum : l > 3 ? in[g + 3] : out[k];
-        bad += out[k] != want;
-      }
-    }
-    qsort(t, (size_t)sweeps, sizeof(double), cmp_double);
-    printf("local=%zu best_us=%.2f median_us=%.2f best_Gelem_s=%.2f median_Gelem_s=%.2f verify=%s\n", l,
-           t[0] * 1e6, t[sweeps / 2] * 1e6, (double)n / t[0] * 1e-9, (double)n / t[sweeps / 2] * 1e-9,
-           bad ? "WRONG" : "ok");
-    rc |= bad != 0;
   }
+  size_t size = 0;
+  void *data = read_file(argv[i], &size);
+  cc_binary bin;
+  memset(&bin, 0, sizeof(bin));
+  if (!data || cc_binary_read(data, size, &bin) != CC_OK || bin.kind != CC_BIN_EXECUTABLE) {
+    fprintf(stderr, "%s: not an executable LaneCL program binary\n", argv[i]);
+    cc_binary_free(&bin);
+    free(data);
+    return 1;
+  }
+  int fd;
+  void *h = load_native(&bin, &fd);
+  char sym[160];
+  snprintf(sym, sizeof(sym), "__lanecl_wg_%.120s", argv[i + 1]);
+  lanecl_wg_fn fn = h ? (lanecl_wg_fn)dlsym(h, sym) : NULL;
+  int rc = 1;
+  int *in = NULL, *out = NULL;
+  void *frame = NULL, *coll = NULL;
+  double *t = NULL;
+  if (!fn) {
+    fprintf(stderr, "%s: no work-group function %s (%s)\n", argv[i], sym, h ? "" : dlerror());
+    goto done;
+  }
+  in = aligned_alloc(64, (n * 4 + 63) & ~(size_t)63);
+  out = aligned_alloc(64, (n * 4 + 63) & ~(size_t)63);
+  frame = aligned_alloc(64, 1 << 22);
+  coll = aligned_alloc(64, 16 * 2 * MAX_LOCAL);
+  t = malloc(sweeps * sizeof(double));
+  if (!in || !out || !frame || !coll || !t) {
+    fprintf(stderr, "out of memory\n");
+    goto done;
+  }
+  for (size_t k = 0; k < n; k++)
+    in[k] = (int)(k * 2654435761u % 1000) - 500;
+  printf("# %zu ints per sweep, %zu sweeps, calls of %zu items\n", n, sweeps, span_items);
+  rc = 0;
+  for (int a = i + 2; a < argc; a++)
+    rc |= run_local(fn, count_arg(argv[a], MAX_LOCAL), n, span_items, (int)sweeps, kind, in, out, frame, coll, t);
+done:
   free(t);
   free(in);
   free(out);
   free(frame);
   free(coll);
+  if (h)
+    dlclose(h);
+  if (fd >= 0)
+    close(fd);
   cc_binary_free(&bin);
   free(data);
   return rc;
