@@ -1705,8 +1705,14 @@ static void build_packed_groups(wg_gen *g, LLVMValueRef *argv, LLVMValueRef ls0,
                                    LLVMBuildICmp(g->b, LLVMIntEQ, g->wg_els0, wg_c64(g, size), ""), "");
     ok = LLVMBuildAnd(g->b, ok, LLVMBuildICmp(g->b, LLVMIntUGE, avail, wg_c64(g, per), ""), "");
     LLVMBuildCondBr(g->b, ok, yes, no);
+    /* Chunk after chunk while 16 / size groups are left, without going
+     * back through the group loop's dispatch. */
     LLVMPositionBuilderAtEnd(g->b, yes);
-    struct wg_pack pk = {shift, gk, chunk, bd->esize, 0, 1, 0};
+    LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(g->c, g->wg, "groups.packed.chunk");
+    LLVMBuildBr(g->b, body);
+    LLVMPositionBuilderAtEnd(g->b, body);
+    LLVMValueRef gi = LLVMBuildPhi(g->b, g->t_i64, "pack.group");
+    struct wg_pack pk = {shift, gi, chunk, bd->esize, 0, 1, 0};
     g->cur_pack = &pk;
     build_lane_loops(g, argv, 0, wg_c64(g, 0), w16, NULL, vec_state[0]);
     uint64_t arg = bd->kind == WB_BCAST ? size | bd->bcast_id[0] << 16 : size;
@@ -1718,8 +1724,17 @@ static void build_packed_groups(wg_gen *g, LLVMValueRef *argv, LLVMValueRef ls0,
     g->cur_pack = NULL;
     memcpy(&argv[n + 7], &saved[1], 4 * sizeof(*saved));
     argv[n + 1] = saved[0];
-    g->pk_from[g->npk] = LLVMGetInsertBlock(g->b);
-    g->pk_last[g->npk++] = LLVMBuildNUWAdd(g->b, gk, wg_c64(g, per - 1), "");
+    LLVMValueRef gn = LLVMBuildNUWAdd(g->b, gi, wg_c64(g, per), "pack.group.next");
+    LLVMBasicBlockRef latch = LLVMGetInsertBlock(g->b);
+    LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(g->c, g->wg, "groups.packed.done");
+    LLVMValueRef more = LLVMBuildICmp(g->b, LLVMIntULE, LLVMBuildNUWAdd(g->b, gn, wg_c64(g, per), ""), count, "");
+    LLVMBuildCondBr(g->b, more, body, out);
+    LLVMValueRef giv[2] = {gk, gn};
+    LLVMBasicBlockRef gif[2] = {yes, latch};
+    LLVMAddIncoming(gi, giv, gif, 2);
+    LLVMPositionBuilderAtEnd(g->b, out);
+    g->pk_from[g->npk] = out;
+    g->pk_last[g->npk++] = LLVMBuildSub(g->b, gn, wg_c64(g, 1), "");
     LLVMBuildBr(g->b, gnext);
     LLVMPositionBuilderAtEnd(g->b, no);
   }

@@ -31,6 +31,14 @@ __kernel void scan(__global const int *in, __global int *out) {
   size_t i = get_global_id(0);
   out[i] = work_group_scan_inclusive_add(in[i]);
 }
+__kernel void red(__global const int *in, __global int *out) {
+  size_t i = get_global_id(0);
+  out[i] = work_group_reduce_add(in[i]);
+}
+__kernel void bc(__global const int *in, __global int *out) {
+  size_t i = get_global_id(0);
+  out[i] = work_group_broadcast(in[i], 3);
+}
 __kernel void wrong(__global const int *in, __global int *out) {
   size_t i = get_global_id(0);
   out[i] = work_group_scan_exclusive_add(in[i]);
@@ -42,6 +50,15 @@ head -c 200 "$T/s.bin" >"$T/truncated.bin"
 
 expect 0 "local=64 .*verify=ok" "$W" --items 4096 --sweeps 3 "$T/s.bin" scan 64
 expect 0 "local=1 .*verify=ok" "$W" --items 4096 --sweeps 3 --span 100 "$T/s.bin" scan 1 4096
+# Packed small groups: calls of 100 items (a span of 100 / L groups, not a
+# multiple of 16 / L: whole chunks, then the rest one group at a time).
+for L in 1 2 4 8 16; do
+  expect 0 "local=$L .*verify=ok" "$W" --items 4800 --sweeps 2 --span 100 "$T/s.bin" scan $L
+  expect 0 "local=$L .*verify=ok" "$W" --items 4800 --sweeps 2 --span 100 --check reduce "$T/s.bin" red $L
+done
+for L in 4 8 16; do
+  expect 0 "local=$L .*verify=ok" "$W" --items 4800 --sweeps 2 --span 100 --check bcast3 "$T/s.bin" bc $L
+done
 expect 1 "verify=WRONG" "$W" --items 4096 --sweeps 3 "$T/s.bin" wrong 256
 expect 2 "usage:" "$W"
 expect 2 "usage:" "$W" "$T/s.bin" scan
