@@ -1216,6 +1216,11 @@ static int report_regions(wg_gen *g, int *vec_state, unsigned *nvec)
                   "    groups of %s work-items run 16 / size at a time through region 0, %s #%u "
                   "and region %u (in spans of groups)\n",
                   g->bnd[b - 1].esize <= 4 ? "1, 2, 4, 8 or 16" : "1, 2, 4 or 8", g->bnd[b - 1].what, b, b);
+    if (g->fuse_to[0] == b)
+      cc_str_printf(&g->report,
+                    "    larger groups of a multiple of %u work-items run their chunks one group after the other "
+                    "(in spans of groups)\n",
+                    g->half_shuffles ? 8 : 16);
   }
   free(rend);
   return CC_OK;
@@ -1742,6 +1747,48 @@ static void build_packed_groups(wg_gen *g, LLVMValueRef *argv, LLVMValueRef ls0,
   LLVMPositionBuilderAtEnd(g->b, cont);
 }
 
+/* Groups of more than 16 work-items whose scan runs fused (a packable
+ * kernel: nothing kept per group), full-size and a multiple of the chunk:
+ * every group left in this call runs its chunks here, one group after the
+ * other, without going back through the group loop and the state machine
+ * (whose dispatch and reloads cost as much as a chunk of 8 or 16 lanes per
+ * group); then to gnext.  Otherwise the builder is left where the usual
+ * path goes on. */
+static void build_spanned_scan(wg_gen *g, LLVMValueRef *argv, LLVMValueRef ls0, LLVMValueRef gk, LLVMValueRef count,
+                               LLVMBasicBlockRef gnext, LLVMValueRef frame, const int *vec_state)
+{
+  unsigned n = g->nparams, cw = g->half_shuffles ? 8 : 16;
+  unsigned top = g->bnd[g->pack_to - 1].esize <= 4 ? 16 : 8; /* the packed path's largest size */
+  LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(g->c, g->wg, "groups.spanned");
+  LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(g->c, g->wg, "groups.spanned.group");
+  LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(g->c, g->wg, "groups.spanned.done");
+  LLVMBasicBlockRef no = LLVMAppendBasicBlockInContext(g->c, g->wg, "groups.unspanned");
+  LLVMValueRef ok = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntUGT, ls0, wg_c64(g, top), ""),
+                                 LLVMBuildICmp(g->b, LLVMIntEQ, LLVMBuildAnd(g->b, ls0, wg_c64(g, cw - 1), ""),
+                                               wg_c64(g, 0), ""), "");
+  ok = LLVMBuildAnd(g->b, ok, LLVMBuildICmp(g->b, LLVMIntEQ, ls0, g->wg_els0, ""), "");
+  LLVMBuildCondBr(g->b, ok, yes, no);
+  LLVMPositionBuilderAtEnd(g->b, yes);
+  LLVMBuildBr(g->b, body);
+  LLVMPositionBuilderAtEnd(g->b, body);
+  LLVMValueRef gi = LLVMBuildPhi(g->b, g->t_i64, "span.group");
+  LLVMValueRef saved = argv[n + 7];
+  argv[n + 7] = gi;
+  build_fused_scan(g, argv, 0, wg_c64(g, 0), ls0, frame, ls0, vec_state);
+  argv[n + 7] = saved;
+  LLVMValueRef gn = LLVMBuildNUWAdd(g->b, gi, wg_c64(g, 1), "span.group.next");
+  LLVMBasicBlockRef latch = LLVMGetInsertBlock(g->b);
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntULT, gn, count, ""), body, out);
+  LLVMValueRef giv[2] = {gk, gn};
+  LLVMBasicBlockRef gif[2] = {yes, latch};
+  LLVMAddIncoming(gi, giv, gif, 2);
+  LLVMPositionBuilderAtEnd(g->b, out);
+  g->pk_from[g->npk] = out;
+  g->pk_last[g->npk++] = gi;
+  LLVMBuildBr(g->b, gnext);
+  LLVMPositionBuilderAtEnd(g->b, no);
+}
+
 /* From the end of a group's run (the builder's block): the next group of
  * the call, or the return. */
 static void next_group(wg_gen *g, LLVMBasicBlockRef gpre, LLVMBasicBlockRef gloop, LLVMBasicBlockRef gnext,
@@ -1888,6 +1935,8 @@ static int build_wg_function(wg_gen *g, const int *vec_state)
     LLVMPositionBuilderAtEnd(g->b, b1);
     if (g->packable)
       build_packed_groups(g, argv, ls[0], gk, count, gnext, vec_state);
+    if (g->packable && g->fuse_to[0] == g->pack_to)
+      build_spanned_scan(g, argv, ls[0], gk, count, gnext, frame, vec_state);
     build_state_machine(g, argv, ls1d, frame, coll_buf, exitb, vec_state);
     LLVMPositionBuilderAtEnd(g->b, bn);
     build_state_machine(g, argv, ls, frame, coll_buf, exitb, vec_state);

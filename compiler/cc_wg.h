@@ -118,8 +118,8 @@ typedef struct wg_gen {
   int packable;
   unsigned pack_to;               /* the collective they run through (boundary index) */
   const struct wg_pack *cur_pack; /* the lane loops being built run packed groups */
-  LLVMBasicBlockRef pk_from[5];  /* those runs' last blocks, */
-  LLVMValueRef pk_last[5];       /* the last group each ran (group_off) */
+  LLVMBasicBlockRef pk_from[6];  /* those runs' last blocks (and build_spanned_scan's), */
+  LLVMValueRef pk_last[6];       /* the last group each ran (group_off) */
   unsigned npk;
   LLVMValueRef ls[3], nwi, lin, frame, coll_buf, coll_out;  /* body entry values */
   int scalarize;  /* vector-typed code in a body whose lane loop should vectorize */

@@ -56,6 +56,12 @@ for L in 1 2 4 8 16; do
   expect 0 "local=$L .*verify=ok" "$W" --items 4800 --sweeps 2 --span 100 "$T/s.bin" scan $L
   expect 0 "local=$L .*verify=ok" "$W" --items 4800 --sweeps 2 --span 100 --check reduce "$T/s.bin" red $L
 done
+# Larger groups of a fused scan, one group after the other in a call (3 of
+# 32, 1 of 64 per call; 6 of 1024 per call: the whole span).
+for L in 32 64; do
+  expect 0 "local=$L .*verify=ok" "$W" --items 6144 --sweeps 2 --span 100 "$T/s.bin" scan $L
+done
+expect 0 "local=1024 .*verify=ok" "$W" --items 6144 --sweeps 2 --span 6144 "$T/s.bin" scan 1024
 for L in 4 8 16; do
   expect 0 "local=$L .*verify=ok" "$W" --items 4800 --sweeps 2 --span 100 --check bcast3 "$T/s.bin" bc $L
 done

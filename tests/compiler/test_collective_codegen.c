@@ -115,12 +115,14 @@ TEST(scan_fused_into_lane_loops)
   static const char src[] = "__kernel void k(__global const int *in, __global int *out) {\n"
                             "  size_t i = get_global_id(0); out[i] = work_group_scan_exclusive_min(in[i] * 3); }\n";
   static const struct {
-    const char *cpu, *report, *vec, *permd;
+    const char *cpu, *report, *vec, *permd, *spanned;
   } cases[] = {
     {"skylake-avx512", "region 1 run fused, 16 work-items at a time (groups of one dimension)\n",
-     "shufflevector <16 x i32>", "@llvm.x86.avx512.permvar.si.512(<16 x i32>"},
+     "shufflevector <16 x i32>", "@llvm.x86.avx512.permvar.si.512(<16 x i32>",
+     "larger groups of a multiple of 16 work-items run their chunks one group after the other"},
     {"znver4", "region 1 run fused, 8 work-items at a time (groups of one dimension), the scan in 256-bit pieces\n",
-     "shufflevector <8 x i32>", "@llvm.x86.avx2.permd(<8 x i32>"},
+     "shufflevector <8 x i32>", "@llvm.x86.avx2.permd(<8 x i32>",
+     "larger groups of a multiple of 8 work-items run their chunks one group after the other"},
   };
   for (unsigned c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
     cc_device_desc dev = *ct_dev();
@@ -129,6 +131,7 @@ TEST(scan_fused_into_lane_loops)
     ASSERT_CONTAINS(rep, "region 0, work_group_scan_exclusive_min #1 and ");
     ASSERT_CONTAINS(rep, cases[c].report);
     ASSERT_CONTAINS(rep, "groups of 1, 2, 4, 8 or 16 work-items run 16 / size at a time");
+    ASSERT_CONTAINS(rep, cases[c].spanned);
     free(rep);
     char *ir = optimized_ir_for(&dev, src);
     char *wg = function_text(ir, "__lanecl_wg_k");
