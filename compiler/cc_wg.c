@@ -1563,6 +1563,46 @@ static LLVMValueRef build_fused_scan(wg_gen *g, LLVMValueRef *argv, unsigned s, 
   return r;
 }
 
+/* The combine at boundary bd of a whole group, at the builder: the helper
+ * over the group's operands (ops; a scan's results to coll_buf), then the
+ * value the region after gets as coll (the result of a reduce, all, any or
+ * broadcast; 0 otherwise). */
+static LLVMValueRef build_combine(wg_gen *g, const wg_boundary *bd, LLVMValueRef ops, LLVMValueRef coll_buf,
+                                  LLVMValueRef frame, LLVMValueRef nwi, const LLVMValueRef ls[3])
+{
+  LLVMValueRef cv = wg_c64(g, 0);
+  LLVMTypeRef ety = bd->esize ? LLVMIntTypeInContext(g->c, bd->esize * 8) : NULL;
+  if (bd->helper[0]) {
+    int scan = bd->kind == WB_SCAN_INC || bd->kind == WB_SCAN_EXC;
+    LLVMValueRef f = helper_decl(g, bd->helper, scan ? 2 : 1);
+    LLVMValueRef hargs[3] = {to_generic(g, ops), scan ? to_generic(g, coll_buf) : nwi, nwi};
+    LLVMBuildCall2(g->b, LLVMGlobalGetValueType(f), f, hargs, scan ? 3 : 2, "");
+  }
+  if (bd->kind == WB_COPY)
+    build_group_copy(g, bd, frame, nwi);
+  if (bd->kind == WB_ALL || bd->kind == WB_ANY || bd->kind == WB_REDUCE) {
+    cv = LLVMBuildZExt(g->b, wg_build_load(g, ety, ops, bd->esize, 0), g->t_i64, "");
+  } else if (bd->kind == WB_BCAST) {
+    /* The ids are uniform: work-item 0's copy says which element, or
+     * they are constants: (z * ly + y) * lx + x here. */
+    LLVMValueRef t;
+    if (bd->bcast_const) {
+      t = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, wg_c64(g, bd->bcast_id[2]), ls[1], ""), wg_c64(g, bd->bcast_id[1]),
+                       "");
+      t = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, t, ls[0], ""), wg_c64(g, bd->bcast_id[0]), "bcast_lin");
+    } else {
+      LLVMValueRef o = LLVMBuildMul(g->b, wg_c64(g, g->bcast_off), nwi, "");
+      t = wg_build_load(g, g->t_i64, LLVMBuildInBoundsGEP2(g->b, g->t_i8, frame, &o, 1, ""), 8, 0);
+    }
+    /* An id outside the group is undefined behaviour: read work-item 0's
+     * operand rather than memory past the buffer. */
+    t = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntULT, t, nwi, ""), t, wg_c64(g, 0), "");
+    LLVMValueRef p = LLVMBuildInBoundsGEP2(g->b, ety, ops, &t, 1, "");
+    cv = LLVMBuildZExt(g->b, wg_build_load(g, ety, p, bd->esize, 0), g->t_i64, "");
+  }
+  return cv;
+}
+
 /* The state machine: from the builder's block, dispatch on the state, run
  * its lane loops, combine at the boundary reached, until the end (exitb).
  * ls: the local size as the lane loops see it (y and z constant 1 in the
@@ -1625,36 +1665,7 @@ static void build_state_machine(wg_gen *g, LLVMValueRef *argv, const LLVMValueRe
     LLVMBasicBlockRef cb = LLVMAppendBasicBlockInContext(g->c, g->wg, name);
     LLVMAddCase(nsw, wg_c32(g, b + 1), cb);
     LLVMPositionBuilderAtEnd(g->b, cb);
-    LLVMValueRef cv = wg_c64(g, 0);
-    LLVMTypeRef ety = bd->esize ? LLVMIntTypeInContext(g->c, bd->esize * 8) : NULL;
-    if (bd->helper[0]) {
-      int scan = bd->kind == WB_SCAN_INC || bd->kind == WB_SCAN_EXC;
-      LLVMValueRef f = helper_decl(g, bd->helper, scan ? 2 : 1);
-      LLVMValueRef hargs[3] = {to_generic(g, ops), scan ? to_generic(g, coll_buf) : nwi, nwi};
-      LLVMBuildCall2(g->b, LLVMGlobalGetValueType(f), f, hargs, scan ? 3 : 2, "");
-    }
-    if (bd->kind == WB_COPY)
-      build_group_copy(g, bd, frame, nwi);
-    if (bd->kind == WB_ALL || bd->kind == WB_ANY || bd->kind == WB_REDUCE) {
-      cv = LLVMBuildZExt(g->b, wg_build_load(g, ety, ops, bd->esize, 0), g->t_i64, "");
-    } else if (bd->kind == WB_BCAST) {
-      /* The ids are uniform: work-item 0's copy says which element, or
-       * they are constants: (z * ly + y) * lx + x here. */
-      LLVMValueRef t;
-      if (bd->bcast_const) {
-        t = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, wg_c64(g, bd->bcast_id[2]), ls[1], ""), wg_c64(g, bd->bcast_id[1]),
-                         "");
-        t = LLVMBuildAdd(g->b, LLVMBuildMul(g->b, t, ls[0], ""), wg_c64(g, bd->bcast_id[0]), "bcast_lin");
-      } else {
-        LLVMValueRef o = LLVMBuildMul(g->b, wg_c64(g, g->bcast_off), nwi, "");
-        t = wg_build_load(g, g->t_i64, LLVMBuildInBoundsGEP2(g->b, g->t_i8, frame, &o, 1, ""), 8, 0);
-      }
-      /* An id outside the group is undefined behaviour: read work-item 0's
-       * operand rather than memory past the buffer. */
-      t = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntULT, t, nwi, ""), t, wg_c64(g, 0), "");
-      LLVMValueRef p = LLVMBuildInBoundsGEP2(g->b, ety, ops, &t, 1, "");
-      cv = LLVMBuildZExt(g->b, wg_build_load(g, ety, p, bd->esize, 0), g->t_i64, "");
-    }
+    LLVMValueRef cv = build_combine(g, bd, ops, coll_buf, frame, nwi, ls);
     LLVMValueRef sv = wg_c32(g, b + 1);
     LLVMBasicBlockRef from = LLVMGetInsertBlock(g->b);
     LLVMBuildBr(g->b, disp);
@@ -1747,35 +1758,59 @@ static void build_packed_groups(wg_gen *g, LLVMValueRef *argv, LLVMValueRef ls0,
   LLVMPositionBuilderAtEnd(g->b, cont);
 }
 
-/* Groups of more than 16 work-items whose scan runs fused (a packable
- * kernel: nothing kept per group), full-size and a multiple of the chunk:
- * every group left in this call runs its chunks here, one group after the
- * other, without going back through the group loop and the state machine
- * (whose dispatch and reloads cost as much as a chunk of 8 or 16 lanes per
- * group); then to gnext.  Otherwise the builder is left where the usual
- * path goes on. */
-static void build_spanned_scan(wg_gen *g, LLVMValueRef *argv, LLVMValueRef ls0, LLVMValueRef gk, LLVMValueRef count,
-                               LLVMBasicBlockRef gnext, LLVMValueRef frame, const int *vec_state)
+/* Groups larger than the packed ones (build_packed_groups) in a packable
+ * kernel (nothing kept per group: region 0, the collective, the last
+ * region), full-size: every group left in this call runs here, one after the
+ * other, without going back through the group loop and the state machine,
+ * whose dispatch and reloads cost about as much as a chunk of 8 or 16 lanes
+ * per group.  A fused scan runs its chunks (the size a multiple of the
+ * chunk); the other collectives run region 0's lane loop, the combine and
+ * the last region's.  Then to gnext.  Otherwise the builder is left where
+ * the usual path goes on. */
+static void build_spanned_groups(wg_gen *g, LLVMValueRef *argv, LLVMValueRef ls0, LLVMValueRef gk, LLVMValueRef count,
+                                 LLVMBasicBlockRef gnext, LLVMValueRef frame, LLVMValueRef coll_buf,
+                                 const int *vec_state)
 {
-  unsigned n = g->nparams, cw = g->half_shuffles ? 8 : 16;
-  unsigned top = g->bnd[g->pack_to - 1].esize <= 4 ? 16 : 8; /* the packed path's largest size */
+  unsigned n = g->nparams, b = g->pack_to, cw = g->half_shuffles ? 8 : 16;
+  const wg_boundary *bd = &g->bnd[b - 1];
+  int fused = g->fuse_to[0] == b;
+  unsigned top = bd->esize <= 4 ? 16 : 8; /* the packed path's largest size */
   LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(g->c, g->wg, "groups.spanned");
   LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(g->c, g->wg, "groups.spanned.group");
   LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(g->c, g->wg, "groups.spanned.done");
   LLVMBasicBlockRef no = LLVMAppendBasicBlockInContext(g->c, g->wg, "groups.unspanned");
   LLVMValueRef ok = LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntUGT, ls0, wg_c64(g, top), ""),
-                                 LLVMBuildICmp(g->b, LLVMIntEQ, LLVMBuildAnd(g->b, ls0, wg_c64(g, cw - 1), ""),
-                                               wg_c64(g, 0), ""), "");
-  ok = LLVMBuildAnd(g->b, ok, LLVMBuildICmp(g->b, LLVMIntEQ, ls0, g->wg_els0, ""), "");
+                                 LLVMBuildICmp(g->b, LLVMIntEQ, ls0, g->wg_els0, ""), "");
+  if (fused)
+    ok = LLVMBuildAnd(g->b, ok,
+                      LLVMBuildICmp(g->b, LLVMIntEQ, LLVMBuildAnd(g->b, ls0, wg_c64(g, cw - 1), ""), wg_c64(g, 0), ""),
+                      "");
   LLVMBuildCondBr(g->b, ok, yes, no);
   LLVMPositionBuilderAtEnd(g->b, yes);
   LLVMBuildBr(g->b, body);
   LLVMPositionBuilderAtEnd(g->b, body);
   LLVMValueRef gi = LLVMBuildPhi(g->b, g->t_i64, "span.group");
-  LLVMValueRef saved = argv[n + 7];
+  LLVMValueRef saved[4] = {argv[n + 5], argv[n + 7], argv[n + 8], argv[n + 9]};
   argv[n + 7] = gi;
-  build_fused_scan(g, argv, 0, wg_c64(g, 0), ls0, frame, ls0, vec_state);
-  argv[n + 7] = saved;
+  if (fused) {
+    build_fused_scan(g, argv, 0, wg_c64(g, 0), ls0, frame, ls0, vec_state);
+  } else {
+    /* as the state machine: operands after the results in coll_buf */
+    LLVMValueRef o = LLVMBuildMul(g->b, ls0, wg_c64(g, 8), "");
+    LLVMValueRef ops = LLVMBuildInBoundsGEP2(g->b, g->t_i8, coll_buf, &o, 1, "coll_ops");
+    argv[n + 8] = coll_buf;
+    argv[n + 9] = ops;
+    const LLVMValueRef one = wg_c64(g, 1), ls1d[3] = {ls0, one, one};
+    argv[n + 5] = wg_c64(g, 0);
+    LLVMValueRef l0[3] = {wg_trimmed_size(g, 0, argv, ls0), one, one};
+    build_lane_loops(g, argv, 0, wg_c64(g, 0), l0, NULL, vec_state[0]);
+    LLVMValueRef cv = build_combine(g, bd, ops, coll_buf, frame, ls0, ls1d);
+    argv[n + 5] = cv;
+    LLVMValueRef lb[3] = {wg_trimmed_size(g, b, argv, ls0), one, one};
+    build_lane_loops(g, argv, b, cv, lb, NULL, vec_state[b]);
+  }
+  memcpy(&argv[n + 7], &saved[1], 3 * sizeof(*saved));
+  argv[n + 5] = saved[0];
   LLVMValueRef gn = LLVMBuildNUWAdd(g->b, gi, wg_c64(g, 1), "span.group.next");
   LLVMBasicBlockRef latch = LLVMGetInsertBlock(g->b);
   LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntULT, gn, count, ""), body, out);
@@ -1935,8 +1970,8 @@ static int build_wg_function(wg_gen *g, const int *vec_state)
     LLVMPositionBuilderAtEnd(g->b, b1);
     if (g->packable)
       build_packed_groups(g, argv, ls[0], gk, count, gnext, vec_state);
-    if (g->packable && g->fuse_to[0] == g->pack_to)
-      build_spanned_scan(g, argv, ls[0], gk, count, gnext, frame, vec_state);
+    if (g->packable)
+      build_spanned_groups(g, argv, ls[0], gk, count, gnext, frame, coll_buf, vec_state);
     build_state_machine(g, argv, ls1d, frame, coll_buf, exitb, vec_state);
     LLVMPositionBuilderAtEnd(g->b, bn);
     build_state_machine(g, argv, ls, frame, coll_buf, exitb, vec_state);

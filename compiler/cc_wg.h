@@ -118,7 +118,7 @@ typedef struct wg_gen {
   int packable;
   unsigned pack_to;               /* the collective they run through (boundary index) */
   const struct wg_pack *cur_pack; /* the lane loops being built run packed groups */
-  LLVMBasicBlockRef pk_from[6];  /* those runs' last blocks (and build_spanned_scan's), */
+  LLVMBasicBlockRef pk_from[6];  /* those runs' last blocks (and build_spanned_groups'), */
   LLVMValueRef pk_last[6];       /* the last group each ran (group_off) */
   unsigned npk;
   LLVMValueRef ls[3], nwi, lin, frame, coll_buf, coll_out;  /* body entry values */

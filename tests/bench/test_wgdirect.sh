@@ -45,6 +45,11 @@ __kernel void wrong(__global const int *in, __global int *out) {
 }
 CL
 LANECL_CACHE_DIR=off "$B/bin/lanecl-cc" -cl-std=CL2.0 -o "$T/s.bin" "$T/scan.cl" || { echo "FAIL: lanecl-cc"; exit 1; }
+# The scan in chunks of 8 lanes (znver4) and of 16 (skylake-avx512), whatever the host.
+for cpu in znver4 skylake-avx512; do
+  LANECL_CACHE_DIR=off "$B/bin/lanecl-cc" --cpu $cpu -cl-std=CL2.0 -o "$T/s-$cpu.bin" "$T/scan.cl" ||
+    { echo "FAIL: lanecl-cc --cpu $cpu"; exit 1; }
+done
 head -c 3000 /dev/urandom >"$T/garbage.bin"
 head -c 200 "$T/s.bin" >"$T/truncated.bin"
 
@@ -62,6 +67,18 @@ for L in 32 64; do
   expect 0 "local=$L .*verify=ok" "$W" --items 6144 --sweeps 2 --span 100 "$T/s.bin" scan $L
 done
 expect 0 "local=1024 .*verify=ok" "$W" --items 6144 --sweeps 2 --span 6144 "$T/s.bin" scan 1024
+# Sizes a multiple of 8 but not 16, and of neither (the unspanned path, a tail chunk).
+for cpu in znver4 skylake-avx512; do
+  for L in 32 40 36 96; do
+    expect 0 "local=$L .*verify=ok" "$W" --items 5760 --sweeps 2 --span 200 "$T/s-$cpu.bin" scan $L
+  done
+done
+# ... and of a reduce and a broadcast (region 0, the combine, region 1 per group).
+for L in 32 64 96; do
+  expect 0 "local=$L .*verify=ok" "$W" --items 6144 --sweeps 2 --span 200 --check reduce "$T/s.bin" red $L
+  expect 0 "local=$L .*verify=ok" "$W" --items 6144 --sweeps 2 --span 200 --check bcast3 "$T/s.bin" bc $L
+done
+expect 0 "local=1024 .*verify=ok" "$W" --items 6144 --sweeps 2 --span 6144 --check reduce "$T/s.bin" red 1024
 for L in 4 8 16; do
   expect 0 "local=$L .*verify=ok" "$W" --items 4800 --sweeps 2 --span 100 --check bcast3 "$T/s.bin" bc $L
 done
