@@ -4,9 +4,15 @@
  * placement is off unless LANECL_MEM_PLACE=always, which these tests set to
  * check the mechanism anywhere. */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <linux/filter.h>
 #include <linux/mempolicy.h>
+#include <linux/seccomp.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "tests/testlib.h"
@@ -156,4 +162,50 @@ TEST(one_node_machines_place_nothing)
   unsigned long mask[MAXNODE / (8 * sizeof(long))];
   ASSERT_EQ(buffer_policy(ctx, tl_device(), CL_MEM_READ_WRITE, mask), MPOL_DEFAULT);
   clReleaseContext(ctx);
+}
+
+/* mbind refused (a seccomp filter makes it fail with EPERM, as a container
+ * may): buffers are made all the same, with the default policy, and the
+ * debug log says why.  In a child process of its own: the filter stays for
+ * the rest of a process. */
+TEST(mbind_failure_leaves_buffers_working)
+{
+  if (getenv("TL_NOFORK")) {
+    fprintf(stderr, "TL_NOFORK: the runtime may already run in this process; not checked\n");
+    return;
+  }
+  char log[] = "/tmp/lanecl-numa-XXXXXX";
+  int fd = mkstemp(log);
+  ASSERT_TRUE(fd >= 0);
+  pid_t pid = fork();
+  ASSERT_TRUE(pid >= 0);
+  if (pid == 0) {
+    struct sock_filter f[] = {
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_mbind, 0, 1),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA)),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
+    struct sock_fprog prog = {sizeof(f) / sizeof(f[0]), f};
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+      _exit(3);
+    dup2(fd, 2);
+    setenv("LANECL_DEBUG", "mem", 1);
+    setenv("LANECL_MEM_PLACE", "always", 1);
+    cl_context ctx = tl_context();
+    unsigned long mask[MAXNODE / (8 * sizeof(long))];
+    ASSERT_EQ(buffer_policy(ctx, tl_device(), CL_MEM_READ_WRITE, mask), MPOL_DEFAULT);
+    ASSERT_EQ(buffer_policy(ctx, tl_device(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, mask), MPOL_DEFAULT);
+    clReleaseContext(ctx);
+    _exit(0);
+  }
+  int st;
+  ASSERT_EQ(waitpid(pid, &st, 0), pid);
+  char text[4096] = {0};
+  ssize_t r = pread(fd, text, sizeof(text) - 1, 0);
+  close(fd);
+  unlink(log);
+  if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+    tl_fail(__FILE__, __LINE__, "child: status %d, log:\n%s", st, r > 0 ? text : "");
+  ASSERT_TRUE(strstr(text, "mbind failed (Operation not permitted)") != NULL);
 }
