@@ -170,7 +170,11 @@ static pthread_once_t llvm_once = PTHREAD_ONCE_INIT;
  * Loops without such checks (lane loops, which are parallel; reductions;
  * loops over one array with constant distances) vectorize as before; the
  * native path itself never builds memory checks.  A loop that forces
- * vectorization (#pragma clang loop vectorize(enable)) ignores the limit.
+ * vectorization (#pragma clang loop vectorize(enable)) has a limit of its
+ * own, -pragma-vectorize-memory-check-threshold (128 by default): 0 too, or
+ * such a loop is vectorized without its checks in the same way (@forced in
+ * the reproducer).  LaneCL's lane loops carry the same hint but need no
+ * checks (parallel accesses): the bench kernels' code is byte-identical.
  * Minimal reproducer: tests/kernels/llvm/native_path_memchecks.ll.
  * LANECL_LLVM_ARGS adds options (space separated), for experiments. */
 static void llvm_init_once(void)
@@ -193,8 +197,11 @@ static void llvm_init_once(void)
       argv[argc++] = "-epilogue-vectorization-force-VF=4";
     LLVMDisposeMessage(features);
   }
-  if (!(env && strstr(env, "vectorize-memory-check-threshold")))
+  if (!(env && strstr(env, " -vectorize-memory-check-threshold")) &&
+      !(env && !strncmp(env, "-vectorize-memory-check-threshold", 33)))
     argv[argc++] = "-vectorize-memory-check-threshold=0";
+  if (!(env && strstr(env, "-pragma-vectorize-memory-check-threshold")))
+    argv[argc++] = "-pragma-vectorize-memory-check-threshold=0";
   if (env && *env) {
     snprintf(extra, sizeof(extra), "%s", env);
     for (char *save = NULL, *tok = strtok_r(extra, " ", &save); tok && argc < 31; tok = strtok_r(NULL, " ", &save))

@@ -2100,9 +2100,35 @@ int cc_wg_half_shuffles(LLVMTargetMachineRef tm)
   return half;
 }
 
+/* The kernel source's own vectorization hints (#pragma clang loop
+ * vectorize(enable) / vectorize_width(N)) come off its loops before the work-group
+ * functions are made.  Such a hint forces the loop vectorizer, and a forced
+ * innermost loop whose accesses may overlap was vectorized without its
+ * run-time memory checks (the LLVM 19 bug of -enable-vplan-native-path that
+ * cc_api.c describes): a[k + j] = a[j] + 1 gave 0 1 1 1 ... instead of
+ * 0 1 2 3 ... (tests/kernels/cases/pragma_vectorize_overlap).  Without the
+ * hint the loop vectorizer still takes the loop when that is safe; the lane
+ * loops get LaneCL's own hints afterwards. */
+static void drop_source_vectorize_hints(LLVMModuleRef m)
+{
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
+      LLVMValueRef br = LLVMGetBasicBlockTerminator(bb);
+      if (!br || !LLVMIsABranchInst(br))
+        continue;
+      /* (vectorize(disable), an enable of 0 or a width of 1, stays) */
+      LLVMValueRef en = cc_loop_prop(br, "llvm.loop.vectorize.enable");
+      LLVMValueRef w = cc_loop_prop(br, "llvm.loop.vectorize.width");
+      if ((en && LLVMIsAConstantInt(en) && LLVMConstIntGetZExtValue(en)) ||
+          (w && LLVMIsAConstantInt(w) && LLVMConstIntGetZExtValue(w) > 1))
+        cc_loop_drop_props(br, "llvm.loop.vectorize.");
+    }
+}
+
 int cc_wg_generate(LLVMModuleRef m, LLVMTargetMachineRef tm, const cc_device_desc *dev,
                    cc_kernel_info *kinfo, uint32_t nkernels, int opt_disable, char **err)
 {
+  drop_source_vectorize_hints(m);
   LLVMContextRef c = LLVMGetModuleContext(m);
   LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c);

@@ -63,3 +63,32 @@ loop:
 exit:
   ret void
 }
+
+; The same with the loop's vectorization forced (#pragma clang loop
+; vectorize(enable)): such a loop has a memory-check limit of its own.
+;   opt-19 -passes=loop-vectorize -enable-vplan-native-path
+;          -vectorize-memory-check-threshold=0 -S native_path_memchecks.ll
+;     @forced: a vector.body and no vector.memcheck
+;   adding -pragma-vectorize-memory-check-threshold=0: not vectorized
+define void @forced(ptr %a, ptr %b, i64 %n) {
+entry:
+  %guard = icmp sgt i64 %n, 0
+  br i1 %guard, label %loop, label %exit
+
+loop:
+  %i = phi i64 [ 0, %entry ], [ %i.next, %loop ]
+  %pb = getelementptr inbounds i32, ptr %b, i64 %i
+  %v = load i32, ptr %pb, align 4
+  %v1 = add i32 %v, 1
+  %pa = getelementptr inbounds i32, ptr %a, i64 %i
+  store i32 %v1, ptr %pa, align 4
+  %i.next = add nuw nsw i64 %i, 1
+  %c = icmp slt i64 %i.next, %n
+  br i1 %c, label %loop, label %exit, !llvm.loop !0
+
+exit:
+  ret void
+}
+
+!0 = distinct !{!0, !1}
+!1 = !{!"llvm.loop.vectorize.enable", i1 true}
