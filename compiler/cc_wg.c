@@ -1471,6 +1471,21 @@ static LLVMValueRef chunk_origin(wg_gen *g, LLVMValueRef chunk, LLVMValueRef bas
   return LLVMBuildGEP2(g->b, g->t_i8, chunk, &off, 1, "chunk.origin");
 }
 
+/* Closes the loop whose header phi is iv (init from pre): the builder's
+ * block branches back to body while more, else to exit; iv takes next from
+ * there.  Returns that latch block. */
+static LLVMBasicBlockRef close_loop(wg_gen *g, LLVMValueRef iv, LLVMValueRef init, LLVMBasicBlockRef pre,
+                                    LLVMValueRef next, LLVMValueRef more, LLVMBasicBlockRef body,
+                                    LLVMBasicBlockRef exit)
+{
+  LLVMBasicBlockRef latch = LLVMGetInsertBlock(g->b);
+  LLVMBuildCondBr(g->b, more, body, exit);
+  LLVMValueRef v[2] = {init, next};
+  LLVMBasicBlockRef from[2] = {pre, latch};
+  LLVMAddIncoming(iv, v, from, 2);
+  return latch;
+}
+
 /* The lane loop of state s fused with the scan it reaches (boundary b =
  * g->fuse_to[s]) and the region after it, in a group of one dimension: per
  * chunk of 16 work-items, state s's lanes publish their operands, the chunk
@@ -1530,11 +1545,9 @@ static LLVMValueRef build_fused_scan(wg_gen *g, LLVMValueRef *argv, unsigned s, 
   LLVMValueRef r2 = build_lane_loops(g, argv, b, coll, w16, base, vec_state[b]);
   argv[in] = saved_in;
   LLVMValueRef c1 = LLVMBuildNUWAdd(g->b, c, wg_c64(g, 1), "");
-  LLVMBasicBlockRef latch = LLVMGetInsertBlock(g->b);
-  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntULT, c1, nfull, ""), full, tchk);
-  LLVMValueRef cv[2] = {zero, c1};
+  LLVMBasicBlockRef latch =
+      close_loop(g, c, zero, here, c1, LLVMBuildICmp(g->b, LLVMIntULT, c1, nfull, ""), full, tchk);
   LLVMBasicBlockRef cfrom[2] = {here, latch};
-  LLVMAddIncoming(c, cv, cfrom, 2);
 
   LLVMPositionBuilderAtEnd(g->b, tchk);
   LLVMValueRef rf = LLVMBuildPhi(g->b, g->t_i32, "");
@@ -1741,13 +1754,9 @@ static void build_packed_groups(wg_gen *g, LLVMValueRef *argv, LLVMValueRef ls0,
     memcpy(&argv[n + 7], &saved[1], 4 * sizeof(*saved));
     argv[n + 1] = saved[0];
     LLVMValueRef gn = LLVMBuildNUWAdd(g->b, gi, wg_c64(g, per), "pack.group.next");
-    LLVMBasicBlockRef latch = LLVMGetInsertBlock(g->b);
     LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(g->c, g->wg, "groups.packed.done");
     LLVMValueRef more = LLVMBuildICmp(g->b, LLVMIntULE, LLVMBuildNUWAdd(g->b, gn, wg_c64(g, per), ""), count, "");
-    LLVMBuildCondBr(g->b, more, body, out);
-    LLVMValueRef giv[2] = {gk, gn};
-    LLVMBasicBlockRef gif[2] = {yes, latch};
-    LLVMAddIncoming(gi, giv, gif, 2);
+    close_loop(g, gi, gk, yes, gn, more, body, out);
     LLVMPositionBuilderAtEnd(g->b, out);
     g->pk_from[g->npk] = out;
     g->pk_last[g->npk++] = LLVMBuildSub(g->b, gn, wg_c64(g, 1), "");
@@ -1812,11 +1821,7 @@ static void build_spanned_groups(wg_gen *g, LLVMValueRef *argv, LLVMValueRef ls0
   memcpy(&argv[n + 7], &saved[1], 3 * sizeof(*saved));
   argv[n + 5] = saved[0];
   LLVMValueRef gn = LLVMBuildNUWAdd(g->b, gi, wg_c64(g, 1), "span.group.next");
-  LLVMBasicBlockRef latch = LLVMGetInsertBlock(g->b);
-  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntULT, gn, count, ""), body, out);
-  LLVMValueRef giv[2] = {gk, gn};
-  LLVMBasicBlockRef gif[2] = {yes, latch};
-  LLVMAddIncoming(gi, giv, gif, 2);
+  close_loop(g, gi, gk, yes, gn, LLVMBuildICmp(g->b, LLVMIntULT, gn, count, ""), body, out);
   LLVMPositionBuilderAtEnd(g->b, out);
   g->pk_from[g->npk] = out;
   g->pk_last[g->npk++] = gi;
