@@ -6,6 +6,7 @@
 #include "compiler/cc_internal.h"
 #include "compiler/cc_printf.h"
 #include "compiler/cc_safediv.h"
+#include "compiler/cc_stream.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -326,6 +327,8 @@ int cc_backend(LLVMModuleRef m, const cc_device_desc *dev, cc_kernel_info *kinfo
     rc = cc_optimize(m, tm, dev, kinfo, nkernels, opt_disable, &err);
   if (rc == CC_OK && !opt_disable && cc_wg_late_shuffles)
     cc_wg_late_shuffles(m, tm);
+  if (rc == CC_OK && !opt_disable)
+    cc_stream_stores(m, tm, kinfo, nkernels);
   cc_timing("optimize", t);
   if (rc == CC_OK)
     rc = cc_check_undefined(m, &err);

@@ -101,6 +101,7 @@ typedef struct cc_kernel_info {
   uint32_t nregions;            /* barrier/collective-delimited regions */
   uint32_t uses_barriers;       /* 1 when the kernel has barriers or collectives */
   uint32_t flags;               /* CC_KFLAG_* */
+  uint64_t stream_bytes;        /* bytes per work-item of the stores that may stream (0: none) */
   char *report;                 /* human-readable vectorizer report, "" when none */
 } cc_kernel_info;
 
@@ -145,7 +146,7 @@ typedef struct lanecl_wg_ctx {
   uint64_t global_size[3];
   uint64_t global_offset[3];
   uint32_t work_dim;
-  uint32_t reserved0;
+  uint32_t flags;                  /* LANECL_WG_* for this launch */
   void *frame;                     /* frame_bytes * local work-items, values live across barriers */
   void *coll_buf;                  /* 16 * max_work_group_size bytes, for collectives (results, operands) */
   void *const *local_args;         /* indexed by argument index */
@@ -156,6 +157,9 @@ typedef struct lanecl_wg_ctx {
   uint64_t group_count;
   uint64_t reserved[3];
 } lanecl_wg_ctx;
+
+/* lanecl_wg_ctx.flags */
+#define LANECL_WG_STREAM 1u  /* wide __global stores may stream (cc_stream.c; the runtime decides per launch) */
 
 typedef void (*lanecl_wg_fn)(void *const *args, const lanecl_wg_ctx *ctx);
 

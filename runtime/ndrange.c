@@ -90,6 +90,45 @@ void rt_ndrange_pick_local(cl_kernel k, cl_device_id dev, cl_uint work_dim, cons
 }
 
 /* ---------------------------------------------------------------------------
+ * Streaming stores (compiler/cc_stream.c)
+ * ------------------------------------------------------------------------- */
+
+/* LANECL_STREAM_STORES: 0 never, 1 always (tests), auto (default): when
+ * the launch writes more than the last-level cache holds. */
+enum { STREAM_AUTO = -1, STREAM_OFF = 0, STREAM_ON = 1 };
+static int stream_env = STREAM_AUTO;
+static pthread_once_t stream_env_once = PTHREAD_ONCE_INIT;
+
+static void stream_env_read(void)
+{
+  const char *v = rt_env("STREAM_STORES");
+  if (v && !strcmp(v, "0"))
+    stream_env = STREAM_OFF;
+  else if (v && !strcmp(v, "1"))
+    stream_env = STREAM_ON;
+  else if (v && strcmp(v, "auto"))
+    rt_err("LANECL_STREAM_STORES=%s: not 0, 1 or auto; auto", v);
+}
+
+/* Whether a launch of nwi work-items of a kernel whose wide __global stores
+ * write info->stream_bytes per work-item streams them.  A regular store to
+ * a line not in cache reads the line first; a streaming store skips that
+ * read but leaves the data out of cache.  So stream only an output larger
+ * than the last-level cache, which would not be in cache for the next
+ * command anyway; a smaller one (a result read back, the input of the next
+ * kernel) stays cached. */
+static bool stream_decide(const cc_kernel_info *info, cl_device_id dev, uint64_t nwi)
+{
+  pthread_once(&stream_env_once, stream_env_read);
+  if (!info->stream_bytes || stream_env == STREAM_OFF)
+    return false;
+  if (stream_env == STREAM_ON)
+    return true;
+  uint64_t bytes = nwi > UINT64_MAX / info->stream_bytes ? UINT64_MAX : nwi * info->stream_bytes;
+  return dev->cache_size && bytes > dev->cache_size;
+}
+
+/* ---------------------------------------------------------------------------
  * The command
  * ------------------------------------------------------------------------- */
 typedef struct ndr_cmd {
@@ -197,9 +236,10 @@ static cl_int ndr_run(rt_command *cmd)
     return CL_OUT_OF_RESOURCES;
   }
   sched_job job = {.num_groups = {c->groups[0], c->groups[1], c->groups[2]}, .run_span = run_span, .data = c};
-  rt_log(RT_LOG_QUEUE, "kernel %s: %llu x %llu x %llu groups of %llu x %llu x %llu", c->info->name,
-         (unsigned long long)c->groups[0], (unsigned long long)c->groups[1], (unsigned long long)c->groups[2],
-         (unsigned long long)c->local[0], (unsigned long long)c->local[1], (unsigned long long)c->local[2]);
+  rt_log(RT_LOG_QUEUE, "kernel %s: %llu x %llu x %llu groups of %llu x %llu x %llu, streaming stores %s",
+         c->info->name, (unsigned long long)c->groups[0], (unsigned long long)c->groups[1],
+         (unsigned long long)c->groups[2], (unsigned long long)c->local[0], (unsigned long long)c->local[1],
+         (unsigned long long)c->local[2], c->ctx.flags & LANECL_WG_STREAM ? "on" : "off");
   sched_run(pool, &job);
   return atomic_load(&c->status);
 }
@@ -265,7 +305,7 @@ cl_int rt_enqueue_ndrange(cl_command_queue q, cl_command_type type, cl_kernel k,
   c->info = &b->bin.kernels[ki];
   c->work_dim = work_dim;
   atomic_init(&c->status, CL_SUCCESS);
-  uint64_t nwi = 1;
+  uint64_t nwi = 1, total = 1;
   for (cl_uint d = 0; d < 3; d++) {
     bool used = d < work_dim;
     c->global[d] = used && global ? global[d] : 1;
@@ -274,6 +314,7 @@ cl_int rt_enqueue_ndrange(cl_command_queue q, cl_command_type type, cl_kernel k,
     c->empty |= used && (!global || !global[d]);
     c->groups[d] = c->local[d] ? (c->global[d] + c->local[d] - 1) / c->local[d] : 1;
     nwi *= c->local[d];
+    total *= c->global[d];
   }
   for (int d = 0; d < 3; d++) {
     uint64_t rem = c->local[d] ? c->global[d] % c->local[d] : 0;
@@ -285,6 +326,8 @@ cl_int rt_enqueue_ndrange(cl_command_queue q, cl_command_type type, cl_kernel k,
     c->ctx.global_offset[d] = c->offset[d];
   }
   c->ctx.work_dim = work_dim;
+  if (stream_decide(c->info, dev, total))
+    c->ctx.flags |= LANECL_WG_STREAM;
   c->full_x = c->local[0] ? c->global[0] / c->local[0] : 0;
   c->frame_bytes = (size_t)(c->info->frame_bytes * nwi);
   c->coll_bytes = 16 * (dev->max_work_group_size > nwi ? dev->max_work_group_size : nwi);

@@ -1,0 +1,351 @@
+/* Streaming stores (see cc_stream.h).
+ *
+ * Why: a regular store to a line that is not in cache reads the line first
+ * (write-allocate); a non-temporal store does not.  A kernel that writes an
+ * output larger than the last-level cache (vecadd, saxpy, copy over 16M
+ * floats) moves a quarter to a third fewer bytes through memory with them.
+ * An output that the next command reads back from cache must not stream, so
+ * the runtime decides per launch (runtime/ndrange.c, from stream_bytes
+ * below and the cache size) and passes the decision in ctx->flags.
+ *
+ * What: after O3 the lane loops' widened stores are vector stores to
+ * address space 1 (LaneCL's IR keeps OpenCL's numbering after lowering:
+ * __global 1, __local 3, __constant 2, private 0).  Each one of 32 bytes or
+ * more becomes
+ *     if (stream && (addr & (size - 1)) == 0)  store, align size, !nontemporal
+ *     else                                     the original store
+ * `stream` is ctx->flags & LANECL_WG_STREAM, loaded once at the entry.  The
+ * alignment test is needed: buffers are aligned, but a lane loop's rows
+ * start where the group starts (a local size that is not a multiple of 16)
+ * and a kernel may store at c + 1; an unaligned vmovntps faults.  The x86
+ * back end selects vmovntps/vmovntdq only for an aligned non-temporal store,
+ * hence align size on the streaming side.
+ *
+ * Kernels with atomics or fences (in the work-group function or anything it
+ * calls) are left alone: streaming stores are weakly ordered, so another
+ * work-group (on another core) that synchronizes through an atomic could see
+ * the atomic before the data.  Work-group barriers are gone by then (a group
+ * runs on one thread, which sees its own stores in order).
+ *
+ * The fence: see add_sfence.
+ */
+#include "compiler/cc_stream.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#define STREAM_MIN_BYTES 32u   /* 256-bit stores and wider */
+#define STREAM_MAX_ALIGN 64u   /* a store wider than a register is split into 64-byte ones */
+#define SCAN_DEPTH 8           /* call depth searched for atomics */
+
+static int is_wg_function_of(LLVMValueRef f, const char *kernel)
+{
+  size_t n = 0;
+  const char *name = LLVMGetValueName2(f, &n);
+  size_t p = strlen(LANECL_WG_PREFIX);
+  return n == p + strlen(kernel) && !memcmp(name, LANECL_WG_PREFIX, p) && !memcmp(name + p, kernel, n - p);
+}
+
+/* 1 when f, or a function it calls (to depth), has an atomic access or a
+ * fence: cross-thread ordering that streaming stores would break. */
+static int has_ordering(LLVMValueRef f, int depth)
+{
+  if (LLVMIsDeclaration(f))
+    return 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      switch (LLVMGetInstructionOpcode(i)) {
+      case LLVMFence:
+      case LLVMAtomicRMW:
+      case LLVMAtomicCmpXchg:
+        return 1;
+      case LLVMLoad:
+      case LLVMStore:
+        if (LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic)
+          return 1;
+        break;
+      case LLVMCall: {
+        LLVMValueRef callee = LLVMGetCalledValue(i);
+        if (!LLVMIsAFunction(callee))
+          return 1;  /* indirect call or inline asm: unknown */
+        if (callee != f && !LLVMGetIntrinsicID(callee) && (depth <= 0 || has_ordering(callee, depth - 1)))
+          return 1;
+        break;
+      }
+      default:
+        break;
+      }
+    }
+  return 0;
+}
+
+/* The store size in bytes of a candidate store, 0 if not one. */
+static unsigned candidate_size(LLVMValueRef i, LLVMTargetDataRef td)
+{
+  if (LLVMGetInstructionOpcode(i) != LLVMStore || LLVMGetVolatile(i) ||
+      LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic)
+    return 0;
+  LLVMValueRef ptr = LLVMGetOperand(i, 1);
+  if (LLVMGetPointerAddressSpace(LLVMTypeOf(ptr)) != CC_AS_GLOBAL)
+    return 0;
+  LLVMTypeRef vt = LLVMTypeOf(LLVMGetOperand(i, 0));
+  if (LLVMGetTypeKind(vt) != LLVMVectorTypeKind)
+    return 0;
+  unsigned long long size = LLVMStoreSizeOfType(td, vt);
+  if (size < STREAM_MIN_BYTES || (size & (size - 1)))
+    return 0;
+  /* An element that is not a whole number of bytes (i1 masks): leave it. */
+  if (LLVMABISizeOfType(td, vt) != size || size % LLVMGetVectorSize(vt))
+    return 0;
+  return (unsigned)size;
+}
+
+/* The object a pointer is derived from through GEPs and casts. */
+static LLVMValueRef base_object(LLVMValueRef p)
+{
+  for (int guard = 0; guard < 64; guard++) {
+    if (LLVMIsAGetElementPtrInst(p) || LLVMIsABitCastInst(p) || LLVMIsAAddrSpaceCastInst(p))
+      p = LLVMGetOperand(p, 0);
+    else if (LLVMIsAConstantExpr(p) &&
+             (LLVMGetConstOpcode(p) == LLVMGetElementPtr || LLVMGetConstOpcode(p) == LLVMBitCast))
+      p = LLVMGetOperand(p, 0);
+    else
+      break;
+  }
+  return p;
+}
+
+/* Moves everything from `at` to the end of at's block into a new block
+ * after it and returns the new block; phis of the old block's successors
+ * that named the old block now name the new one.  at's block is left
+ * without a terminator. */
+static LLVMBasicBlockRef split_before(LLVMBuilderRef b, LLVMValueRef at, const char *name)
+{
+  LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(at));
+  LLVMBasicBlockRef bb = LLVMGetInstructionParent(at);
+  LLVMBasicBlockRef next = LLVMGetNextBasicBlock(bb);
+  LLVMBasicBlockRef tail = next ? LLVMInsertBasicBlockInContext(ctx, next, name)
+                                : LLVMAppendBasicBlockInContext(ctx, LLVMGetBasicBlockParent(bb), name);
+  LLVMPositionBuilderAtEnd(b, tail);
+  for (LLVMValueRef i = at, nx; i; i = nx) {
+    nx = LLVMGetNextInstruction(i);
+    LLVMInstructionRemoveFromParent(i);
+    LLVMInsertIntoBuilder(b, i);
+  }
+  LLVMValueRef term = LLVMGetBasicBlockTerminator(tail);
+  unsigned nsucc = term ? LLVMGetNumSuccessors(term) : 0;
+  for (unsigned s = 0; s < nsucc; s++) {
+    LLVMBasicBlockRef succ = LLVMGetSuccessor(term, s);
+    int seen = 0;   /* a block may be a successor twice (both arms) */
+    for (unsigned t = 0; t < s; t++)
+      seen |= LLVMGetSuccessor(term, t) == succ;
+    if (seen)
+      continue;
+    for (LLVMValueRef phi = LLVMGetFirstInstruction(succ); phi && LLVMIsAPHINode(phi);) {
+      LLVMValueRef nextphi = LLVMGetNextInstruction(phi);
+      unsigned n = LLVMCountIncoming(phi);
+      int named = 0;
+      for (unsigned k = 0; k < n; k++)
+        named |= LLVMGetIncomingBlock(phi, k) == bb;
+      if (named) {
+        /* The C API cannot set an incoming block: rebuild the phi. */
+        LLVMPositionBuilderBefore(b, phi);
+        LLVMValueRef np = LLVMBuildPhi(b, LLVMTypeOf(phi), "");
+        for (unsigned k = 0; k < n; k++) {
+          LLVMValueRef v = LLVMGetIncomingValue(phi, k);
+          LLVMBasicBlockRef from = LLVMGetIncomingBlock(phi, k);
+          if (from == bb)
+            from = tail;
+          LLVMAddIncoming(np, &v, &from, 1);
+        }
+        size_t len = 0;
+        const char *pn = LLVMGetValueName2(phi, &len);
+        char nm[128];
+        snprintf(nm, sizeof(nm), "%.*s", (int)(len < 120 ? len : 120), pn);
+        LLVMReplaceAllUsesWith(phi, np);
+        LLVMInstructionEraseFromParent(phi);
+        LLVMSetValueName2(np, nm, strlen(nm));
+      }
+      phi = nextphi;
+    }
+  }
+  return tail;
+}
+
+/* Copies every metadata kind of from (tbaa, access groups, ...) onto to. */
+static void copy_metadata(LLVMValueRef from, LLVMValueRef to)
+{
+  size_t n = 0;
+  LLVMValueMetadataEntry *md = LLVMInstructionGetAllMetadataOtherThanDebugLoc(from, &n);
+  for (size_t k = 0; k < n; k++)
+    LLVMSetMetadata(to, LLVMValueMetadataEntriesGetKind(md, (unsigned)k),
+                    LLVMMetadataAsValue(LLVMGetTypeContext(LLVMTypeOf(from)), LLVMValueMetadataEntriesGetMetadata(md, (unsigned)k)));
+  if (md)
+    LLVMDisposeValueMetadataEntries(md);
+}
+
+/* st (size bytes) becomes the conditional streaming store described at the
+ * top. */
+static void make_conditional(LLVMBuilderRef b, LLVMValueRef st, unsigned size, LLVMValueRef stream)
+{
+  LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(st));
+  LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(st));
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
+  LLVMValueRef val = LLVMGetOperand(st, 0), ptr = LLVMGetOperand(st, 1);
+  LLVMBasicBlockRef head = LLVMGetInstructionParent(st);
+  LLVMBasicBlockRef tail = split_before(b, st, "nt.cont");
+  LLVMBasicBlockRef nt = LLVMInsertBasicBlockInContext(ctx, tail, "nt.store");
+  LLVMBasicBlockRef plain = LLVMInsertBasicBlockInContext(ctx, tail, "nt.plain");
+  (void)fn;
+  /* head: the test */
+  LLVMPositionBuilderAtEnd(b, head);
+  unsigned align = size < STREAM_MAX_ALIGN ? size : STREAM_MAX_ALIGN;
+  LLVMValueRef addr = LLVMBuildPtrToInt(b, ptr, i64, "nt.addr");
+  LLVMValueRef low = LLVMBuildAnd(b, addr, LLVMConstInt(i64, align - 1, 0), "nt.low");
+  LLVMValueRef aligned = LLVMBuildICmp(b, LLVMIntEQ, low, LLVMConstInt(i64, 0, 0), "nt.aligned");
+  LLVMValueRef go = LLVMBuildAnd(b, stream, aligned, "nt.go");
+  LLVMBuildCondBr(b, go, nt, plain);
+  /* nt: the streaming store */
+  LLVMPositionBuilderAtEnd(b, nt);
+  LLVMValueRef ns = LLVMBuildStore(b, val, ptr);
+  copy_metadata(st, ns);
+  LLVMSetAlignment(ns, align);
+  LLVMValueRef one = LLVMConstInt(LLVMInt32TypeInContext(ctx), 1, 0);
+  LLVMSetMetadata(ns, LLVMGetMDKindIDInContext(ctx, "nontemporal", 11),
+                  LLVMMetadataAsValue(ctx, LLVMMDNodeInContext2(ctx, (LLVMMetadataRef[]){LLVMValueAsMetadata(one)}, 1)));
+  LLVMBuildBr(b, tail);
+  /* plain: the original store */
+  LLVMPositionBuilderAtEnd(b, plain);
+  LLVMInstructionRemoveFromParent(st);
+  LLVMInsertIntoBuilder(b, st);
+  LLVMBuildBr(b, tail);
+}
+
+/* Streaming stores are weakly ordered: x86 orders a core's ordinary stores
+ * (TSO), but a later ordinary store (the worker's release of its part of the
+ * job in scheduler/pool.c, a user event, the host thread's own flag) may
+ * become visible before earlier non-temporal ones.  So every return of a
+ * work-group function that streamed ends with an sfence: every store of the
+ * call is globally visible before anything the caller does next, and a
+ * caller (pool.c, the host thread taking part in the job, a future
+ * scheduler) needs to know nothing of streaming.  The fence is here and not
+ * per store or per group: one per call, and a call runs a whole span of
+ * groups (lanecl_wg_ctx.group_count), so a few per launch and worker; it
+ * costs only the drain of the write-combining buffers, which the bytes need
+ * anyway.  (The pool's lock-prefixed fetch_add would order them on x86 too,
+ * but that is an implementation detail of pool.c, not a contract.)  The
+ * fence runs only when the flag is set. */
+static void add_sfence(LLVMBuilderRef b, LLVMModuleRef m, LLVMValueRef f, LLVMValueRef stream)
+{
+  LLVMContextRef ctx = LLVMGetModuleContext(m);
+  unsigned id = LLVMLookupIntrinsicID("llvm.x86.sse.sfence", 19);
+  LLVMValueRef sf = LLVMGetIntrinsicDeclaration(m, id, NULL, 0);
+  LLVMTypeRef sft = LLVMIntrinsicGetType(ctx, id, NULL, 0);
+  LLVMValueRef rets[64];
+  unsigned nret = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+    if (t && LLVMGetInstructionOpcode(t) == LLVMRet && nret < 64)
+      rets[nret++] = t;
+  }
+  for (unsigned r = 0; r < nret; r++) {
+    LLVMBasicBlockRef head = LLVMGetInstructionParent(rets[r]);
+    LLVMBasicBlockRef tail = split_before(b, rets[r], "nt.ret");
+    LLVMBasicBlockRef fence = LLVMInsertBasicBlockInContext(ctx, tail, "nt.sfence");
+    LLVMPositionBuilderAtEnd(b, head);
+    LLVMBuildCondBr(b, stream, fence, tail);
+    LLVMPositionBuilderAtEnd(b, fence);
+    LLVMBuildCall2(b, sft, sf, NULL, 0, "");
+    LLVMBuildBr(b, tail);
+  }
+}
+
+/* ctx->flags & LANECL_WG_STREAM, at f's entry. */
+static LLVMValueRef load_stream_flag(LLVMBuilderRef b, LLVMValueRef f)
+{
+  LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(f));
+  LLVMTypeRef i8 = LLVMInt8TypeInContext(ctx), i32 = LLVMInt32TypeInContext(ctx);
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
+  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(f);
+  LLVMValueRef first = LLVMGetFirstInstruction(entry);
+  while (first && LLVMIsAPHINode(first))
+    first = LLVMGetNextInstruction(first);
+  LLVMPositionBuilderBefore(b, first);
+  LLVMValueRef off = LLVMConstInt(i64, offsetof(lanecl_wg_ctx, flags), 0);
+  LLVMValueRef p = LLVMBuildInBoundsGEP2(b, i8, LLVMGetParam(f, 1), &off, 1, "stream.flags.p");
+  LLVMValueRef flags = LLVMBuildLoad2(b, i32, p, "stream.flags");
+  LLVMSetAlignment(flags, 4);
+  LLVMSetMetadata(flags, LLVMGetMDKindIDInContext(ctx, "invariant.load", 14), LLVMMetadataAsValue(ctx, LLVMMDNodeInContext2(ctx, NULL, 0)));
+  LLVMValueRef bit = LLVMBuildAnd(b, flags, LLVMConstInt(i32, LANECL_WG_STREAM, 0), "");
+  return LLVMBuildICmp(b, LLVMIntNE, bit, LLVMConstInt(i32, 0, 0), "stream");
+}
+
+/* Bytes per work-item of f's candidate stores: per base object (an
+ * argument's buffer) the widest element stored to it.  An estimate for the
+ * runtime's decision: a kernel storing a float4 per work-item through a
+ * vector the vectorizer interleaved counts 4 bytes, not 16 (it errs towards
+ * not streaming). */
+static uint64_t bytes_per_item(LLVMValueRef *stores, unsigned n, LLVMTargetDataRef td)
+{
+  uint64_t total = 0;
+  for (unsigned s = 0; s < n; s++) {
+    LLVMValueRef base = base_object(LLVMGetOperand(stores[s], 1));
+    int first = 1;
+    uint64_t widest = 0;
+    for (unsigned t = 0; t < n; t++) {
+      if (base_object(LLVMGetOperand(stores[t], 1)) != base)
+        continue;
+      if (t < s) {
+        first = 0;
+        break;
+      }
+      LLVMTypeRef vt = LLVMTypeOf(LLVMGetOperand(stores[t], 0));
+      uint64_t elt = LLVMStoreSizeOfType(td, vt) / LLVMGetVectorSize(vt);
+      if (elt > widest)
+        widest = elt;
+    }
+    if (first)
+      total += widest;
+  }
+  return total;
+}
+
+#define MAX_STORES 256
+
+int cc_stream_stores(LLVMModuleRef m, LLVMTargetMachineRef tm, cc_kernel_info *kinfo, uint32_t nkernels)
+{
+  LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
+  int total = 0;
+  for (uint32_t k = 0; k < nkernels; k++) {
+    kinfo[k].stream_bytes = 0;
+    LLVMValueRef f = NULL;
+    for (LLVMValueRef g = LLVMGetFirstFunction(m); g && !f; g = LLVMGetNextFunction(g))
+      if (!LLVMIsDeclaration(g) && is_wg_function_of(g, kinfo[k].name))
+        f = g;
+    if (!f || LLVMCountParams(f) != 2 || has_ordering(f, SCAN_DEPTH))
+      continue;
+    LLVMValueRef stores[MAX_STORES];
+    unsigned sizes[MAX_STORES], n = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+        unsigned size = candidate_size(i, td);
+        if (size && n < MAX_STORES) {
+          sizes[n] = size;
+          stores[n++] = i;
+        }
+      }
+    if (!n)
+      continue;
+    kinfo[k].stream_bytes = bytes_per_item(stores, n, td);
+    LLVMValueRef stream = load_stream_flag(b, f);
+    for (unsigned s = 0; s < n; s++)
+      make_conditional(b, stores[s], sizes[s], stream);
+    add_sfence(b, m, f, stream);
+    total += (int)n;
+  }
+  LLVMDisposeBuilder(b);
+  LLVMDisposeTargetData(td);
+  return total;
+}
