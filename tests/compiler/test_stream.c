@@ -1,0 +1,176 @@
+/* Streaming stores (compiler/cc_stream.c): the wide __global stores of a
+ * lane loop get a !nontemporal twin behind the launch's flag and an
+ * alignment test, the work-group function ends with an sfence when the flag
+ * is set, kernels with atomics or fences are left alone, and stream_bytes
+ * tells the runtime the bytes per work-item.  The work-group function is
+ * also run here with the flag set, aligned and misaligned. */
+#include "tests/compiler/wg_harness.h"
+
+static const char vecadd[] =
+    "kernel void vecadd(global const float *a, global const float *b, global float *c) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  c[i] = a[i] + b[i];\n"
+    "}\n";
+
+/* Wide stores need 256-bit vectors. */
+static int wide(void)
+{
+  return ct_dev()->simd_bits >= 256;
+}
+
+TEST(vecadd_stores_stream_behind_the_flag)
+{
+  if (!wide())
+    return;
+  char *ir = optimized_ir(vecadd);
+  unsigned nt = count_in_function(ir, "__lanecl_wg_vecadd", "!nontemporal");
+  unsigned sfence = count_in_function(ir, "__lanecl_wg_vecadd", "@llvm.x86.sse.sfence");
+  unsigned flag = count_in_function(ir, "__lanecl_wg_vecadd", "%stream.flags = load i32");
+  unsigned test = count_in_function(ir, "__lanecl_wg_vecadd", "%nt.aligned");
+  free(ir);
+  ASSERT_TRUE(nt >= 1);
+  ASSERT_TRUE(sfence >= 1);
+  ASSERT_EQ(flag, 1);
+  ASSERT_TRUE(test >= nt);  /* every streaming store behind an alignment test */
+
+  wg_prog p;
+  wg_build(vecadd, levels[0], &p);
+  ASSERT_EQ(ct_kernel(&p.bin, "vecadd")->stream_bytes, 4);
+  ASSERT_TRUE(p.asm_text && strstr(p.asm_text, "vmovntps"));
+  ASSERT_TRUE(strstr(p.asm_text, "sfence") != NULL);
+  wg_free(&p);
+}
+
+TEST(kernels_with_atomics_or_fences_do_not_stream)
+{
+  if (!wide())
+    return;
+  const char *src =
+      "kernel void withatomic(global const float *a, global float *c, global int *n) {\n"
+      "  size_t i = get_global_id(0);\n"
+      "  c[i] = a[i] * 2.0f;\n"
+      "  barrier(CLK_GLOBAL_MEM_FENCE);\n"
+      "  if (get_local_id(0) == 0) atomic_inc(n);\n"
+      "}\n"
+      "kernel void withfence(global const float *a, global float *c) {\n"
+      "  size_t i = get_global_id(0);\n"
+      "  c[i] = a[i] * 2.0f;\n"
+      "  barrier(CLK_GLOBAL_MEM_FENCE);\n"
+      "  if (get_local_id(0) == 0) { mem_fence(CLK_GLOBAL_MEM_FENCE); c[0] = 1.0f; }\n"
+      "}\n"
+      "kernel void tolocal(global const float *a, local float *t, global float *c) {\n"
+      "  size_t l = get_local_id(0);\n"
+      "  t[l] = a[get_global_id(0)];\n"
+      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+      "  if (l == 0) c[get_group_id(0)] = t[get_local_size(0) - 1];\n"
+      "}\n";
+  char *ir = optimized_ir(src);
+  unsigned a = count_in_function(ir, "__lanecl_wg_withatomic", "!nontemporal");
+  unsigned a_rmw = count_in_function(ir, "__lanecl_wg_withatomic", "atomicrmw");
+  unsigned a_wide = count_in_function(ir, "__lanecl_wg_withatomic", "store <");
+  unsigned f = count_in_function(ir, "__lanecl_wg_withfence", "!nontemporal");
+  unsigned f_fence = count_in_function(ir, "__lanecl_wg_withfence", "fence ");
+  unsigned f_wide = count_in_function(ir, "__lanecl_wg_withfence", "store <");
+  unsigned l = count_in_function(ir, "__lanecl_wg_tolocal", "!nontemporal");
+  unsigned l_wide = count_in_function(ir, "__lanecl_wg_tolocal", "store <");
+  free(ir);
+  ASSERT_TRUE(a_rmw >= 1);
+  ASSERT_TRUE(a_wide >= 1);  /* there was a wide store to stream */
+  ASSERT_EQ(a, 0);
+  ASSERT_TRUE(f_fence >= 1);
+  ASSERT_TRUE(f_wide >= 1);
+  ASSERT_EQ(f, 0);
+  ASSERT_TRUE(l_wide >= 1);  /* the wide stores go to __local: not streamed */
+  ASSERT_EQ(l, 0);
+
+  wg_prog p;
+  wg_build(src, levels[0], &p);
+  ASSERT_EQ(ct_kernel(&p.bin, "withatomic")->stream_bytes, 0);
+  ASSERT_EQ(ct_kernel(&p.bin, "withfence")->stream_bytes, 0);
+  ASSERT_EQ(ct_kernel(&p.bin, "tolocal")->stream_bytes, 0);
+  wg_free(&p);
+}
+
+TEST(opt_disable_does_not_stream)
+{
+  wg_prog p;
+  wg_build(vecadd, levels[1], &p);
+  ASSERT_EQ(ct_kernel(&p.bin, "vecadd")->stream_bytes, 0);
+  ASSERT_TRUE(!p.asm_text || !strstr(p.asm_text, "vmovnt"));
+  wg_free(&p);
+}
+
+TEST(two_outputs_count_both)
+{
+  if (!wide())
+    return;
+  const char *src =
+      "kernel void two(global const float *a, global float *c, global int *d) {\n"
+      "  size_t i = get_global_id(0);\n"
+      "  c[i] = a[i] + 1.0f;\n"
+      "  d[i] = (int)a[i];\n"
+      "}\n";
+  wg_prog p;
+  wg_build(src, levels[0], &p);
+  ASSERT_EQ(ct_kernel(&p.bin, "two")->stream_bytes, 8);
+  wg_free(&p);
+}
+
+/* Runs vecadd's work-group function with ctx.flags = LANECL_WG_STREAM over
+ * n work-items in groups of local, storing at c + shift (shift 1: every
+ * streaming store's address is misaligned, so each must take the plain
+ * path; an unaligned vmovntps would fault). */
+static void run_streaming(wg_prog *p, size_t n, size_t local, size_t shift)
+{
+  lanecl_wg_fn fn = (lanecl_wg_fn)dlsym(p->dl, LANECL_WG_PREFIX "vecadd");
+  ASSERT_TRUE(fn != NULL);
+  float *a = aligned_alloc(64, (n + 64) * 4), *b = aligned_alloc(64, (n + 64) * 4);
+  float *c = aligned_alloc(64, (n + 64) * 4);
+  ASSERT_TRUE(a && b && c);
+  for (size_t i = 0; i < n; i++) {
+    a[i] = (float)i;
+    b[i] = 0.5f * (float)(i % 1000);
+  }
+  memset(c, 0, (n + 64) * 4);
+  float *cs = c + shift;
+  void *va = a, *vb = b, *vc = cs;
+  void *args[3] = {&va, &vb, &vc};
+  size_t groups = (n + local - 1) / local;
+  for (size_t g = 0; g < groups; g++) {
+    lanecl_wg_ctx ctx;
+    memset(&ctx, 0, sizeof(ctx));
+    ctx.group_id[0] = g;
+    ctx.local_size[0] = n - g * local < local ? n - g * local : local;
+    ctx.enqueued_local_size[0] = local;
+    ctx.local_size[1] = ctx.local_size[2] = ctx.enqueued_local_size[1] = ctx.enqueued_local_size[2] = 1;
+    ctx.num_groups[0] = groups;
+    ctx.num_groups[1] = ctx.num_groups[2] = 1;
+    ctx.global_size[0] = n;
+    ctx.global_size[1] = ctx.global_size[2] = 1;
+    ctx.work_dim = 1;
+    ctx.flags = LANECL_WG_STREAM;
+    ctx.group_count = 1;
+    fn(args, &ctx);
+  }
+  for (size_t i = 0; i < shift; i++)
+    ASSERT_TRUE(c[i] == 0.0f);
+  for (size_t i = 0; i < n; i++)
+    if (cs[i] != a[i] + b[i])
+      tl_fail(__FILE__, __LINE__, "n %zu local %zu shift %zu: c[%zu] = %g, expected %g", n, local, shift, i,
+              (double)cs[i], (double)(a[i] + b[i]));
+  ASSERT_TRUE(cs[n] == 0.0f);
+  free(a);
+  free(b);
+  free(c);
+}
+
+TEST(streaming_work_group_function_is_correct_aligned_or_not)
+{
+  wg_prog p;
+  wg_build(vecadd, levels[0], &p);
+  static const size_t cases[][2] = {{4096, 256}, {1000, 48}, {777, 13}, {5, 5}, {64, 64}, {100000, 1024}};
+  for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
+    for (size_t shift = 0; shift < 3; shift++)
+      run_streaming(&p, cases[k][0], cases[k][1], shift);
+  wg_free(&p);
+}
