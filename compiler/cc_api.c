@@ -258,6 +258,11 @@ void cc_diag_note(LLVMContextRef ctx, const char *fmt, ...)
   free(s);
 }
 
+cc_diag *cc_context_diag(LLVMContextRef ctx)
+{
+  return LLVMContextGetDiagnosticHandler(ctx) == diag_handler ? LLVMContextGetDiagnosticContext(ctx) : NULL;
+}
+
 LLVMContextRef cc_context_create(cc_diag *d)
 {
   cc_llvm_init();

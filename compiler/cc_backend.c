@@ -1,6 +1,12 @@
 /* Back end: prepared module + work-group functions -> builtins linked in
  * (cc_builtins.c) -> internalized -> default<O3> -> object file -> `ld
  * -shared` -> .so bytes.
+ *
+ * A program of several kernels is optimized and compiled on several cores:
+ * after cc_wg_finish the module is split into parts, each holding some of
+ * the kernels, and each part runs default<O3> and code generation in its own
+ * thread and LLVM context; `ld -shared` links the parts' objects into one
+ * shared object (see "several kernels on several cores" below).
  */
 #define _GNU_SOURCE
 #include "compiler/cc_internal.h"
@@ -10,12 +16,17 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <llvm-c/Analysis.h>
+#include <llvm-c/BitReader.h>
+#include <llvm-c/BitWriter.h>
+#include <llvm-c/DebugInfo.h>
 #include <llvm-c/Object.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
@@ -42,13 +53,17 @@ static int has_prefix(const char *s, size_t n, const char *prefix)
 }
 
 /* Internal linkage for all but the work-group functions of the kernels
- * (exact names: the builtins' collective helpers share the prefix). */
+ * (exact names: the builtins' collective helpers share the prefix) and the
+ * variables that the parts of a split program share (hidden, see
+ * share_variables). */
 static void internalize(LLVMValueRef v, const cc_kernel_info *kinfo, uint32_t nkernels)
 {
   if (LLVMIsDeclaration(v))
     return;
   LLVMLinkage l = LLVMGetLinkage(v);
   if (l == LLVMInternalLinkage || l == LLVMPrivateLinkage || l == LLVMAppendingLinkage)
+    return;
+  if (LLVMIsAGlobalVariable(v) && LLVMGetVisibility(v) == LLVMHiddenVisibility)
     return;
   size_t n = 0;
   const char *name = LLVMGetValueName2(v, &n);
@@ -152,7 +167,7 @@ int cc_check_undefined(LLVMModuleRef m, char **log)
   for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
     size_t n = 0;
     const char *name = LLVMGetValueName2(g, &n);
-    if (LLVMIsDeclaration(g) && LLVMGetFirstUse(g))
+    if (LLVMIsDeclaration(g) && LLVMGetFirstUse(g) && LLVMGetVisibility(g) != LLVMHiddenVisibility)
       cc_str_printf(&msg, "error: undefined variable %.*s: declared extern but defined nowhere\n", (int)n, name);
   }
   if (!msg.len) {
@@ -221,53 +236,344 @@ static int object_needs(LLVMMemoryBufferRef obj)
   return needs;
 }
 
-int cc_emit_shared_object(LLVMModuleRef m, LLVMTargetMachineRef tm, cc_blob *out, char **err)
+/* The object code of m, for link_objects. */
+static int emit_object(LLVMModuleRef m, LLVMTargetMachineRef tm, LLVMMemoryBufferRef *obj, char **err)
 {
-  LLVMMemoryBufferRef buf;
-  out->data = NULL;
-  out->size = 0;
   /* No STT_FILE symbol with a name to classify. */
   LLVMSetSourceFileName(m, "", 0);
   double t = cc_now_ms();
-  int rc = emit(m, tm, LLVMObjectFile, &buf, err);
+  int rc = emit(m, tm, LLVMObjectFile, obj, err);
   cc_timing("codegen", t);
-  if (rc != CC_OK)
-    return rc;
-  int needs = object_needs(buf);
-  char dir[PATH_MAX], obj[PATH_MAX + 16], so[PATH_MAX + 16];
+  return rc;
+}
+
+/* Object files -> `ld -shared` -> the .so bytes (the objects are not consumed). */
+static int link_objects(LLVMMemoryBufferRef *objs, unsigned nobjs, cc_blob *out, char **err)
+{
+  out->data = NULL;
+  out->size = 0;
+  int needs = 0;
+  for (unsigned i = 0; i < nobjs; i++)
+    needs |= object_needs(objs[i]);
+  char dir[PATH_MAX];
   if (cc_tmpdir_create(dir, sizeof(dir)) != CC_OK) {
     cc_set_err(err, "error: cannot create a temporary directory: %s", strerror(errno));
-    LLVMDisposeMemoryBuffer(buf);
     return CC_INTERNAL;
   }
-  snprintf(obj, sizeof(obj), "%s/kernels.o", dir);
-  snprintf(so, sizeof(so), "%s/kernels.so", dir);
-  rc = cc_write_file(obj, LLVMGetBufferStart(buf), LLVMGetBufferSize(buf));
-  LLVMDisposeMemoryBuffer(buf);
-  if (rc != CC_OK) {
-    cc_set_err(err, "error: cannot write %s: %s", obj, strerror(errno));
-    goto out_dir;
+  size_t plen = strlen(dir) + 32;
+  char *so = malloc(plen), *paths = malloc(plen * (nobjs ? nobjs : 1));
+  const char **argv = calloc(nobjs + 16, sizeof(*argv));
+  int rc = so && paths && argv ? CC_OK : CC_OUT_OF_MEMORY;
+  if (rc == CC_OK)
+    snprintf(so, plen, "%s/kernels.so", dir);
+  for (unsigned i = 0; rc == CC_OK && i < nobjs; i++) {
+    char *obj = paths + i * plen;
+    snprintf(obj, plen, i ? "%s/kernels%u.o" : "%s/kernels.o", dir, i);
+    if (cc_write_file(obj, LLVMGetBufferStart(objs[i]), LLVMGetBufferSize(objs[i])) != CC_OK) {
+      cc_set_err(err, "error: cannot write %s: %s", obj, strerror(errno));
+      rc = CC_INTERNAL;
+    }
   }
-  /* libc and the TLS resolver are in every process's global scope; libm
-   * (and anything else) becomes a DT_NEEDED of the object so that dlopen
-   * finds it.  An unknown symbol takes the full link with --no-undefined: a
-   * missing one is a build error here, not a dlopen failure later.  Reading
-   * the libraries costs ld about 10 ms, so the common case skips them. */
-  const char *fast[] = {LANECL_LD, "-shared", "-o", so, obj, "-z", "noexecstack", "--hash-style=gnu",
-                        needs & OBJ_LIBM ? "-lm" : NULL, NULL};
-  const char *full[] = {LANECL_LD, "-shared", "-o", so, obj, "-z", "noexecstack", "--hash-style=gnu",
-                        "--no-undefined", "--as-needed", "-lm", "-l:libgcc_s.so.1", "-lc", NULL};
-  char *output = NULL;
-  t = cc_now_ms();
-  int status = cc_spawn(needs & OBJ_OTHER ? full : fast, NULL, &output);
-  cc_timing("ld", t);
-  if (status != 0 || cc_read_file(so, out) != CC_OK) {
-    cc_set_err(err, "error: linking the kernels' shared object failed:\n%s", output ? output : "");
-    rc = CC_BUILD_FAILED;
+  if (rc == CC_OK) {
+    /* libc and the TLS resolver are in every process's global scope; libm
+     * (and anything else) becomes a DT_NEEDED of the object so that dlopen
+     * finds it.  An unknown symbol takes the full link with --no-undefined: a
+     * missing one is a build error here, not a dlopen failure later.  Reading
+     * the libraries costs ld about 10 ms, so the common case skips them. */
+    unsigned n = 0;
+    argv[n++] = LANECL_LD;
+    argv[n++] = "-shared";
+    argv[n++] = "-o";
+    argv[n++] = so;
+    for (unsigned i = 0; i < nobjs; i++)
+      argv[n++] = paths + i * plen;
+    argv[n++] = "-z";
+    argv[n++] = "noexecstack";
+    argv[n++] = "--hash-style=gnu";
+    if (needs & OBJ_OTHER) {
+      argv[n++] = "--no-undefined";
+      argv[n++] = "--as-needed";
+      argv[n++] = "-lm";
+      argv[n++] = "-l:libgcc_s.so.1";
+      argv[n++] = "-lc";
+    } else if (needs & OBJ_LIBM) {
+      argv[n++] = "-lm";
+    }
+    argv[n] = NULL;
+    char *output = NULL;
+    double t = cc_now_ms();
+    int status = cc_spawn(argv, NULL, &output);
+    cc_timing("ld", t);
+    if (status != 0 || cc_read_file(so, out) != CC_OK) {
+      cc_set_err(err, "error: linking the kernels' shared object failed:\n%s", output ? output : "");
+      rc = CC_BUILD_FAILED;
+    }
+    free(output);
   }
-  free(output);
-out_dir:
+  free(argv);
+  free(paths);
+  free(so);
   cc_tmpdir_remove(dir);
+  return rc;
+}
+
+int cc_emit_shared_object(LLVMModuleRef m, LLVMTargetMachineRef tm, cc_blob *out, char **err)
+{
+  LLVMMemoryBufferRef obj;
+  out->data = NULL;
+  out->size = 0;
+  int rc = emit_object(m, tm, &obj, err);
+  if (rc != CC_OK)
+    return rc;
+  rc = link_objects(&obj, 1, out, err);
+  LLVMDisposeMemoryBuffer(obj);
+  return rc;
+}
+
+/* ---- several kernels on several cores ----
+ *
+ * After cc_wg_finish the module holds every kernel's work-group function
+ * and what they call.  Its bitcode is parsed once per part, each in a
+ * context of its own (an LLVMContext is not shared between threads), and
+ * each part keeps its own kernels' work-group functions external:
+ * cc_optimize's internalize + globaldce drop the others, so each part
+ * optimizes and compiles only its kernels and their callees (a callee used
+ * by kernels of two parts is compiled in both, as a local symbol).
+ * Variables are the exception: a program-scope variable or a kernel's
+ * __local one is one object whatever kernel uses it, so part 0 defines
+ * each writable variable (hidden: not exported from the shared object) and
+ * the other parts declare it; `ld` resolves them.  Constants are copied.
+ * A program of one kernel, or LANECL_CC_THREADS=1, takes the serial path,
+ * so the code of a kernel depends only on the program around it. */
+
+typedef struct part {
+  const char *bc;                /* the whole module's bitcode (shared, read-only) */
+  size_t bc_size;
+  const cc_device_desc *dev;
+  int opt_disable;
+  unsigned index;                /* 0: defines the shared variables */
+  cc_kernel_info *kinfo;         /* this part's kernels (shallow copies) */
+  uint32_t nkernels;
+  size_t load;                   /* instructions of its work-group functions */
+  cc_diag diag;                  /* its context's diagnostics and remarks */
+  LLVMMemoryBufferRef obj;       /* result */
+  char *err;
+  int rc;
+} part;
+
+/* How many threads a build may use: LANECL_CC_THREADS, else the cores this
+ * process may run on (at most 16). */
+static unsigned compile_threads(void)
+{
+  const char *env = getenv("LANECL_CC_THREADS");
+  long n = 0;
+  if (env && *env)
+    n = strtol(env, NULL, 10);
+  else {
+    cpu_set_t set;
+    n = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : sysconf(_SC_NPROCESSORS_ONLN);
+    if (n > 16)
+      n = 16;
+  }
+  return n < 1 ? 1 : n > 64 ? 64 : (unsigned)n;
+}
+
+static size_t function_size(LLVMValueRef f)
+{
+  size_t n = 0;
+  for (LLVMBasicBlockRef bb = f ? LLVMGetFirstBasicBlock(f) : NULL; bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in))
+      n++;
+  return n;
+}
+
+/* Part 0 defines every writable variable, hidden; the others declare it. */
+static void share_variables(LLVMModuleRef m, unsigned index)
+{
+  unsigned unnamed = 0;
+  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
+    if (LLVMIsDeclaration(g) || LLVMIsGlobalConstant(g) || LLVMGetLinkage(g) == LLVMAppendingLinkage)
+      continue;
+    size_t n = 0;
+    LLVMGetValueName2(g, &n);
+    if (!n) {
+      /* every part parses the same bitcode, so the same name in each */
+      char name[40];
+      snprintf(name, sizeof(name), "__lanecl_shared.%u", unnamed++);
+      LLVMSetValueName2(g, name, strlen(name));
+    }
+    if (index)
+      LLVMSetInitializer(g, NULL);
+    LLVMSetLinkage(g, LLVMExternalLinkage);
+    LLVMSetVisibility(g, LLVMHiddenVisibility);
+    LLVMSetUnnamedAddr(g, 0);
+  }
+}
+
+static void *part_run(void *arg)
+{
+  part *p = arg;
+  LLVMContextRef ctx = cc_context_create(&p->diag);
+  LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRange(p->bc, p->bc_size, "part", 0);
+  LLVMModuleRef m = NULL;
+  LLVMTargetMachineRef tm = NULL;
+  p->rc = CC_OK;
+  if (LLVMParseBitcodeInContext2(ctx, buf, &m)) {
+    cc_set_err(&p->err, "internal error: a part of the program does not load");
+    p->rc = CC_INTERNAL;
+    m = NULL;
+  }
+  LLVMDisposeMemoryBuffer(buf);
+  if (p->rc == CC_OK && !(tm = cc_target_machine(p->dev, p->opt_disable ? 0 : 3))) {
+    cc_set_err(&p->err, "error: LLVM has no target machine for %s", cc_host_triple());
+    p->rc = CC_INTERNAL;
+  }
+  double t = cc_now_ms();
+  if (p->rc == CC_OK) {
+    share_variables(m, p->index);
+    p->rc = cc_optimize(m, tm, p->dev, p->kinfo, p->nkernels, p->opt_disable, &p->err);
+  }
+  if (p->rc == CC_OK && !p->opt_disable && cc_wg_late_shuffles)
+    cc_wg_late_shuffles(m, tm);
+  cc_timing("optimize", t);
+  if (p->rc == CC_OK)
+    p->rc = cc_check_undefined(m, &p->err);
+  if (p->rc == CC_OK)
+    p->rc = emit_object(m, tm, &p->obj, &p->err);
+  char what[48];
+  snprintf(what, sizeof(what), "part %u (%u kernels)", p->index, p->nkernels);
+  cc_timing(what, t);
+  if (tm)
+    LLVMDisposeTargetMachine(tm);
+  if (m)
+    LLVMDisposeModule(m);
+  LLVMContextDispose(ctx);
+  return NULL;
+}
+
+/* The diagnostics of the parts, in part order, into m's context's. */
+static void merge_diags(LLVMModuleRef m, part *parts, unsigned nparts)
+{
+  cc_diag *d = cc_context_diag(LLVMGetModuleContext(m));
+  for (unsigned i = 0; i < nparts; i++) {
+    if (d && parts[i].diag.remarks.s)
+      cc_str_printf(&d->remarks, "%s", parts[i].diag.remarks.s);
+    if (d && parts[i].diag.text.s)
+      cc_str_printf(&d->text, "%s", parts[i].diag.text.s);
+    if (d)
+      d->errors += parts[i].diag.errors;
+    free(parts[i].diag.remarks.s);
+    free(parts[i].diag.text.s);
+  }
+}
+
+/* Optimizes and compiles m's kernels in nparts parts on as many threads,
+ * then links the objects: the same result as cc_optimize +
+ * cc_check_undefined + cc_emit_shared_object on m. */
+static int backend_parallel(LLVMModuleRef m, const cc_device_desc *dev, cc_kernel_info *kinfo,
+                            uint32_t nkernels, unsigned nparts, int opt_disable, cc_blob *native, char **err)
+{
+  double t = cc_now_ms();
+  /* The lane loops' locations (which the vectorizer's remarks name) are
+   * debug locations: without a version, reading the bitcode drops them. */
+  if (!LLVMGetModuleFlag(m, "Debug Info Version", 18)) {
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetModuleContext(m));
+    LLVMAddModuleFlag(m, LLVMModuleFlagBehaviorWarning, "Debug Info Version", 18,
+                      LLVMValueAsMetadata(LLVMConstInt(i32, LLVMDebugMetadataVersion(), 0)));
+  }
+  LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(m);
+  part *parts = calloc(nparts, sizeof(*parts));
+  cc_kernel_info *copies = calloc(nkernels, sizeof(*copies));
+  size_t *size = calloc(nkernels, sizeof(*size));
+  uint32_t *order = calloc(nkernels, sizeof(*order));
+  pthread_t *threads = calloc(nparts, sizeof(*threads));
+  int *started = calloc(nparts, sizeof(*started));
+  LLVMMemoryBufferRef *objs = calloc(nparts, sizeof(*objs));
+  if (!bc || !parts || !copies || !size || !order || !threads || !started || !objs) {
+    if (bc)
+      LLVMDisposeMemoryBuffer(bc);
+    free(parts), free(copies), free(size), free(order), free(threads), free(started), free(objs);
+    return CC_OUT_OF_MEMORY;
+  }
+  /* Largest kernels first, each to the part with the least so far. */
+  for (uint32_t k = 0; k < nkernels; k++) {
+    char name[512];
+    snprintf(name, sizeof(name), "%s%s", LANECL_WG_PREFIX, kinfo[k].name);
+    size[k] = function_size(LLVMGetNamedFunction(m, name));
+    order[k] = k;
+  }
+  for (uint32_t i = 1; i < nkernels; i++)
+    for (uint32_t j = i; j > 0 && size[order[j]] > size[order[j - 1]]; j--) {
+      uint32_t x = order[j];
+      order[j] = order[j - 1];
+      order[j - 1] = x;
+    }
+  uint32_t *count = calloc(nparts, sizeof(*count));
+  uint32_t *of = calloc(nkernels, sizeof(*of));
+  int rc = count && of ? CC_OK : CC_OUT_OF_MEMORY;
+  for (uint32_t i = 0; rc == CC_OK && i < nkernels; i++) {
+    unsigned best = 0;
+    for (unsigned q = 1; q < nparts; q++)
+      if (parts[q].load < parts[best].load || (parts[q].load == parts[best].load && count[q] < count[best]))
+        best = q;
+    of[order[i]] = best;
+    parts[best].load += size[order[i]] + 1;
+    count[best]++;
+  }
+  /* each part's kernels, contiguous in copies, in program order */
+  uint32_t at = 0;
+  for (unsigned q = 0; rc == CC_OK && q < nparts; q++) {
+    parts[q].kinfo = copies + at;
+    for (uint32_t k = 0; k < nkernels; k++)
+      if (of[k] == q)
+        copies[at++] = kinfo[k];
+    parts[q].nkernels = count[q];
+  }
+  free(count);
+  free(of);
+  cc_timing("split", t);
+  for (unsigned q = 0; rc == CC_OK && q < nparts; q++) {
+    parts[q].bc = LLVMGetBufferStart(bc);
+    parts[q].bc_size = LLVMGetBufferSize(bc);
+    parts[q].dev = dev;
+    parts[q].opt_disable = opt_disable;
+    parts[q].index = q;
+  }
+  if (rc == CC_OK) {
+    pthread_attr_t attr;
+    int have_attr = pthread_attr_init(&attr) == 0;
+    if (have_attr)
+      pthread_attr_setstacksize(&attr, 16u << 20);  /* LLVM recurses deeply on big functions */
+    for (unsigned q = 1; q < nparts; q++)
+      started[q] = pthread_create(&threads[q], have_attr ? &attr : NULL, part_run, &parts[q]) == 0;
+    if (have_attr)
+      pthread_attr_destroy(&attr);
+    part_run(&parts[0]);
+    for (unsigned q = 1; q < nparts; q++) {
+      if (started[q])
+        pthread_join(threads[q], NULL);
+      else
+        part_run(&parts[q]);  /* no thread to be had: run it here */
+    }
+  }
+  LLVMDisposeMemoryBuffer(bc);
+  merge_diags(m, parts, rc == CC_OK ? nparts : 0);
+  for (unsigned q = 0; rc == CC_OK && q < nparts; q++)
+    if (parts[q].rc != CC_OK) {
+      rc = parts[q].rc;
+      *err = parts[q].err;
+      parts[q].err = NULL;
+    }
+  for (unsigned q = 0; q < nparts; q++)
+    objs[q] = parts[q].obj;
+  if (rc == CC_OK)
+    rc = link_objects(objs, nparts, native, err);
+  for (unsigned q = 0; q < nparts; q++) {
+    if (objs[q])
+      LLVMDisposeMemoryBuffer(objs[q]);
+    free(parts[q].err);
+  }
+  free(parts), free(copies), free(size), free(order), free(threads), free(started), free(objs);
   return rc;
 }
 
@@ -322,6 +628,13 @@ int cc_backend(LLVMModuleRef m, const cc_device_desc *dev, cc_kernel_info *kinfo
   if (rc == CC_OK)
     rc = verify(m, "lane loop vectorization", &err);
   cc_timing("builtins", t);
+  unsigned nparts = what == 0 && nkernels > 1 ? compile_threads() : 1;
+  if (nparts > nkernels)
+    nparts = nkernels;
+  if (rc == CC_OK && nparts > 1) {
+    rc = backend_parallel(m, dev, kinfo, nkernels, nparts, opt_disable, native, &err);
+    goto out;
+  }
   t = cc_now_ms();
   if (rc == CC_OK)
     rc = cc_optimize(m, tm, dev, kinfo, nkernels, opt_disable, &err);
@@ -342,6 +655,7 @@ int cc_backend(LLVMModuleRef m, const cc_device_desc *dev, cc_kernel_info *kinfo
       rc = cc_emit_shared_object(m, tm, native, &err);
   }
   cc_timing("emit", t);
+out:
   if (rc == CC_OK && what == 2) {
     char *copy = strdup(*text);
     LLVMDisposeMessage(*text);

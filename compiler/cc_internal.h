@@ -20,6 +20,8 @@
  *   cc_link_builtins  lazy link of lanecl_builtins.bc (already prepared at build time)
  *   cc_optimize   internalize all but __lanecl_wg_*, default<O3> (loop vectorizer on)
  *   cc_emit_shared_object  object file -> ld -shared -> ELF bytes
+ *   (a program of several kernels: optimize + codegen in parts, one thread
+ *   each, their objects linked together; cc_backend.c)
  */
 
 /* The host target machine for dev (cpu name / features / prefer-vector-width). */
@@ -101,6 +103,8 @@ typedef struct cc_diag {
   cc_str remarks;  /* the loop vectorizer's remarks about loops with a location, one a line */
 } cc_diag;
 LLVMContextRef cc_context_create(cc_diag *d);
+/* The cc_diag of a context of cc_context_create's, else NULL. */
+cc_diag *cc_context_diag(LLVMContextRef ctx);
 /* Adds a line to the remarks of ctx's cc_diag (when ctx is one of
  * cc_context_create's): how the compiler reports its own verdicts in the
  * remarks' format, "file:line:column: message". */
