@@ -352,7 +352,7 @@ typedef struct part {
   const cc_device_desc *dev;
   int opt_disable;
   unsigned index;                /* 0: defines the shared variables */
-  cc_kernel_info *kinfo;         /* this part's kernels (shallow copies) */
+  cc_kernel_info *kinfo;         /* this part's kernels (shallow copies, copied back) */
   uint32_t nkernels;
   size_t load;                   /* instructions of its work-group functions */
   cc_diag diag;                  /* its context's diagnostics and remarks */
@@ -435,6 +435,8 @@ static void *part_run(void *arg)
   }
   if (p->rc == CC_OK && !p->opt_disable && cc_wg_late_shuffles)
     cc_wg_late_shuffles(m, tm);
+  if (p->rc == CC_OK && !p->opt_disable)
+    cc_stream_stores(m, tm, p->kinfo, p->nkernels);
   cc_timing("optimize", t);
   if (p->rc == CC_OK)
     p->rc = cc_check_undefined(m, &p->err);
@@ -486,13 +488,14 @@ static int backend_parallel(LLVMModuleRef m, const cc_device_desc *dev, cc_kerne
   cc_kernel_info *copies = calloc(nkernels, sizeof(*copies));
   size_t *size = calloc(nkernels, sizeof(*size));
   uint32_t *order = calloc(nkernels, sizeof(*order));
+  uint32_t *orig = calloc(nkernels, sizeof(*orig));  /* copies[i] is kinfo[orig[i]] */
   pthread_t *threads = calloc(nparts, sizeof(*threads));
   int *started = calloc(nparts, sizeof(*started));
   LLVMMemoryBufferRef *objs = calloc(nparts, sizeof(*objs));
-  if (!bc || !parts || !copies || !size || !order || !threads || !started || !objs) {
+  if (!bc || !parts || !copies || !size || !order || !orig || !threads || !started || !objs) {
     if (bc)
       LLVMDisposeMemoryBuffer(bc);
-    free(parts), free(copies), free(size), free(order), free(threads), free(started), free(objs);
+    free(parts), free(copies), free(size), free(order), free(orig), free(threads), free(started), free(objs);
     return CC_OUT_OF_MEMORY;
   }
   /* Largest kernels first, each to the part with the least so far. */
@@ -525,8 +528,10 @@ static int backend_parallel(LLVMModuleRef m, const cc_device_desc *dev, cc_kerne
   for (unsigned q = 0; rc == CC_OK && q < nparts; q++) {
     parts[q].kinfo = copies + at;
     for (uint32_t k = 0; k < nkernels; k++)
-      if (of[k] == q)
+      if (of[k] == q) {
+        orig[at] = k;
         copies[at++] = kinfo[k];
+      }
     parts[q].nkernels = count[q];
   }
   free(count);
@@ -557,6 +562,9 @@ static int backend_parallel(LLVMModuleRef m, const cc_device_desc *dev, cc_kerne
     }
   }
   LLVMDisposeMemoryBuffer(bc);
+  /* what the parts filled in (cc_stream_stores: stream_bytes) */
+  for (uint32_t i = 0; rc == CC_OK && i < nkernels; i++)
+    kinfo[orig[i]] = copies[i];
   merge_diags(m, parts, rc == CC_OK ? nparts : 0);
   for (unsigned q = 0; rc == CC_OK && q < nparts; q++)
     if (parts[q].rc != CC_OK) {
@@ -573,7 +581,7 @@ static int backend_parallel(LLVMModuleRef m, const cc_device_desc *dev, cc_kerne
       LLVMDisposeMemoryBuffer(objs[q]);
     free(parts[q].err);
   }
-  free(parts), free(copies), free(size), free(order), free(threads), free(started), free(objs);
+  free(parts), free(copies), free(size), free(order), free(orig), free(threads), free(started), free(objs);
   return rc;
 }
 

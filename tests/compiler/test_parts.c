@@ -1,7 +1,7 @@
 /* A program of several kernels built in parts, one thread each
  * (compiler/cc_backend.c): the kernels, their vectorizer verdicts (the
- * remarks of each part's context, merged) and the build log are those of
- * the serial build; the lane loops' locations survive the parts' bitcode. */
+ * remarks of each part's context, merged), their streaming stores and the
+ * build log are those of the serial build; the lane loops' locations survive the parts' bitcode. */
 #include "tests/compiler/cc_test.h"
 
 static const char src[] =
@@ -48,7 +48,10 @@ static void check_same_as_serial(const char *threads)
     ASSERT_EQ(b->simd_width, a->simd_width);
     ASSERT_EQ(b->frame_bytes, a->frame_bytes);
     ASSERT_STREQ(b->report, a->report);
+    ASSERT_EQ(b->stream_bytes, a->stream_bytes);
   }
+  /* cc_stream_stores ran in the parts too */
+  ASSERT_TRUE(ct_kernel(&parts, "plain")->stream_bytes > 0);
   /* the verdicts came through: the plain kernel's lane loop is vectorized */
   ASSERT_CONTAINS(ct_kernel(&parts, "plain")->report, "lane loop vectorized");
   ASSERT_TRUE(ct_kernel(&parts, "plain")->simd_width > 1);
