@@ -1199,9 +1199,9 @@ static int report_regions(wg_gen *g, int *vec_state, unsigned *nvec)
       g->fuse_to[r] = only_end;
       cc_str_printf(&g->report,
                     "    region %u, %s #%u and region %u run fused, %u work-items at a time (groups of one "
-                    "dimension)%s\n",
+                    "dimension, or of rows of a multiple of %u)%s\n",
                     r, g->bnd[only_end - 1].what, only_end, only_end, g->half_shuffles ? 8 : 16,
-                    g->half_shuffles ? ", the scan in 256-bit pieces" : "");
+                    g->half_shuffles ? 8 : 16, g->half_shuffles ? ", the scan in 256-bit pieces" : "");
     }
     vec_state[r] = g->opt_disable || why ? WG_VEC_NONE : loop ? WG_VEC_OUTER : WG_VEC_LANES;
     *nvec += vec_state[r] != WG_VEC_NONE;
@@ -1281,13 +1281,15 @@ static LLVMValueRef build_lane_loops(wg_gen *g, LLVMValueRef *argv, unsigned sta
   LLVMPositionBuilderAtEnd(g->b, xb);
   LLVMValueRef x = LLVMBuildPhi(g->b, g->t_i64, "lx");
   argv[n + 1] = xbase ? LLVMBuildNUWAdd(g->b, xbase, x, "") : x;
+  if (g->cidx_base) /* a chunk in 2D/3D: its element x, in a form LLVM sees is x */
+    argv[n + 10] = LLVMBuildNUWAdd(g->b, g->cidx_base, x, "coll_idx");
   if (g->cur_pack)
     pack_lane(g, argv, x);
   /* gx = group_off * enqueued size + local id; packed: consecutive in x. */
   argv[n + 11] = LLVMBuildNUWAdd(g->b, LLVMBuildMul(g->b, g->cur_pack ? g->cur_pack->gk : argv[n + 7], g->wg_els0, ""),
                                  g->cur_pack ? x : argv[n + 1], "gx");
-  argv[n + 2] = y;
-  argv[n + 3] = z;
+  argv[n + 2] = g->ybase ? LLVMBuildNUWAdd(g->b, g->ybase, y, "") : y;
+  argv[n + 3] = g->zbase ? LLVMBuildNUWAdd(g->b, g->zbase, z, "") : z;
   argv[n + 4] = wg_c32(g, state);
   argv[n + 5] = coll;
   if (g->cur_pack && g->cur_pack->coll_lane) {
@@ -1497,8 +1499,23 @@ static LLVMBasicBlockRef close_loop(wg_gen *g, LLVMValueRef iv, LLVMValueRef ini
  * a full chunk's lane loops have the constant trip count 16, so once
  * vectorized everything is one straight run of vector code in which the
  * buffer is only a register.  Returns the boundary that state b reaches. */
+/* Where the chunk from linear id base starts: x (returned), and in a group
+ * of two or three dimensions (ls; NULL for one) y and z (g->ybase,
+ * g->zbase).  A chunk never straddles a row there: lx is a multiple of the
+ * chunk (build_state_machine checks). */
+static LLVMValueRef chunk_start(wg_gen *g, LLVMValueRef base, const LLVMValueRef *ls)
+{
+  if (!ls)
+    return base;
+  LLVMValueRef row = LLVMBuildUDiv(g->b, base, ls[0], "chunk.row");
+  g->ybase = LLVMBuildURem(g->b, row, ls[1], "chunk.y");
+  g->zbase = LLVMBuildUDiv(g->b, row, ls[1], "chunk.z");
+  return LLVMBuildURem(g->b, base, ls[0], "chunk.x");
+}
+
 static LLVMValueRef build_fused_scan(wg_gen *g, LLVMValueRef *argv, unsigned s, LLVMValueRef coll, LLVMValueRef n,
-                                     LLVMValueRef frame, LLVMValueRef nwi, const int *vec_state)
+                                     LLVMValueRef frame, LLVMValueRef nwi, const int *vec_state,
+                                     const LLVMValueRef *ls)
 {
   unsigned b = g->fuse_to[s];
   const wg_boundary *bd = &g->bnd[b - 1];
@@ -1536,18 +1553,44 @@ static LLVMValueRef build_fused_scan(wg_gen *g, LLVMValueRef *argv, unsigned s, 
 
   LLVMPositionBuilderAtEnd(g->b, full);
   LLVMValueRef c = LLVMBuildPhi(g->b, g->t_i64, "chunk");
+  /* In 2D/3D the chunk's x, y, z step along with it (no division per chunk). */
+  LLVMValueRef pos[3] = {NULL, NULL, NULL};
+  if (ls) {
+    pos[0] = LLVMBuildPhi(g->b, g->t_i64, "chunk.x");
+    pos[1] = g->ybase = LLVMBuildPhi(g->b, g->t_i64, "chunk.y");
+    pos[2] = g->zbase = LLVMBuildPhi(g->b, g->t_i64, "chunk.z");
+  }
   LLVMValueRef base = LLVMBuildShl(g->b, c, wg_c64(g, lg), "");
+  LLVMValueRef x0 = ls ? pos[0] : base;
   LLVMValueRef origin = chunk_origin(g, chunk, base, bd->esize);
+  LLVMValueRef saved_cidx = argv[g->nparams + 10];
+  g->cidx_base = ls ? base : NULL;
   argv[out] = origin; /* state s: the operands into the chunk */
-  build_lane_loops(g, argv, s, coll, w16, base, vec_state[s]);
+  build_lane_loops(g, argv, s, coll, w16, x0, vec_state[s]);
   fused_chunk_combine(g, argv, b, helper, chunk, carry, LLVMBuildICmp(g->b, LLVMIntEQ, c, zero, ""), frame, nwi);
   argv[in] = origin, argv[out] = saved_out; /* state b: the results from it */
-  LLVMValueRef r2 = build_lane_loops(g, argv, b, coll, w16, base, vec_state[b]);
+  LLVMValueRef r2 = build_lane_loops(g, argv, b, coll, w16, x0, vec_state[b]);
   argv[in] = saved_in;
   LLVMValueRef c1 = LLVMBuildNUWAdd(g->b, c, wg_c64(g, 1), "");
+  LLVMValueRef next[3];
+  if (ls) {
+    LLVMValueRef x1 = LLVMBuildNUWAdd(g->b, pos[0], wg_c64(g, 1u << lg), "");
+    LLVMValueRef wx = LLVMBuildICmp(g->b, LLVMIntEQ, x1, ls[0], "");
+    next[0] = LLVMBuildSelect(g->b, wx, zero, x1, "");
+    LLVMValueRef y1 = LLVMBuildNUWAdd(g->b, pos[1], LLVMBuildZExt(g->b, wx, g->t_i64, ""), "");
+    LLVMValueRef wy = LLVMBuildICmp(g->b, LLVMIntEQ, y1, ls[1], "");
+    next[1] = LLVMBuildSelect(g->b, wy, zero, y1, "");
+    next[2] = LLVMBuildNUWAdd(g->b, pos[2], LLVMBuildZExt(g->b, wy, g->t_i64, ""), "");
+  }
   LLVMBasicBlockRef latch =
       close_loop(g, c, zero, here, c1, LLVMBuildICmp(g->b, LLVMIntULT, c1, nfull, ""), full, tchk);
   LLVMBasicBlockRef cfrom[2] = {here, latch};
+  for (unsigned d = 0; ls && d < 3; d++) {
+    LLVMValueRef v[2] = {zero, next[d]};
+    LLVMAddIncoming(pos[d], v, cfrom, 2);
+  }
+  g->ybase = g->zbase = g->cidx_base = NULL;
+  argv[g->nparams + 10] = saved_cidx;
 
   LLVMPositionBuilderAtEnd(g->b, tchk);
   LLVMValueRef rf = LLVMBuildPhi(g->b, g->t_i32, "");
@@ -1560,11 +1603,15 @@ static LLVMValueRef build_fused_scan(wg_gen *g, LLVMValueRef *argv, unsigned s, 
   base = LLVMBuildShl(g->b, nfull, wg_c64(g, lg), "");
   origin = chunk_origin(g, tchunk, base, bd->esize);
   argv[out] = origin;
-  build_lane_loops(g, argv, s, coll, wt, base, vec_state[s]);
+  x0 = chunk_start(g, base, ls);
+  g->cidx_base = ls ? base : NULL;
+  build_lane_loops(g, argv, s, coll, wt, x0, vec_state[s]);
   fused_chunk_combine(g, argv, b, helper, tchunk, carry, LLVMBuildICmp(g->b, LLVMIntEQ, nfull, zero, ""), frame, nwi);
   argv[in] = origin, argv[out] = saved_out;
-  LLVMValueRef r2t = build_lane_loops(g, argv, b, coll, wt, base, vec_state[b]);
+  LLVMValueRef r2t = build_lane_loops(g, argv, b, coll, wt, x0, vec_state[b]);
   argv[in] = saved_in;
+  g->ybase = g->zbase = g->cidx_base = NULL;
+  argv[g->nparams + 10] = saved_cidx;
   LLVMBasicBlockRef tend = LLVMGetInsertBlock(g->b);
   LLVMBuildBr(g->b, done);
 
@@ -1662,7 +1709,31 @@ static void build_state_machine(wg_gen *g, LLVMValueRef *argv, const LLVMValueRe
     argv[n + 5] = coll;
     LLVMValueRef r;
     if (g->fuse_to[s] && one_dim) {
-      r = build_fused_scan(g, argv, s, coll, ls[0], frame, nwi, vec_state);
+      r = build_fused_scan(g, argv, s, coll, ls[0], frame, nwi, vec_state, NULL);
+    } else if (g->fuse_to[s]) {
+      /* Two or three dimensions: fused when rows are whole chunks (lx a
+       * multiple of the chunk), else the lane loops and the combine. */
+      unsigned cw = g->half_shuffles ? 8 : 16;
+      LLVMBasicBlockRef fb = LLVMAppendBasicBlockInContext(g->c, g->wg, "fused.nd");
+      LLVMBasicBlockRef ub = LLVMAppendBasicBlockInContext(g->c, g->wg, "unfused.nd");
+      LLVMBasicBlockRef jb = LLVMAppendBasicBlockInContext(g->c, g->wg, "fused.nd.join");
+      LLVMValueRef whole = LLVMBuildICmp(g->b, LLVMIntEQ, LLVMBuildAnd(g->b, ls[0], wg_c64(g, cw - 1), ""),
+                                         wg_c64(g, 0), "rows_whole_chunks");
+      LLVMBuildCondBr(g->b, whole, fb, ub);
+      LLVMPositionBuilderAtEnd(g->b, fb);
+      LLVMValueRef rf = build_fused_scan(g, argv, s, coll, nwi, frame, nwi, vec_state, ls);
+      LLVMBasicBlockRef fe = LLVMGetInsertBlock(g->b);
+      LLVMBuildBr(g->b, jb);
+      LLVMPositionBuilderAtEnd(g->b, ub);
+      LLVMValueRef lsx[3] = {wg_trimmed_size(g, s, argv, ls[0]), ls[1], ls[2]};
+      LLVMValueRef ru = build_lane_loops(g, argv, s, coll, lsx, NULL, vec_state[s]);
+      LLVMBasicBlockRef ue = LLVMGetInsertBlock(g->b);
+      LLVMBuildBr(g->b, jb);
+      LLVMPositionBuilderAtEnd(g->b, jb);
+      r = LLVMBuildPhi(g->b, g->t_i32, "fused.nd.next");
+      LLVMValueRef rv[2] = {rf, ru};
+      LLVMBasicBlockRef rb[2] = {fe, ue};
+      LLVMAddIncoming(r, rv, rb, 2);
     } else {
       LLVMValueRef lsx[3] = {wg_trimmed_size(g, s, argv, ls[0]), ls[1], ls[2]};
       r = build_lane_loops(g, argv, s, coll, lsx, NULL, vec_state[s]);
@@ -1802,7 +1873,7 @@ static void build_spanned_groups(wg_gen *g, LLVMValueRef *argv, LLVMValueRef ls0
   LLVMValueRef saved[4] = {argv[n + 5], argv[n + 7], argv[n + 8], argv[n + 9]};
   argv[n + 7] = gi;
   if (fused) {
-    build_fused_scan(g, argv, 0, wg_c64(g, 0), ls0, frame, ls0, vec_state);
+    build_fused_scan(g, argv, 0, wg_c64(g, 0), ls0, frame, ls0, vec_state, NULL);
   } else {
     /* as the state machine: operands after the results in coll_buf */
     LLVMValueRef o = LLVMBuildMul(g->b, ls0, wg_c64(g, 8), "");

@@ -118,6 +118,8 @@ typedef struct wg_gen {
   int packable;
   unsigned pack_to;               /* the collective they run through (boundary index) */
   const struct wg_pack *cur_pack; /* the lane loops being built run packed groups */
+  LLVMValueRef ybase, zbase;      /* the lane loops' y and z start there (NULL: 0) */
+  LLVMValueRef cidx_base;         /* coll_idx = cidx_base + x (NULL: the body's linear id) */
   LLVMBasicBlockRef pk_from[6];  /* those runs' last blocks (and build_spanned_groups'), */
   LLVMValueRef pk_last[6];       /* the last group each ran (group_off) */
   unsigned npk;

@@ -287,6 +287,10 @@ static const geom geoms[] = {
   {1, {1500}, {1024}},    {1, {37}, {16}},
   {2, {24, 16}, {8, 8}},  {2, {9, 10}, {3, 5}},   {2, {20, 7}, {16, 4}},   /* 2D, non-uniform in both */
   {3, {8, 8, 8}, {4, 4, 4}}, {3, {4, 6, 10}, {2, 3, 5}}, {3, {5, 7, 3}, {4, 2, 2}},
+  /* rows of whole chunks (8 or 16 lanes): the fused scan in 2D and 3D;
+   * non-uniform: a last column of groups 8 wide */
+  {2, {64, 6}, {32, 3}},  {2, {40, 9}, {16, 4}},  {2, {256, 4}, {64, 4}},
+  {3, {32, 4, 6}, {16, 2, 3}}, {3, {48, 2, 2}, {24, 2, 2}},
 };
 
 static void run_type(ty_t t, const char *options)

@@ -117,10 +117,11 @@ TEST(scan_fused_into_lane_loops)
   static const struct {
     const char *cpu, *report, *vec, *permd, *spanned;
   } cases[] = {
-    {"skylake-avx512", "region 1 run fused, 16 work-items at a time (groups of one dimension)\n",
+    {"skylake-avx512", "region 1 run fused, 16 work-items at a time (groups of one dimension, or of rows of a multiple of 16)\n",
      "shufflevector <16 x i32>", "@llvm.x86.avx512.permvar.si.512(<16 x i32>",
      "larger groups of a multiple of 16 work-items run their chunks one group after the other"},
-    {"znver4", "region 1 run fused, 8 work-items at a time (groups of one dimension), the scan in 256-bit pieces\n",
+    {"znver4", "region 1 run fused, 8 work-items at a time (groups of one dimension, or of rows of a multiple of 8), the scan "
+     "in 256-bit pieces\n",
      "shufflevector <8 x i32>", "@llvm.x86.avx2.permd(<8 x i32>",
      "larger groups of a multiple of 8 work-items run their chunks one group after the other"},
   };
