@@ -190,14 +190,12 @@ static void copy_metadata(LLVMValueRef from, LLVMValueRef to)
 static void make_conditional(LLVMBuilderRef b, LLVMValueRef st, unsigned size, LLVMValueRef stream)
 {
   LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(st));
-  LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(st));
   LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
   LLVMValueRef val = LLVMGetOperand(st, 0), ptr = LLVMGetOperand(st, 1);
   LLVMBasicBlockRef head = LLVMGetInstructionParent(st);
   LLVMBasicBlockRef tail = split_before(b, st, "nt.cont");
   LLVMBasicBlockRef nt = LLVMInsertBasicBlockInContext(ctx, tail, "nt.store");
   LLVMBasicBlockRef plain = LLVMInsertBasicBlockInContext(ctx, tail, "nt.plain");
-  (void)fn;
   /* head: the test */
   LLVMPositionBuilderAtEnd(b, head);
   unsigned align = size < STREAM_MAX_ALIGN ? size : STREAM_MAX_ALIGN;
