@@ -55,6 +55,9 @@ int cc_wg_finish(LLVMModuleRef m, LLVMTargetMachineRef tm, int opt_disable, char
  * Returns how many were rewritten. */
 int cc_wg_late_shuffles(LLVMModuleRef m, LLVMTargetMachineRef tm);
 int cc_wg_half_shuffles(LLVMTargetMachineRef tm);
+/* A work-group function attribute: it has the chunk loops of a fused scan
+ * or of packed / spanned groups (cc_wg.c), which cc_stream.c leaves alone. */
+#define CC_ATTR_CHUNK_LOOPS "lanecl-chunk-loops"
 
 /* The region lines of a kernel's report that handed the lane loop to the
  * loop vectorizer end in CC_LANE_LOOP_PENDING.  After the back end,

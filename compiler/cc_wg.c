@@ -1524,6 +1524,7 @@ static LLVMValueRef build_fused_scan(wg_gen *g, LLVMValueRef *argv, unsigned s, 
    * would stay in memory. */
   add_string_attr(g, g->wg, "no-builtin-memcpy", "");
   add_string_attr(g, g->wg, "no-builtin-memset", "");
+  add_string_attr(g, g->wg, CC_ATTR_CHUNK_LOOPS, "");
   char name[96];
   snprintf(name, sizeof(name), "__lanecl_wg_chunk_%s%s", g->half_shuffles ? "h" : "",
            bd->helper + strlen("__lanecl_wg_"));
@@ -1784,6 +1785,7 @@ static void build_packed_groups(wg_gen *g, LLVMValueRef *argv, LLVMValueRef ls0,
   LLVMValueRef helper = helper_decl(g, name, 1);
   add_string_attr(g, g->wg, "no-builtin-memcpy", "");
   add_string_attr(g, g->wg, "no-builtin-memset", "");
+  add_string_attr(g, g->wg, CC_ATTR_CHUNK_LOOPS, "");
   LLVMValueRef chunk = entry_alloca(g, 16 * bd->esize, "pack.chunk");
 
   /* Larger groups pass one test. */

@@ -91,6 +91,45 @@ TEST(kernels_with_atomics_or_fences_do_not_stream)
   wg_free(&p);
 }
 
+/* A collective's chunk loops (fused scan, packed and spanned groups) stay
+ * plain: they are cache-resident work that the test per store slowed, and at
+ * memory speed already on larger data.  A kernel beside them in the program
+ * still streams. */
+TEST(collective_chunk_loops_do_not_stream)
+{
+  if (ct_dev()->simd_bits != 512)
+    return; /* the chunk loops need 16 x 32-bit lanes */
+  const char *src =
+      "kernel void scan(global const int *a, global int *c) {\n"
+      "  size_t i = get_global_id(0);\n"
+      "  c[i] = work_group_scan_inclusive_add(a[i]);\n"
+      "}\n"
+      "kernel void red(global const int *a, global int *c) {\n"
+      "  size_t i = get_global_id(0);\n"
+      "  c[i] = work_group_reduce_add(a[i]);\n"
+      "}\n"
+      "kernel void add1(global const int *a, global int *c) {\n"
+      "  size_t i = get_global_id(0);\n"
+      "  c[i] = a[i] + 1;\n"
+      "}\n";
+  char *ir = optimized_ir(src);
+  const char *names[] = {"scan", "red"};
+  for (unsigned k = 0; k < 2; k++) {
+    char fn[64];
+    snprintf(fn, sizeof(fn), "__lanecl_wg_%s", names[k]);
+    ASSERT_TRUE(count_in_function(ir, fn, "store <") >= 1); /* wide stores it would stream */
+    ASSERT_EQ(count_in_function(ir, fn, "!nontemporal"), 0);
+  }
+  ASSERT_TRUE(count_in_function(ir, "__lanecl_wg_add1", "!nontemporal") >= 1);
+  free(ir);
+  wg_prog p;
+  wg_build(src, levels[0], &p);
+  ASSERT_EQ(ct_kernel(&p.bin, "scan")->stream_bytes, 0);
+  ASSERT_EQ(ct_kernel(&p.bin, "red")->stream_bytes, 0);
+  ASSERT_EQ(ct_kernel(&p.bin, "add1")->stream_bytes, 4);
+  wg_free(&p);
+}
+
 TEST(opt_disable_does_not_stream)
 {
   wg_prog p;
