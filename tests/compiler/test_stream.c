@@ -163,8 +163,10 @@ static void run_streaming(wg_prog *p, size_t n, size_t local, size_t shift)
 {
   lanecl_wg_fn fn = (lanecl_wg_fn)dlsym(p->dl, LANECL_WG_PREFIX "vecadd");
   ASSERT_TRUE(fn != NULL);
-  float *a = aligned_alloc(64, (n + 64) * 4), *b = aligned_alloc(64, (n + 64) * 4);
-  float *c = aligned_alloc(64, (n + 64) * 4);
+  /* (aligned_alloc wants a size that is a multiple of the alignment) */
+  size_t bytes = ((n + 64) * 4 + 63) & ~(size_t)63;
+  float *a = aligned_alloc(64, bytes), *b = aligned_alloc(64, bytes);
+  float *c = aligned_alloc(64, bytes);
   ASSERT_TRUE(a && b && c);
   for (size_t i = 0; i < n; i++) {
     a[i] = (float)i;
