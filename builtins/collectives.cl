@@ -150,8 +150,9 @@
     if ((seg) > 2) SEGSTEP(OPV, SHL8_2, v, f, pos, 2); \
     if ((seg) > 4) SEGSTEP(OPV, SHL8_4, v, f, pos, 4); \
   } while (0)
-/* Half-register forms (a 16-lane chunk of 32-bit or 8-lane chunk of 64-bit
- * lanes run as 256-bit pieces), by the full register's lane count. */
+/* Half-register forms, by the full register's lane count W: a chunk of
+ * HCHUNK lanes runs as 256-bit pieces (one of 8 32-bit lanes, two of 4
+ * 64-bit lanes). */
 #define HLSCAN_16 LSCAN8
 #define HLSCAN_8 LSCAN4
 #define HSHL1_16 SHL8_1
