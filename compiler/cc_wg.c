@@ -911,7 +911,7 @@ static const char *scalar_reason(LLVMBasicBlockRef bb)
 }
 
 /* The underlying object of a pointer: through GEPs and casts. */
-static LLVMValueRef ptr_base(LLVMValueRef p)
+LLVMValueRef wg_ptr_base(LLVMValueRef p)
 {
   for (unsigned depth = 0; depth < 64; depth++) {
     if (LLVMIsAGetElementPtrInst(p) || LLVMIsABitCastInst(p) || LLVMIsAAddrSpaceCastInst(p)) {
@@ -934,7 +934,7 @@ static LLVMValueRef ptr_base(LLVMValueRef p)
  * the collective buffer (the body's own bookkeeping). */
 static int ptr_is_bookkeeping(wg_gen *g, LLVMValueRef p)
 {
-  LLVMValueRef o = ptr_base(p);
+  LLVMValueRef o = wg_ptr_base(p);
   return LLVMIsAAllocaInst(o) || (g->frame && o == g->frame) || (g->coll_buf && o == g->coll_buf) ||
          (g->coll_out && o == g->coll_out);
 }
@@ -1415,6 +1415,7 @@ static void load_uniform_values(wg_gen *g, unsigned s, LLVMValueRef frame, LLVMV
     LLVMValueRef o = LLVMBuildMul(g->b, wg_c64(g, sl->off), nwi, "");
     LLVMValueRef v = wg_build_load(g, sl->ty, LLVMBuildInBoundsGEP2(g->b, g->t_i8, frame, &o, 1, ""),
                                    (unsigned)sl->align, 0);
+    wg_set_frame_scope(g, v, sl);
     LLVMValueRef vo = wg_c64(g, sl->voff);
     wg_build_store(g, v, LLVMBuildInBoundsGEP2(g->b, g->t_i8, area, &vo, 1, ""), (unsigned)sl->align, 0);
   }
@@ -1668,8 +1669,8 @@ static LLVMValueRef build_combine(wg_gen *g, const wg_boundary *bd, LLVMValueRef
  * its lane loops, combine at the boundary reached, until the end (exitb).
  * ls: the local size as the lane loops see it (y and z constant 1 in the
  * one-dimensional copy). */
-static void build_state_machine(wg_gen *g, LLVMValueRef *argv, const LLVMValueRef ls[3], LLVMValueRef frame,
-                                LLVMValueRef coll_buf, LLVMBasicBlockRef exitb, const int *vec_state)
+static int build_state_machine(wg_gen *g, LLVMValueRef *argv, const LLVMValueRef ls[3], LLVMValueRef frame,
+                               LLVMValueRef coll_buf, LLVMBasicBlockRef exitb, const int *vec_state)
 {
   unsigned n = g->nparams;
   LLVMValueRef nwi = LLVMBuildMul(g->b, LLVMBuildMul(g->b, ls[0], ls[1], ""), ls[2], "nwi");
@@ -1684,27 +1685,37 @@ static void build_state_machine(wg_gen *g, LLVMValueRef *argv, const LLVMValueRe
   int one_dim = 1;
   for (unsigned d = 1; d < 3; d++)
     one_dim &= LLVMIsAConstantInt(ls[d]) && LLVMConstIntGetZExtValue(ls[d]) == 1;
-  LLVMBasicBlockRef entry = LLVMGetInsertBlock(g->b);
-  LLVMBasicBlockRef disp = LLVMAppendBasicBlockInContext(g->c, g->wg, "dispatch");
-  LLVMBasicBlockRef nextb = LLVMAppendBasicBlockInContext(g->c, g->wg, "next");
-  LLVMBuildBr(g->b, disp);
-  LLVMPositionBuilderAtEnd(g->b, disp);
-  LLVMValueRef state = LLVMBuildPhi(g->b, g->t_i32, "state");
-  LLVMValueRef coll = LLVMBuildPhi(g->b, g->t_i64, "coll");
-  LLVMValueRef sw = LLVMBuildSwitch(g->b, state, exitb, g->nbnd + 1);
-  LLVMValueRef v0[2] = {wg_c32(g, 0), wg_c64(g, 0)};
-  LLVMAddIncoming(state, &v0[0], &entry, 1);
-  LLVMAddIncoming(coll, &v0[1], &entry, 1);
-
-  LLVMPositionBuilderAtEnd(g->b, nextb);
-  LLVMValueRef next = LLVMBuildPhi(g->b, g->t_i32, "next");
-  LLVMValueRef nsw = LLVMBuildSwitch(g->b, next, exitb, g->nbnd);
+  /* Each state's lane loops end in a switch on the boundary reached, whose
+   * case goes through that boundary's combine straight to the next state:
+   * no shared dispatch block.  The uniform values that a lane loop leaves
+   * in the frame (its saves, which LLVM sinks out of the loop) then reach
+   * the next state's loads along every path, and LLVM hands them over in
+   * registers instead of through memory. */
+  LLVMBasicBlockRef *sblock = calloc(2 * (g->nbnd + 1), sizeof(*sblock)), *cblock = sblock + g->nbnd + 1;
+  LLVMValueRef *cvals = calloc(g->nbnd + 1, sizeof(*cvals));
+  if (!sblock || !cvals) {
+    free(sblock);
+    free(cvals);
+    return CC_OUT_OF_MEMORY;
+  }
   for (unsigned s = 0; s <= g->nbnd; s++) {
     char name[32];
     snprintf(name, sizeof(name), "state.%u", s);
-    LLVMBasicBlockRef sb = LLVMAppendBasicBlockInContext(g->c, g->wg, name);
-    LLVMAddCase(sw, wg_c32(g, s), sb);
-    LLVMPositionBuilderAtEnd(g->b, sb);
+    sblock[s] = LLVMAppendBasicBlockInContext(g->c, g->wg, name);
+  }
+  LLVMBuildBr(g->b, sblock[0]);
+  for (unsigned b = 0; b < g->nbnd; b++) {
+    char name[32];
+    snprintf(name, sizeof(name), "combine.%u", b + 1);
+    cblock[b] = LLVMAppendBasicBlockInContext(g->c, g->wg, name);
+    LLVMPositionBuilderAtEnd(g->b, cblock[b]);
+    cvals[b + 1] = build_combine(g, &g->bnd[b], ops, coll_buf, frame, nwi, ls);
+    LLVMBuildBr(g->b, sblock[b + 1]);
+  }
+  cvals[0] = wg_c64(g, 0);
+  for (unsigned s = 0; s <= g->nbnd; s++) {
+    LLVMValueRef coll = cvals[s];
+    LLVMPositionBuilderAtEnd(g->b, sblock[s]);
     if (s > 0)
       load_uniform_values(g, s, frame, nwi, argv[n + 6]);
     argv[n + 5] = coll;
@@ -1739,24 +1750,13 @@ static void build_state_machine(wg_gen *g, LLVMValueRef *argv, const LLVMValueRe
       LLVMValueRef lsx[3] = {wg_trimmed_size(g, s, argv, ls[0]), ls[1], ls[2]};
       r = build_lane_loops(g, argv, s, coll, lsx, NULL, vec_state[s]);
     }
-    LLVMBasicBlockRef done = LLVMGetInsertBlock(g->b);
-    LLVMBuildBr(g->b, nextb);
-    LLVMAddIncoming(next, &r, &done, 1);
+    LLVMValueRef sw = LLVMBuildSwitch(g->b, r, exitb, g->nbnd);
+    for (unsigned b = 0; b < g->nbnd; b++)
+      LLVMAddCase(sw, wg_c32(g, b + 1), cblock[b]);
   }
-  for (unsigned b = 0; b < g->nbnd; b++) {
-    wg_boundary *bd = &g->bnd[b];
-    char name[32];
-    snprintf(name, sizeof(name), "combine.%u", b + 1);
-    LLVMBasicBlockRef cb = LLVMAppendBasicBlockInContext(g->c, g->wg, name);
-    LLVMAddCase(nsw, wg_c32(g, b + 1), cb);
-    LLVMPositionBuilderAtEnd(g->b, cb);
-    LLVMValueRef cv = build_combine(g, bd, ops, coll_buf, frame, nwi, ls);
-    LLVMValueRef sv = wg_c32(g, b + 1);
-    LLVMBasicBlockRef from = LLVMGetInsertBlock(g->b);
-    LLVMBuildBr(g->b, disp);
-    LLVMAddIncoming(state, &sv, &from, 1);
-    LLVMAddIncoming(coll, &cv, &from, 1);
-  }
+  free(sblock);
+  free(cvals);
+  return CC_OK;
 }
 
 /* Groups of 1, 2, 4, 8 or (32-bit operands) 16 work-items (the size ls0,
@@ -2033,11 +2033,13 @@ static int build_wg_function(wg_gen *g, const int *vec_state)
    * costs more than the work (with reqd_work_group_size: the copy for full
    * groups, and one for a smaller last group). */
   LLVMValueRef ls1d[3] = {ls[0], wg_c64(g, 1), wg_c64(g, 1)};
+  int rc;
   if (specialize) {
     LLVMPositionBuilderAtEnd(g->b, bfull);
-    build_state_machine(g, argv, lsc, frame, coll_buf, exitb, vec_state);
+    rc = build_state_machine(g, argv, lsc, frame, coll_buf, exitb, vec_state);
     LLVMPositionBuilderAtEnd(g->b, bpart);
-    build_state_machine(g, argv, reqd[1] == 1 && reqd[2] == 1 ? ls1d : ls, frame, coll_buf, exitb, vec_state);
+    if (!rc)
+      rc = build_state_machine(g, argv, reqd[1] == 1 && reqd[2] == 1 ? ls1d : ls, frame, coll_buf, exitb, vec_state);
   } else {
     LLVMBasicBlockRef b1 = LLVMAppendBasicBlockInContext(g->c, g->wg, "groups.1d");
     LLVMBasicBlockRef bn = LLVMAppendBasicBlockInContext(g->c, g->wg, "groups.nd");
@@ -2050,13 +2052,16 @@ static int build_wg_function(wg_gen *g, const int *vec_state)
       build_packed_groups(g, argv, ls[0], gk, count, gnext, vec_state);
     if (g->packable)
       build_spanned_groups(g, argv, ls[0], gk, count, gnext, frame, coll_buf, vec_state);
-    build_state_machine(g, argv, ls1d, frame, coll_buf, exitb, vec_state);
+    rc = build_state_machine(g, argv, ls1d, frame, coll_buf, exitb, vec_state);
     LLVMPositionBuilderAtEnd(g->b, bn);
-    build_state_machine(g, argv, ls, frame, coll_buf, exitb, vec_state);
+    if (!rc)
+      rc = build_state_machine(g, argv, ls, frame, coll_buf, exitb, vec_state);
   }
+  free(argv);
+  if (rc)
+    return rc;
   LLVMPositionBuilderAtEnd(g->b, exitb);
   next_group(g, gpre, gloop, gnext, gk, count);
-  free(argv);
   return CC_OK;
 }
 
@@ -2137,8 +2142,14 @@ static int wg_kernel(wg_gen *g, char **err)
                   nuni == 1 ? "" : "s");
   cc_str_printf(&g->report, "\n");
   rc = report_regions(g, vec_state, &vec_regions);
+  if (!rc && g->nbnd)
+    rc = wg_frame_scopes(g);
   if (!rc)
     rc = build_wg_function(g, vec_state);
+  if (!rc && g->nbnd) {
+    wg_merge_uniform_saves(g);
+    wg_scope_frame(g);
+  }
   int outer = 0;
   for (unsigned r = 0; r <= g->nbnd; r++)
     outer |= vec_state[r] == WG_VEC_OUTER;

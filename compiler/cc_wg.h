@@ -51,6 +51,8 @@ typedef struct wg_slot {
   int uniform;        /* the same in every work-item: restored from work-item 0's copy */
   uint64_t voff;      /* uniform: its place in the work-group function's uniform values */
   LLVMValueRef addr;  /* this work-item's copy (computed in the body's entry) */
+  LLVMValueRef uaddr; /* uniform: work-item 0's copy, where every work-item saves it */
+  LLVMValueRef md_scope, md_noalias; /* uniform: its alias scope, and the others (wg_frame_scopes) */
 } wg_slot;
 
 /* A bound on the work-items of x a region needs (cc_wg_trim.c). */
@@ -126,6 +128,10 @@ typedef struct wg_gen {
   LLVMValueRef ls[3], nwi, lin, frame, coll_buf, coll_out;  /* body entry values */
   int scalarize;  /* vector-typed code in a body whose lane loop should vectorize */
   LLVMMetadataRef dbg_scope;  /* the kernel's scope for the lane loops' debug locations */
+  /* Alias scopes of the frame (wg_frame_scopes): the frame but the uniform
+   * values' copies, everything else in the frame, all of them (NULL: none). */
+  LLVMValueRef md_frame, md_frame_noalias, md_frame_all;
+  unsigned kind_scope, kind_noalias;
 
   cc_str report;
 } wg_gen;
@@ -166,6 +172,8 @@ static inline void wg_build_store(wg_gen *g, LLVMValueRef v, LLVMValueRef p, uns
 /* A field of *ctxp (never written while a work-group runs): an invariant load. */
 LLVMValueRef wg_ctx_load(wg_gen *g, LLVMValueRef ctxp, size_t off, LLVMTypeRef ty, const char *name);
 LLVMValueRef wg_ctx_dim(wg_gen *g, size_t field, unsigned d, const char *name);
+/* The object a pointer points into, through GEPs and casts. */
+LLVMValueRef wg_ptr_base(LLVMValueRef p);
 /* The access group on every access to memory that is not private stack memory. */
 void wg_mark_accesses(wg_gen *g);
 
@@ -175,6 +183,18 @@ int wg_alloca_is_simple(LLVMValueRef a);
 /* Regions of a body with boundaries: the frame, the state switch, each
  * boundary saving and returning its id, each resume point restoring. */
 int wg_build_regions(wg_gen *g, char **err);
+/* The uniform values' saves, in one block every return goes through (after
+ * the regions' analyses). */
+void wg_merge_uniform_saves(wg_gen *g);
+/* Alias scopes: one per uniform value's copy, one for the rest of the frame
+ * (before the work-group function is built: load_uniform_values uses them). */
+int wg_frame_scopes(wg_gen *g);
+/* The body's loads and stores of the frame in those scopes, the others that
+ * provably reach other memory marked noalias with them. */
+void wg_scope_frame(wg_gen *g);
+/* Puts inst (a load or store of the frame) in the scope of slot s (NULL:
+ * the rest of the frame). */
+void wg_set_frame_scope(wg_gen *g, LLVMValueRef inst, const wg_slot *s);
 
 /* cc_wg_uniform.c: uniform and divergent values of the body in memory form. */
 typedef struct wg_uni {

@@ -460,6 +460,7 @@ static void build_body_entry(wg_gen *g)
     wg_slot *s = &g->slots[j];
     LLVMValueRef base = frame_base(g, s->off);
     s->addr = lane_elem(g, base, s->resident ? NULL : s->ty, s->size);
+    s->uaddr = s->uniform ? base : NULL;
     if (s->resident) {
       LLVMReplaceAllUsesWith(s->alloca, s->addr);
       LLVMInstructionEraseFromParent(s->alloca);
@@ -545,7 +546,7 @@ static void rewrite_boundary(wg_gen *g, unsigned bi, const uint64_t *live, unsig
     if (!(live[k / 64] >> (k % 64) & 1))
       continue;
     LLVMValueRef v = LLVMBuildLoad2(g->b, s->ty, s->alloca, "");
-    wg_build_store(g, v, s->addr, (unsigned)s->align, 1);
+    wg_build_store(g, v, s->uniform ? s->uaddr : s->addr, (unsigned)s->align, 1);
   }
   LLVMBuildRet(g->b, wg_c32(g, bi + 1));
   LLVMInstructionEraseFromParent(term);
@@ -655,4 +656,157 @@ int wg_build_regions(wg_gen *g, char **err)
   g->live_words = W;
   g->first_simple = first_simple;
   return CC_OK;
+}
+
+/* Every work-item saves a uniform value in work-item 0's copy (uaddr), the
+ * only one read (rewrite_boundary, load_uniform_values).  Once the regions
+ * have been analysed (their walks read each boundary's `ret id`), those
+ * saves move into one block that every return of the body goes through.
+ * In a vectorized lane loop a save in a boundary's own block is predicated
+ * on the path taken, and LLVM makes it a masked scatter of equal values to
+ * one address; in a block every lane reaches it is one scalar store per
+ * vector iteration, and a scalar lane loop keeps it out of the loop.  A
+ * value is then saved at every return, also where it is not live: nothing
+ * reads it there, and the next boundary where it is live saves it again. */
+void wg_merge_uniform_saves(wg_gen *g)
+{
+  unsigned char *saved = calloc(g->nslots + 1, 1);
+  unsigned nsaved = 0;
+  if (!saved)
+    return; /* the saves stay where they are: slower, as right */
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->body); bb; bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMValueRef i = LLVMGetFirstInstruction(bb);
+    while (i) {
+      LLVMValueRef next = LLVMGetNextInstruction(i);
+      if (LLVMIsAStoreInst(i)) {
+        LLVMValueRef p = LLVMGetOperand(i, 1);
+        for (unsigned j = 0; j < g->nslots; j++) {
+          if (!g->slots[j].uaddr || g->slots[j].uaddr != p)
+            continue;
+          LLVMValueRef v = LLVMGetOperand(i, 0);
+          LLVMInstructionEraseFromParent(i);
+          if (LLVMIsALoadInst(v) && !LLVMGetFirstUse(v))
+            LLVMInstructionEraseFromParent(v);
+          nsaved += !saved[j];
+          saved[j] = 1;
+          break;
+        }
+      }
+      i = next;
+    }
+  }
+  if (!nsaved) {
+    free(saved);
+    return;
+  }
+  LLVMBasicBlockRef exitb = LLVMAppendBasicBlockInContext(g->c, g->body, "uniform.save");
+  LLVMPositionBuilderAtEnd(g->b, exitb);
+  LLVMValueRef id = LLVMBuildPhi(g->b, g->t_i32, "ret.id");
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->body); bb; bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+    if (bb == exitb || !t || LLVMGetInstructionOpcode(t) != LLVMRet)
+      continue;
+    LLVMValueRef rv = LLVMGetOperand(t, 0);
+    LLVMPositionBuilderBefore(g->b, t);
+    LLVMBuildBr(g->b, exitb);
+    LLVMInstructionEraseFromParent(t);
+    LLVMAddIncoming(id, &rv, &bb, 1);
+  }
+  LLVMPositionBuilderAtEnd(g->b, exitb);
+  for (unsigned j = 0; j < g->nslots; j++) {
+    wg_slot *s = &g->slots[j];
+    if (!saved[j])
+      continue;
+    LLVMValueRef v = LLVMBuildLoad2(g->b, s->ty, s->alloca, "");
+    wg_build_store(g, v, s->uaddr, (unsigned)s->align, 1);
+  }
+  LLVMBuildRet(g->b, id);
+  free(saved);
+}
+
+/* The frame is memory of its own (a worker's arena, reached only through
+ * ctx->frame), and each uniform value's copy in it (uaddr) is touched by
+ * nothing but its saves and load_uniform_values.  Alias scopes say so: one
+ * per uniform value, one for the rest of the frame; every load and store of
+ * the body whose object is known to be another one (a kernel argument, a
+ * global, an alloca, the collective buffers) is noalias with all of them.
+ * LLVM may then keep a uniform value in a register across a lane loop that
+ * also writes __local or __global memory (LICM's promotion of the saves)
+ * and hand it to the next lane loop without the frame (GVN, through the
+ * state machine's direct edges).  Pointers whose object is not known
+ * (loaded, selected, through a phi) and calls stay unmarked: they may alias
+ * anything. */
+int wg_frame_scopes(wg_gen *g)
+{
+  unsigned n = 1;
+  for (unsigned j = 0; j < g->nslots; j++)
+    n += g->slots[j].uaddr != NULL;
+  LLVMMetadataRef *scope = calloc(2 * n, sizeof(*scope)), *others = scope + n;
+  if (!scope)
+    return CC_OUT_OF_MEMORY;
+  g->kind_scope = LLVMGetMDKindIDInContext(g->c, "alias.scope", 11);
+  g->kind_noalias = LLVMGetMDKindIDInContext(g->c, "noalias", 7);
+  LLVMMetadataRef dname = LLVMMDStringInContext2(g->c, "lanecl.wg", 9);
+  LLVMMetadataRef dom = LLVMMDNodeInContext2(g->c, &dname, 1);
+  /* scope[0]: the frame; scope[k]: the k-th uniform value (k >= 1) */
+  for (unsigned k = 0; k < n; k++) {
+    char name[40];
+    int len = k ? snprintf(name, sizeof(name), "lanecl.uniform.%u", k - 1) : snprintf(name, sizeof(name), "lanecl.frame");
+    LLVMMetadataRef ops[2] = {LLVMMDStringInContext2(g->c, name, (size_t)len), dom};
+    scope[k] = LLVMMDNodeInContext2(g->c, ops, 2);
+  }
+  for (unsigned k = 0, j = 0; k < n; k++) {
+    LLVMValueRef self = LLVMMetadataAsValue(g->c, LLVMMDNodeInContext2(g->c, &scope[k], 1));
+    unsigned m = 0;
+    for (unsigned q = 0; q < n; q++)
+      if (q != k)
+        others[m++] = scope[q];
+    LLVMValueRef rest = LLVMMetadataAsValue(g->c, LLVMMDNodeInContext2(g->c, others, m));
+    if (k == 0) {
+      g->md_frame = self;
+      g->md_frame_noalias = rest;
+      continue;
+    }
+    while (!g->slots[j].uaddr)
+      j++;
+    g->slots[j].md_scope = self;
+    g->slots[j++].md_noalias = rest;
+  }
+  g->md_frame_all = LLVMMetadataAsValue(g->c, LLVMMDNodeInContext2(g->c, scope, n));
+  free(scope);
+  return CC_OK;
+}
+
+void wg_set_frame_scope(wg_gen *g, LLVMValueRef inst, const wg_slot *s)
+{
+  if (!g->md_frame)
+    return;
+  LLVMSetMetadata(inst, g->kind_scope, s && s->md_scope ? s->md_scope : g->md_frame);
+  LLVMSetMetadata(inst, g->kind_noalias, s && s->md_scope ? s->md_noalias : g->md_frame_noalias);
+}
+
+void wg_scope_frame(wg_gen *g)
+{
+  if (!g->md_frame)
+    return;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->body); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      LLVMValueRef p;
+      if (LLVMIsALoadInst(i))
+        p = LLVMGetOperand(i, 0);
+      else if (LLVMIsAStoreInst(i))
+        p = LLVMGetOperand(i, 1);
+      else
+        continue;
+      const wg_slot *us = NULL;
+      for (unsigned j = 0; j < g->nslots && !us; j++)
+        if (g->slots[j].uaddr && g->slots[j].uaddr == p)
+          us = &g->slots[j];
+      LLVMValueRef o = wg_ptr_base(p);
+      if (us || o == g->frame)
+        wg_set_frame_scope(g, i, us);
+      else if (LLVMIsAArgument(o) || LLVMIsAGlobalValue(o) || LLVMIsAAllocaInst(o) || o == g->coll_buf ||
+               o == g->coll_out)
+        LLVMSetMetadata(i, g->kind_noalias, g->md_frame_all);
+    }
 }

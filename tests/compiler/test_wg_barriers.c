@@ -369,3 +369,84 @@ TEST(several_groups_per_call)
   }
   free(full), free(in), free(out);
 }
+
+/* The metadata ids (in "!N", N >= 0) of ir's alias scope lists that name
+ * one of the uniform values' scopes (cc_wg_frame.c wg_frame_scopes):
+ * ids[k] = 1 for list node !k. */
+static unsigned char *uniform_scope_lists(const char *ir, size_t max)
+{
+  unsigned char *scope = calloc(max, 1), *list = calloc(max, 1);
+  for (const char *p = strstr(ir, "\n!"); p; p = strstr(p + 1, "\n!")) {
+    unsigned long id = strtoul(p + 2, NULL, 10);
+    const char *eol = strchr(p + 1, '\n');
+    const char *hit = strstr(p, "\"lanecl.uniform.");
+    if (id < max && hit && (!eol || hit < eol))
+      scope[id] = 1;
+  }
+  for (const char *p = strstr(ir, "\n!"); p; p = strstr(p + 1, "\n!")) {
+    unsigned long id = strtoul(p + 2, NULL, 10), ref;
+    const char *body = strstr(p, "= !{!");
+    const char *eol = strchr(p + 1, '\n');
+    if (id < max && body && (!eol || body < eol) && sscanf(body, "= !{!%lu}", &ref) == 1 && ref < max && scope[ref])
+      list[id] = 1;
+  }
+  free(scope);
+  return list;
+}
+
+/* Loads (want_store 0) or stores (1) of ir in the uniform values' scopes;
+ * with in_loops, only those in the blocks of lane loops (their scalar,
+ * vector and epilogue bodies). */
+static int uniform_accesses(const char *ir, int want_store, int in_loops)
+{
+  enum { MAX = 1 << 16 };
+  unsigned char *list = uniform_scope_lists(ir, MAX);
+  int n = 0, in_loop = 0;
+  for (const char *line = ir; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+    const char *eol = strchr(line, '\n');
+    size_t len = eol ? (size_t)(eol - line) : strlen(line);
+    /* a block's label: "name:" at the start of a line */
+    const char *colon = memchr(line, ':', len);
+    if (colon && line[0] != ' ' && line[0] != '!' && line[0] != ';' && !memchr(line, ' ', (size_t)(colon - line))) {
+      in_loop = !strncmp(line, "lanes.x", 7) || !strncmp(line, "vector.body", 11) ||
+                !strncmp(line, "vec.epilog.vector.body", 22);
+    }
+    const char *sc = strstr(line, "!alias.scope !");
+    if (!sc || (eol && sc > eol))
+      continue;
+    int is_store = !strncmp(line, "  store ", 8);
+    int is_load = strstr(line, " = load ") && strstr(line, " = load ") < sc;
+    unsigned long id = strtoul(sc + 14, NULL, 10);
+    if (id < MAX && list[id] && (want_store ? is_store : is_load) && (!in_loops || in_loop))
+      n++;
+  }
+  free(list);
+  return n;
+}
+
+/* The Blelloch scan's loop counters d and off are uniform values: each
+ * lane loop saves them once, after the loop (every work-item saves them to
+ * work-item 0's copy, in alias scopes of their own, so LLVM moves the
+ * saves out of the loop), and the next lane loop gets them in registers
+ * (each state's lane loops branch straight to the next state, so LLVM
+ * forwards the saved values instead of loading them from the frame). */
+TEST(uniform_values_stay_out_of_lane_loops_and_memory)
+{
+  cc_blob out;
+  char *log = NULL;
+  ASSERT_EQ(ct_api()->build(ct_dev(), scan_src, "-cl-std=CL3.0", &out, &log), CC_OK);
+  free(log);
+  char *ir = NULL;
+  ASSERT_EQ(ct_api()->disassemble(ct_dev(), &out, 2, &ir), CC_OK);
+  cc_blob_free(&out);
+  ASSERT_CONTAINS(ir, "\"lanecl.uniform.0\"");
+  int saves = uniform_accesses(ir, 1, 0), saves_in_loops = uniform_accesses(ir, 1, 1);
+  int loads = uniform_accesses(ir, 0, 0);
+  printf("uniform values: %d saves (%d in lane loops), %d loads\n", saves, saves_in_loops, loads);
+  ASSERT_TRUE(saves > 0);
+  ASSERT_EQ(saves_in_loops, 0);
+  /* 3 states after a barrier, each restoring up to 5 values, in the 1D and
+   * the 3D copy of the state machine: 30 loads without the forwarding. */
+  ASSERT_TRUE(loads <= 6);
+  free(ir);
+}
