@@ -1412,7 +1412,10 @@ static void load_uniform_values(wg_gen *g, unsigned s, LLVMValueRef frame, LLVMV
     unsigned k = j - g->first_simple;
     if (!sl->uniform || !(live[k / 64] >> (k % 64) & 1))
       continue;
-    LLVMValueRef o = LLVMBuildMul(g->b, wg_c64(g, sl->off), nwi, "");
+    /* The body's own expression for the address (its nwi, from ctx), not
+     * this copy's (y and z constant 1): after inlining it is the address
+     * the body saved to, and LLVM forwards the saved value. */
+    LLVMValueRef o = LLVMBuildMul(g->b, wg_c64(g, sl->off), g->frame_nwi ? g->frame_nwi : nwi, "");
     LLVMValueRef v = wg_build_load(g, sl->ty, LLVMBuildInBoundsGEP2(g->b, g->t_i8, frame, &o, 1, ""),
                                    (unsigned)sl->align, 0);
     wg_set_frame_scope(g, v, sl);
@@ -1967,6 +1970,7 @@ static int build_wg_function(wg_gen *g, const int *vec_state)
   for (unsigned d = 0; d < 3; d++)
     ls[d] = wg_ctx_load(g, ctxp, offsetof(lanecl_wg_ctx, local_size) + 8 * d, g->t_i64, "local_size");
   g->wg_els0 = wg_ctx_load(g, ctxp, offsetof(lanecl_wg_ctx, enqueued_local_size), g->t_i64, "enq_local_size");
+  g->frame_nwi = LLVMBuildMul(g->b, LLVMBuildMul(g->b, ls[0], ls[1], ""), ls[2], "frame_nwi");
 
   /* With reqd_work_group_size, full groups (all but maybe the last of a
    * non-uniform NDRange) run a copy where the local size is a constant:

@@ -93,6 +93,7 @@ typedef struct wg_gen {
   LLVMValueRef p_cidx;  /* the element of them, all ones: the linear id */
   LLVMValueRef p_gx;    /* group_off * enqueued local size + local id x */
   LLVMValueRef wg_els0; /* in the work-group function: the enqueued local size x */
+  LLVMValueRef frame_nwi; /* ... and the work-items of the group, as the body computes them */
   LLVMBasicBlockRef entry, start;  /* body: alloca block, state 0's first block */
 
   wg_boundary *bnd;
