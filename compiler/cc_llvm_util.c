@@ -58,6 +58,16 @@ void cc_phi_retarget(LLVMBasicBlockRef bb, LLVMBasicBlockRef from, LLVMBasicBloc
   LLVMDisposeBuilder(b);
 }
 
+void cc_move_to_builder(LLVMBuilderRef b, LLVMValueRef inst)
+{
+  size_t len;
+  const char *n = LLVMGetValueName2(inst, &len);
+  char *copy = strndup(n, len);
+  LLVMInstructionRemoveFromParent(inst);
+  LLVMInsertIntoBuilderWithName(b, inst, copy ? copy : "");
+  free(copy);
+}
+
 LLVMBasicBlockRef cc_split_block_before(LLVMValueRef inst, const char *name)
 {
   LLVMContextRef ctx = inst_context(inst);
@@ -71,12 +81,7 @@ LLVMBasicBlockRef cc_split_block_before(LLVMValueRef inst, const char *name)
   LLVMValueRef i = inst;
   while (i) {
     LLVMValueRef next_i = LLVMGetNextInstruction(i);
-    size_t len;
-    const char *n = LLVMGetValueName2(i, &len);
-    char *copy = strndup(n, len);
-    LLVMInstructionRemoveFromParent(i);
-    LLVMInsertIntoBuilderWithName(b, i, copy ? copy : "");
-    free(copy);
+    cc_move_to_builder(b, i);
     i = next_i;
   }
   LLVMValueRef term = LLVMGetBasicBlockTerminator(nb);
@@ -932,4 +937,81 @@ unsigned cc_dbg_loc_line(LLVMMetadataRef loc, unsigned *column, const char **fil
   if (f)
     *file = LLVMDIFileGetFilename(f, len);
   return LLVMDILocationGetLine(loc);
+}
+
+/* ---- building ---- */
+
+void cc_copy_metadata(LLVMValueRef from, LLVMValueRef to)
+{
+  size_t n = 0;
+  LLVMValueMetadataEntry *e = LLVMInstructionGetAllMetadataOtherThanDebugLoc(from, &n);
+  LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(from));
+  for (size_t i = 0; i < n; i++)
+    LLVMSetMetadata(to, LLVMValueMetadataEntriesGetKind(e, (unsigned)i),
+                    LLVMMetadataAsValue(ctx, LLVMValueMetadataEntriesGetMetadata(e, (unsigned)i)));
+  if (e)
+    LLVMDisposeValueMetadataEntries(e);
+}
+
+LLVMValueRef cc_build_splat(LLVMBuilderRef b, LLVMValueRef s, unsigned width, const char *name)
+{
+  LLVMTypeRef vt = LLVMVectorType(LLVMTypeOf(s), width);
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetTypeContext(vt));
+  LLVMValueRef ins = LLVMBuildInsertElement(b, LLVMGetPoison(vt), s, LLVMConstInt(i32, 0, 0), "");
+  return LLVMBuildShuffleVector(b, ins, LLVMGetPoison(vt), LLVMConstNull(LLVMVectorType(i32, width)), name);
+}
+
+LLVMValueRef cc_build_intrinsic_id(LLVMBuilderRef b, LLVMModuleRef m, unsigned id, LLVMTypeRef *tys, unsigned ntys,
+                                   LLVMValueRef *args, unsigned nargs, const char *name)
+{
+  LLVMValueRef f = LLVMGetIntrinsicDeclaration(m, id, tys, ntys);
+  return LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, args, nargs, name);
+}
+
+LLVMValueRef cc_build_intrinsic(LLVMBuilderRef b, LLVMModuleRef m, const char *intrinsic, LLVMTypeRef *tys,
+                                unsigned ntys, LLVMValueRef *args, unsigned nargs, const char *name)
+{
+  unsigned id = LLVMLookupIntrinsicID(intrinsic, strlen(intrinsic));
+  return cc_build_intrinsic_id(b, m, id, tys, ntys, args, nargs, name);
+}
+
+LLVMValueRef cc_build_gep_like(LLVMBuilderRef b, LLVMValueRef gep, LLVMValueRef base, LLVMValueRef *idx, unsigned n,
+                               const char *name)
+{
+  LLVMTypeRef st = LLVMGetGEPSourceElementType(gep);
+  return LLVMIsInBounds(gep) ? LLVMBuildInBoundsGEP2(b, st, base, idx, n, name)
+                             : LLVMBuildGEP2(b, st, base, idx, n, name);
+}
+
+LLVMValueRef cc_const_iota(LLVMTypeRef t, unsigned width)
+{
+  LLVMValueRef *lane = malloc((width + 1) * sizeof(*lane));
+  if (!lane)
+    return NULL;
+  for (unsigned k = 0; k < width; k++)
+    lane[k] = LLVMConstInt(t, k, 0);
+  LLVMValueRef v = LLVMConstVector(lane, width);
+  free(lane);
+  return v;
+}
+
+LLVMValueRef *cc_take_attributed_functions(LLVMModuleRef m, const char *attr, unsigned *n, int *oom)
+{
+  unsigned cap = 0;
+  LLVMValueRef *fns = NULL;
+  unsigned alen = (unsigned)strlen(attr);
+  *n = 0;
+  *oom = 0;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+    if (!LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, attr, alen))
+      continue;
+    LLVMRemoveStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, attr, alen);
+    if (!*oom && cc_values_push(&fns, n, &cap, f)) {
+      free(fns);
+      fns = NULL;
+      *n = 0;
+      *oom = 1;
+    }
+  }
+  return fns;
 }

@@ -18,6 +18,9 @@ LLVMBasicBlockRef cc_split_block_before(LLVMValueRef inst, const char *name);
 /* The same, splitting after inst (inst stays, the rest moves). */
 LLVMBasicBlockRef cc_split_block_after(LLVMValueRef inst, const char *name);
 
+/* Moves inst from its block to the builder's position, keeping its name. */
+void cc_move_to_builder(LLVMBuilderRef b, LLVMValueRef inst);
+
 /* In block bb, every phi entry that comes from `from` comes from `to` instead. */
 void cc_phi_retarget(LLVMBasicBlockRef bb, LLVMBasicBlockRef from, LLVMBasicBlockRef to);
 
@@ -143,5 +146,28 @@ unsigned cc_dbg_loc_line(LLVMMetadataRef loc, unsigned *column, const char **fil
 
 /* The enum attribute kind id of name (e.g. "alwaysinline"). */
 unsigned cc_attr_kind(const char *name);
+
+/* Every metadata kind of instruction from but its debug location (tbaa,
+ * access groups, ...) set on instruction to. */
+void cc_copy_metadata(LLVMValueRef from, LLVMValueRef to);
+
+/* Building, at the builder: a vector of width copies of s; a call of an
+ * intrinsic (by id or name) overloaded on tys[0..ntys); a getelementptr
+ * of base with gep's source element type and inbounds flag. */
+LLVMValueRef cc_build_splat(LLVMBuilderRef b, LLVMValueRef s, unsigned width, const char *name);
+LLVMValueRef cc_build_intrinsic_id(LLVMBuilderRef b, LLVMModuleRef m, unsigned id, LLVMTypeRef *tys, unsigned ntys,
+                                   LLVMValueRef *args, unsigned nargs, const char *name);
+LLVMValueRef cc_build_intrinsic(LLVMBuilderRef b, LLVMModuleRef m, const char *intrinsic, LLVMTypeRef *tys,
+                                unsigned ntys, LLVMValueRef *args, unsigned nargs, const char *name);
+LLVMValueRef cc_build_gep_like(LLVMBuilderRef b, LLVMValueRef gep, LLVMValueRef base, LLVMValueRef *idx, unsigned n,
+                               const char *name);
+/* The constant vector <0, 1, ..., width - 1> of integer type t (NULL when
+ * out of memory). */
+LLVMValueRef cc_const_iota(LLVMTypeRef t, unsigned width);
+
+/* The functions of m that carry the string attribute attr, which they
+ * lose, in a malloc'd array (*n of them).  Out of memory: NULL, *oom set,
+ * and the attribute is still taken off every function. */
+LLVMValueRef *cc_take_attributed_functions(LLVMModuleRef m, const char *attr, unsigned *n, int *oom);
 
 #endif

@@ -98,16 +98,10 @@ static LLVMBasicBlockRef split_head(aff_ctx *x, LLVMValueRef inst, const char *n
   LLVMBasicBlockRef bb = LLVMGetInstructionParent(inst);
   /* the branches into bb (its own back edge too) go to head; collected
    * first, as retargeting them changes bb's list of uses */
-  LLVMValueRef bv = LLVMBasicBlockAsValue(bb);
-  unsigned nuse = 0;
-  for (LLVMUseRef u = LLVMGetFirstUse(bv); u; u = LLVMGetNextUse(u))
-    nuse++;
-  LLVMValueRef *users = malloc((nuse + 1) * sizeof(*users));
+  unsigned nuse;
+  LLVMValueRef *users = cc_collect_users(LLVMBasicBlockAsValue(bb), &nuse);
   if (!users)
     return NULL;
-  nuse = 0;
-  for (LLVMUseRef u = LLVMGetFirstUse(bv); u; u = LLVMGetNextUse(u))
-    users[nuse++] = LLVMGetUser(u);
   LLVMBasicBlockRef head = LLVMInsertBasicBlockInContext(x->c, bb, name);
   for (unsigned k = 0; k < nuse; k++) {
     if (!LLVMIsAInstruction(users[k]) || !LLVMIsATerminatorInst(users[k]))
@@ -120,16 +114,66 @@ static LLVMBasicBlockRef split_head(aff_ctx *x, LLVMValueRef inst, const char *n
   LLVMPositionBuilderAtEnd(x->b, head);
   for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i != inst;) {
     LLVMValueRef next = LLVMGetNextInstruction(i);
-    size_t len;
-    const char *n = LLVMGetValueName2(i, &len);
-    char *copy = strndup(n, len);
-    LLVMInstructionRemoveFromParent(i);
-    LLVMInsertIntoBuilderWithName(x->b, i, copy ? copy : "");
-    free(copy);
+    cc_move_to_builder(x->b, i);
     i = next;
   }
   LLVMBuildBr(x->b, bb);
   return head;
+}
+
+/* A new block `name` right after head (which split_head made), the builder
+ * before head's branch, where the caller builds the test for
+ * branch_head. */
+static LLVMBasicBlockRef block_after(aff_ctx *x, LLVMBasicBlockRef head, const char *name)
+{
+  LLVMBasicBlockRef nb = LLVMAppendBasicBlockInContext(x->c, LLVMGetBasicBlockParent(head), name);
+  LLVMMoveBasicBlockAfter(nb, head);
+  LLVMPositionBuilderBefore(x->b, LLVMGetBasicBlockTerminator(head));
+  return nb;
+}
+
+/* head's branch becomes a branch on cond to t or f. */
+static void branch_head(aff_ctx *x, LLVMBasicBlockRef head, LLVMValueRef cond, LLVMBasicBlockRef t,
+                        LLVMBasicBlockRef f)
+{
+  LLVMValueRef br = LLVMGetBasicBlockTerminator(head);
+  LLVMPositionBuilderBefore(x->b, br);
+  LLVMBuildCondBr(x->b, cond, t, f);
+  LLVMInstructionEraseFromParent(br);
+}
+
+/* Splits call's block before call (split_head, block `head`) and puts a
+ * block `body` after the head, which runs when a lane of mask (W lanes) is
+ * on, else the head goes on to the call's block.  *bits: the mask as an
+ * integer of W bits (named bits_name).  Returns body, NULL when it could
+ * not split (nothing changed then). */
+static LLVMBasicBlockRef if_any_lane(aff_ctx *x, LLVMValueRef call, LLVMValueRef mask, unsigned W, const char *head,
+                                     const char *body, const char *bits_name, LLVMValueRef *bits)
+{
+  LLVMBasicBlockRef rest = LLVMGetInstructionParent(call);
+  LLVMBasicBlockRef h = split_head(x, call, head);
+  if (!h)
+    return NULL;
+  LLVMBasicBlockRef nb = block_after(x, h, body);
+  LLVMTypeRef it = LLVMIntTypeInContext(x->c, W);
+  *bits = LLVMBuildBitCast(x->b, mask, it, bits_name);
+  branch_head(x, h, LLVMBuildICmp(x->b, LLVMIntNE, *bits, LLVMConstNull(it), ""), nb, rest);
+  return nb;
+}
+
+/* The alignment of a gather or scatter, at least 1. */
+static unsigned access_align(LLVMValueRef call, int is_gather)
+{
+  LLVMValueRef al = LLVMGetOperand(call, is_gather ? 1 : 2);
+  unsigned align = LLVMIsAConstantInt(al) ? (unsigned)LLVMConstIntGetZExtValue(al) : 1;
+  return align ? align : 1;
+}
+
+/* A load or store r that replaces (part of) call: its alignment and metadata. */
+static void like_access(LLVMValueRef call, LLVMValueRef r, unsigned align)
+{
+  LLVMSetAlignment(r, align);
+  cc_copy_metadata(call, r);
 }
 
 /* Lane k of vector v, built at the builder. */
@@ -480,26 +524,6 @@ static int all_true(LLVMValueRef mask)
          LLVMConstIntGetZExtValue(a.base) == 1;
 }
 
-static LLVMValueRef splat(aff_ctx *x, LLVMValueRef s, unsigned W)
-{
-  LLVMTypeRef vt = LLVMVectorType(LLVMTypeOf(s), W);
-  LLVMValueRef ins = LLVMBuildInsertElement(x->b, LLVMGetPoison(vt), s, LLVMConstInt(LLVMInt32TypeInContext(x->c), 0, 0), "");
-  return LLVMBuildShuffleVector(x->b, ins, LLVMGetPoison(vt), LLVMConstNull(LLVMVectorType(LLVMInt32TypeInContext(x->c), W)),
-                                "bcast");
-}
-
-static void copy_md(LLVMValueRef from, LLVMValueRef to)
-{
-  size_t n = 0;
-  LLVMValueMetadataEntry *e = LLVMInstructionGetAllMetadataOtherThanDebugLoc(from, &n);
-  for (size_t i = 0; i < n; i++)
-    LLVMSetMetadata(to, LLVMValueMetadataEntriesGetKind(e, (unsigned)i),
-                    LLVMMetadataAsValue(LLVMGetModuleContext(LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(from)))),
-                                        LLVMValueMetadataEntriesGetMetadata(e, (unsigned)i)));
-  if (e)
-    LLVMDisposeValueMetadataEntries(e);
-}
-
 /* The plain access for call (a gather or scatter whose addresses are a),
  * at the builder; NULL (nothing built) when there is none. */
 static LLVMValueRef plain_access(aff_ctx *x, LLVMValueRef call, int is_gather, const aff *a, unsigned W)
@@ -507,14 +531,12 @@ static LLVMValueRef plain_access(aff_ctx *x, LLVMValueRef call, int is_gather, c
   LLVMValueRef data = is_gather ? call : LLVMGetOperand(call, 0);
   LLVMTypeRef vt = LLVMTypeOf(data), et = LLVMGetElementType(vt);
   int64_t esize = (int64_t)LLVMABISizeOfType(x->td, et);
-  LLVMValueRef al = LLVMGetOperand(call, is_gather ? 1 : 2);
-  unsigned align = LLVMIsAConstantInt(al) ? (unsigned)LLVMConstIntGetZExtValue(al) : 1;
+  unsigned align = access_align(call, is_gather);
   LLVMValueRef r;
   if (is_gather && a->stride == 0) {
     r = LLVMBuildLoad2(x->b, et, a->base, "uniform");
-    LLVMSetAlignment(r, align ? align : 1);
-    copy_md(call, r);
-    return splat(x, r, W);
+    like_access(call, r, align);
+    return cc_build_splat(x->b, r, W, "bcast");
   }
   if (a->stride != esize)
     return NULL;
@@ -522,28 +544,20 @@ static LLVMValueRef plain_access(aff_ctx *x, LLVMValueRef call, int is_gather, c
   if (!all_true(mask)) {
     /* Some lanes off: a masked load or store of the consecutive elements. */
     LLVMTypeRef ot[2] = {vt, LLVMTypeOf(a->base)};
-    unsigned id = LLVMLookupIntrinsicID(is_gather ? "llvm.masked.load" : "llvm.masked.store",
-                                        is_gather ? 16 : 17);
-    LLVMValueRef decl = LLVMGetIntrinsicDeclaration(x->m, id, ot, 2);
-    LLVMValueRef al32 = LLVMConstInt(LLVMInt32TypeInContext(x->c), align ? align : 1, 0);
+    LLVMValueRef al32 = LLVMConstInt(LLVMInt32TypeInContext(x->c), align, 0);
     LLVMValueRef args[4];
     if (is_gather) {
       args[0] = a->base, args[1] = al32, args[2] = mask, args[3] = LLVMGetOperand(call, 3);
     } else {
       args[0] = data, args[1] = a->base, args[2] = al32, args[3] = mask;
     }
-    r = LLVMBuildCall2(x->b, LLVMGlobalGetValueType(decl), decl, args, 4, is_gather ? "lanes" : "");
-    copy_md(call, r);
+    r = cc_build_intrinsic(x->b, x->m, is_gather ? "llvm.masked.load" : "llvm.masked.store", ot, 2, args, 4,
+                           is_gather ? "lanes" : "");
+    cc_copy_metadata(call, r);
     return r;
   }
-  if (is_gather) {
-    r = LLVMBuildLoad2(x->b, vt, a->base, "lanes");
-    LLVMSetAlignment(r, align ? align : 1);
-  } else {
-    r = LLVMBuildStore(x->b, data, a->base);
-    LLVMSetAlignment(r, align ? align : 1);
-  }
-  copy_md(call, r);
+  r = is_gather ? LLVMBuildLoad2(x->b, vt, a->base, "lanes") : LLVMBuildStore(x->b, data, a->base);
+  like_access(call, r, align);
   return r;
 }
 
@@ -622,45 +636,33 @@ static int sparse_access(aff_ctx *x, LLVMValueRef call, int is_gather, unsigned 
 {
   LLVMValueRef ptrs = LLVMGetOperand(call, is_gather ? 0 : 1);
   LLVMValueRef mask = LLVMGetOperand(call, is_gather ? 2 : 3);
-  LLVMValueRef al = LLVMGetOperand(call, is_gather ? 1 : 2);
-  unsigned align = LLVMIsAConstantInt(al) ? (unsigned)LLVMConstIntGetZExtValue(al) : 1;
+  unsigned align = access_align(call, is_gather);
   LLVMTypeRef vt = LLVMTypeOf(is_gather ? call : LLVMGetOperand(call, 0)), et = LLVMGetElementType(vt);
   LLVMTypeRef it = LLVMIntTypeInContext(x->c, W);
   LLVMBasicBlockRef rest = LLVMGetInstructionParent(call);
-  LLVMValueRef fn = LLVMGetBasicBlockParent(rest);
-  LLVMBasicBlockRef head = split_head(x, call, "sparse.head");
-  if (!head)
+  LLVMValueRef bits;
+  LLVMBasicBlockRef loop = if_any_lane(x, call, mask, W, "sparse.head", "sparse.lane", "sparse.bits", &bits);
+  if (!loop)
     return 0;
-  LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(x->c, fn, "sparse.lane");
-  LLVMMoveBasicBlockAfter(loop, head);
-  LLVMValueRef br = LLVMGetBasicBlockTerminator(head);
-  LLVMPositionBuilderBefore(x->b, br);
-  LLVMValueRef bits = LLVMBuildBitCast(x->b, mask, it, "sparse.bits");
-  LLVMValueRef zero = LLVMConstNull(it);
-  LLVMBuildCondBr(x->b, LLVMBuildICmp(x->b, LLVMIntNE, bits, zero, ""), loop, rest);
-  LLVMInstructionEraseFromParent(br);
+  LLVMBasicBlockRef head = LLVMGetPreviousBasicBlock(loop);
 
   LLVMPositionBuilderAtEnd(x->b, loop);
   LLVMValueRef b = LLVMBuildPhi(x->b, it, "sparse.left");
   LLVMValueRef acc = is_gather ? LLVMBuildPhi(x->b, vt, "sparse.acc") : NULL;
-  unsigned id = LLVMLookupIntrinsicID("llvm.cttz", 9);
-  LLVMValueRef cttz = LLVMGetIntrinsicDeclaration(x->m, id, &it, 1);
   LLVMValueRef cargs[2] = {b, LLVMConstInt(LLVMInt1TypeInContext(x->c), 1, 0)};
-  LLVMValueRef k = LLVMBuildCall2(x->b, LLVMGlobalGetValueType(cttz), cttz, cargs, 2, "sparse.k");
+  LLVMValueRef k = cc_build_intrinsic(x->b, x->m, "llvm.cttz", &it, 1, cargs, 2, "sparse.k");
   LLVMValueRef p = LLVMBuildExtractElement(x->b, ptrs, k, "");
   LLVMValueRef acc2 = NULL;
   if (is_gather) {
     LLVMValueRef v = LLVMBuildLoad2(x->b, et, p, "");
-    LLVMSetAlignment(v, align ? align : 1);
-    copy_md(call, v);
+    like_access(call, v, align);
     acc2 = LLVMBuildInsertElement(x->b, acc, v, k, "");
   } else {
     LLVMValueRef st = LLVMBuildStore(x->b, LLVMBuildExtractElement(x->b, LLVMGetOperand(call, 0), k, ""), p);
-    LLVMSetAlignment(st, align ? align : 1);
-    copy_md(call, st);
+    like_access(call, st, align);
   }
   LLVMValueRef b2 = LLVMBuildAnd(x->b, b, LLVMBuildSub(x->b, b, LLVMConstInt(it, 1, 0), ""), "");
-  LLVMBuildCondBr(x->b, LLVMBuildICmp(x->b, LLVMIntNE, b2, zero, ""), loop, rest);
+  LLVMBuildCondBr(x->b, LLVMBuildICmp(x->b, LLVMIntNE, b2, LLVMConstNull(it), ""), loop, rest);
   LLVMValueRef in[2] = {bits, b2};
   LLVMBasicBlockRef from[2] = {head, loop};
   LLVMAddIncoming(b, in, from, 2);
@@ -778,7 +780,7 @@ static int split_on_select(aff_ctx *x, LLVMValueRef call, int is_gather)
     args[is_gather ? 0 : 1] = side[k];
     args[is_gather ? 2 : 3] = m[k];
     part[k] = LLVMBuildCall2(x->b, fty, fn, args, 4, "");
-    copy_md(call, part[k]);
+    cc_copy_metadata(call, part[k]);
   }
   if (is_gather)
     LLVMReplaceAllUsesWith(call, LLVMBuildSelect(x->b, c, part[0], part[1], "side.val"));
@@ -796,35 +798,23 @@ static int split_on_select(aff_ctx *x, LLVMValueRef call, int is_gather)
  * highest lane on, nothing when no lane is.  1 when it did. */
 static int one_address_scatter(aff_ctx *x, LLVMValueRef call, LLVMValueRef addr, unsigned W, int full)
 {
-  LLVMValueRef al = LLVMGetOperand(call, 2);
-  unsigned align = LLVMIsAConstantInt(al) ? (unsigned)LLVMConstIntGetZExtValue(al) : 1;
+  unsigned align = access_align(call, 0);
   LLVMTypeRef it = LLVMIntTypeInContext(x->c, W);
   LLVMValueRef k = LLVMConstInt(it, W - 1, 0);
   if (!full) {
-    LLVMBasicBlockRef rest = LLVMGetInstructionParent(call);
-    LLVMValueRef fn = LLVMGetBasicBlockParent(rest);
-    LLVMBasicBlockRef head = split_head(x, call, "one.head");
-    if (!head)
+    LLVMValueRef bits;
+    LLVMBasicBlockRef st = if_any_lane(x, call, LLVMGetOperand(call, 3), W, "one.head", "one.store", "one.bits", &bits);
+    if (!st)
       return 0;
-    LLVMBasicBlockRef st = LLVMAppendBasicBlockInContext(x->c, fn, "one.store");
-    LLVMMoveBasicBlockAfter(st, head);
-    LLVMValueRef br = LLVMGetBasicBlockTerminator(head);
-    LLVMPositionBuilderBefore(x->b, br);
-    LLVMValueRef bits = LLVMBuildBitCast(x->b, LLVMGetOperand(call, 3), it, "one.bits");
-    LLVMBuildCondBr(x->b, LLVMBuildICmp(x->b, LLVMIntNE, bits, LLVMConstNull(it), ""), st, rest);
-    LLVMInstructionEraseFromParent(br);
     LLVMPositionBuilderAtEnd(x->b, st);
-    unsigned id = LLVMLookupIntrinsicID("llvm.ctlz", 9);
-    LLVMValueRef ctlz = LLVMGetIntrinsicDeclaration(x->m, id, &it, 1);
     LLVMValueRef cargs[2] = {bits, LLVMConstInt(LLVMInt1TypeInContext(x->c), 1, 0)};
-    LLVMValueRef lz = LLVMBuildCall2(x->b, LLVMGlobalGetValueType(ctlz), ctlz, cargs, 2, "");
+    LLVMValueRef lz = cc_build_intrinsic(x->b, x->m, "llvm.ctlz", &it, 1, cargs, 2, "");
     k = LLVMBuildSub(x->b, k, lz, "one.lane");
   } else {
     LLVMPositionBuilderBefore(x->b, call);
   }
   LLVMValueRef s = LLVMBuildStore(x->b, LLVMBuildExtractElement(x->b, LLVMGetOperand(call, 0), k, ""), addr);
-  LLVMSetAlignment(s, align ? align : 1);
-  copy_md(call, s);
+  like_access(call, s, align);
   if (!full)
     LLVMBuildBr(x->b, LLVMGetInstructionParent(call));
   LLVMInstructionEraseFromParent(call);
@@ -865,19 +855,14 @@ static int rewrite(aff_ctx *x, LLVMValueRef call, int is_gather)
   }
   /* if (guard) plain access else the gather/scatter as it was */
   LLVMBasicBlockRef rest = LLVMGetInstructionParent(call);
-  LLVMValueRef fn = LLVMGetBasicBlockParent(rest);
   LLVMBasicBlockRef head = split_head(x, call, "lanes.head");
   if (!head)
     return 0;
   LLVMBasicBlockRef slow = split_head(x, LLVMGetNextInstruction(call), "lanes.join"); /* the call alone */
   if (!slow)
     return 0; /* head -> rest: still valid */
-  LLVMBasicBlockRef fast = LLVMAppendBasicBlockInContext(x->c, fn, "lanes.plain");
-  LLVMMoveBasicBlockAfter(fast, head);
-  LLVMValueRef br = LLVMGetBasicBlockTerminator(head);
-  LLVMPositionBuilderBefore(x->b, br);
-  LLVMBuildCondBr(x->b, a.guard, fast, slow);
-  LLVMInstructionEraseFromParent(br);
+  LLVMBasicBlockRef fast = block_after(x, head, "lanes.plain");
+  branch_head(x, head, a.guard, fast, slow);
   LLVMPositionBuilderAtEnd(x->b, fast);
   LLVMValueRef r = plain_access(x, call, is_gather, &a, W);
   LLVMBuildBr(x->b, rest);
@@ -1002,13 +987,21 @@ static int lane_equality(const wg_gen *g, LLVMValueRef c, unsigned depth)
   return 0;
 }
 
+/* The address of i when it is a load or store of the kernel (in its access
+ * group), else NULL. */
+static LLVMValueRef kernel_access(const wg_gen *g, LLVMValueRef i)
+{
+  LLVMValueRef p = LLVMIsALoadInst(i) ? LLVMGetOperand(i, 0) : LLVMIsAStoreInst(i) ? LLVMGetOperand(i, 1) : NULL;
+  return p && LLVMGetMetadata(i, g->kind_ag) ? p : NULL;
+}
+
 /* bb accesses memory at an address that depends on lx (a uniform address
  * under lx == 0, t[L - 1] = 0, vectorizes well as it is). */
 static int lane_access(const wg_gen *g, LLVMBasicBlockRef bb)
 {
   for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-    LLVMValueRef p = LLVMIsALoadInst(i) ? LLVMGetOperand(i, 0) : LLVMIsAStoreInst(i) ? LLVMGetOperand(i, 1) : NULL;
-    if (p && LLVMGetMetadata(i, g->kind_ag) && reaches(g, p, 1, 0))
+    LLVMValueRef p = kernel_access(g, i);
+    if (p && reaches(g, p, 1, 0))
       return 1;
   }
   return 0;
@@ -1022,8 +1015,8 @@ int wg_wants_plain_accesses(const wg_gen *g)
         (lane_access(g, LLVMGetSuccessor(t, 0)) || lane_access(g, LLVMGetSuccessor(t, 1))))
       return 1;
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-      LLVMValueRef p = LLVMIsALoadInst(i) ? LLVMGetOperand(i, 0) : LLVMIsAStoreInst(i) ? LLVMGetOperand(i, 1) : NULL;
-      if (p && LLVMGetMetadata(i, g->kind_ag) && reaches(g, p, 0, 0))
+      LLVMValueRef p = kernel_access(g, i);
+      if (p && reaches(g, p, 0, 0))
         return 1;
     }
   }

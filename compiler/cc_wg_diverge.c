@@ -94,17 +94,6 @@ static const char *const dropped_intrinsics[] = {
     "llvm.lifetime.", "llvm.assume", "llvm.dbg.", "llvm.experimental.noalias.scope.decl",
 };
 
-static int scalar_ty(LLVMTypeRef t)
-{
-  switch (LLVMGetTypeKind(t)) {
-  case LLVMIntegerTypeKind: case LLVMHalfTypeKind: case LLVMFloatTypeKind: case LLVMDoubleTypeKind:
-  case LLVMPointerTypeKind:
-    return 1;
-  default:
-    return 0;
-  }
-}
-
 static int has_prefix_in(LLVMValueRef call, const char *const *list, size_t n)
 {
   for (size_t i = 0; i < n; i++)
@@ -126,7 +115,7 @@ static int is_pure_call(LLVMValueRef i)
   if (!f || !LLVMGetIntrinsicID(f) || !wg_lanewise_intrinsic(i))
     return 0;
   LLVMTypeRef rt = LLVMTypeOf(i);
-  if (!scalar_ty(rt))
+  if (!wg_scalar_type(rt))
     return 0;
   unsigned n = LLVMGetNumArgOperands(i);
   for (unsigned a = 0; a < n; a++) {
@@ -138,36 +127,25 @@ static int is_pure_call(LLVMValueRef i)
   return 1;
 }
 
+static int widens_call(LLVMValueRef call)
+{
+  return is_dropped(call) || is_pure_call(call);
+}
+
 /* NULL when the widening takes instruction i, else why not. */
 static const char *inst_problem(dv *d, LLVMValueRef i)
 {
   LLVMOpcode op = LLVMGetInstructionOpcode(i);
   LLVMTypeRef t = LLVMTypeOf(i);
-  if (LLVMGetTypeKind(t) != LLVMVoidTypeKind && !scalar_ty(t))
+  if (LLVMGetTypeKind(t) != LLVMVoidTypeKind && !wg_scalar_type(t))
     return "vector or aggregate values";
+  int known;
+  const char *why = wg_shared_problem(i, widens_call, d->buf, sizeof(d->buf), &known);
+  if (known)
+    return why;
   switch (op) {
-  case LLVMBr:
-    return NULL;
-  case LLVMLoad: case LLVMStore:
-    if (LLVMGetVolatile(i) || LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic)
-      return "a volatile or atomic memory access";
-    if (op == LLVMStore && !scalar_ty(LLVMTypeOf(LLVMGetOperand(i, 0))))
-      return "vector or aggregate values";
-    return NULL;
-  case LLVMCall: {
-    if (is_dropped(i) || is_pure_call(i))
-      return NULL;
-    size_t len;
-    const char *name = cc_callee_name(i, &len);
-    if (!name)
-      return "an indirect call";
-    snprintf(d->buf, sizeof(d->buf), "a call of %.*s", (int)(len < 64 ? len : 64), name);
-    return d->buf;
-  }
-  case LLVMAtomicRMW: case LLVMAtomicCmpXchg: case LLVMFence:
-    return "atomics";
   case LLVMSwitch:
-    if (!scalar_ty(LLVMTypeOf(LLVMGetOperand(i, 0))))
+    if (!wg_scalar_type(LLVMTypeOf(LLVMGetOperand(i, 0))))
       return "vector or aggregate values";
     return NULL;
   case LLVMAlloca:
@@ -180,7 +158,7 @@ static const char *inst_problem(dv *d, LLVMValueRef i)
   }
   unsigned n = (unsigned)LLVMGetNumOperands(i);
   for (unsigned k = 0; k < n; k++)
-    if (!scalar_ty(LLVMTypeOf(LLVMGetOperand(i, k))))
+    if (!wg_scalar_type(LLVMTypeOf(LLVMGetOperand(i, k))))
       return "vector or aggregate values";
   return NULL;
 }
@@ -199,42 +177,58 @@ static int in_region(const dv *d, LLVMValueRef v)
   return bi >= 0 && d->loops[0].in[bi];
 }
 
+/* The node of block b in loop R's order: b itself, or n + the child loop
+ * of R that holds it. */
+static unsigned node_of(const dv *d, unsigned R, unsigned b)
+{
+  int l = d->inner[b];
+  if (l == (int)R)
+    return b;
+  while (d->loops[l].parent != (int)R)
+    l = d->loops[l].parent;
+  return d->n + (unsigned)l;
+}
+
+/* The node of loop R that successor s of terminator t leads to; ~0u for an
+ * edge out of R or back to its header. */
+static unsigned edge_node(const dv *d, unsigned R, LLVMValueRef t, unsigned s)
+{
+  const dv_loop *L = &d->loops[R];
+  int si = block_index(d, LLVMGetSuccessor(t, s));
+  if (si < 0 || !L->in[si] || (unsigned)si == L->header)
+    return ~0u;
+  return node_of(d, R, (unsigned)si);
+}
+
+/* The loop with the fewest blocks among loops[from..] but loops[skip]
+ * that holds block b (the first of them on a tie); none when no loop does. */
+static int smallest_loop(const dv *d, unsigned from, unsigned skip, unsigned b, int none)
+{
+  int best = none;
+  unsigned best_size = ~0u;
+  for (unsigned l = from; l < d->nloops; l++) {
+    if (l == skip || !d->loops[l].in[b])
+      continue;
+    unsigned size = 0;
+    for (unsigned k = 0; k < d->n; k++)
+      size += d->loops[l].in[k];
+    if (size < best_size) {
+      best_size = size;
+      best = (int)l;
+    }
+  }
+  return best;
+}
+
 /* Nesting and topological order of each loop's nodes (its own blocks and
  * its child loops, back edges to its header left out); NULL or why not. */
 static const char *order_loops(dv *d)
 {
   unsigned n = d->n;
-  for (unsigned l = 1; l < d->nloops; l++) {
-    int best = 0;
-    unsigned best_size = ~0u;
-    for (unsigned k = 1; k < d->nloops; k++) {
-      if (k == l || !d->loops[k].in[d->loops[l].header])
-        continue;
-      unsigned size = 0;
-      for (unsigned b = 0; b < n; b++)
-        size += d->loops[k].in[b];
-      if (size < best_size) {
-        best_size = size;
-        best = (int)k;
-      }
-    }
-    d->loops[l].parent = best;
-  }
-  for (unsigned b = 0; b < n; b++) {
-    d->inner[b] = -1;
-    unsigned best_size = ~0u;
-    for (unsigned l = 0; l < d->nloops; l++) {
-      if (!d->loops[l].in[b])
-        continue;
-      unsigned size = 0;
-      for (unsigned k = 0; k < n; k++)
-        size += d->loops[l].in[k];
-      if (size < best_size) {
-        best_size = size;
-        d->inner[b] = (int)l;
-      }
-    }
-  }
+  for (unsigned l = 1; l < d->nloops; l++)
+    d->loops[l].parent = smallest_loop(d, 1, l, d->loops[l].header, 0);
+  for (unsigned b = 0; b < n; b++)
+    d->inner[b] = smallest_loop(d, 0, ~0u, b, -1);
   unsigned *indeg = calloc(n + d->nloops, sizeof(*indeg));
   unsigned *queue = malloc((n + d->nloops) * sizeof(*queue));
   if (!indeg || !queue) {
@@ -245,35 +239,18 @@ static const char *order_loops(dv *d)
   const char *why = NULL;
   for (unsigned R = 0; R < d->nloops && !why; R++) {
     dv_loop *L = &d->loops[R];
-    /* node of block b in R: b itself, or n + the child loop of R holding it */
     memset(indeg, 0, (n + d->nloops) * sizeof(*indeg));
-#define NODE_OF(b, out)                                   \
-  do {                                                    \
-    int l_ = d->inner[b];                                 \
-    if (l_ == (int)R) {                                   \
-      out = (b);                                          \
-    } else {                                              \
-      while (d->loops[l_].parent != (int)R)               \
-        l_ = d->loops[l_].parent;                         \
-      out = n + (unsigned)l_;                             \
-    }                                                     \
-  } while (0)
     unsigned nnodes = 0;
     for (unsigned b = 0; b < n; b++) {
       if (!L->in[b])
         continue;
-      unsigned src;
-      NODE_OF(b, src);
+      unsigned src = node_of(d, R, b);
       if (src == b || (src >= n && d->loops[src - n].header == b))
         nnodes++;
       LLVMValueRef t = LLVMGetBasicBlockTerminator(d->cfg->block[b]);
       for (unsigned s = 0; s < LLVMGetNumSuccessors(t); s++) {
-        int si = block_index(d, LLVMGetSuccessor(t, s));
-        if (si < 0 || !L->in[si] || (unsigned)si == L->header)
-          continue;
-        unsigned dst;
-        NODE_OF((unsigned)si, dst);
-        if (dst != src)
+        unsigned dst = edge_node(d, R, t, s);
+        if (dst != ~0u && dst != src)
           indeg[dst]++;
       }
     }
@@ -295,17 +272,12 @@ static const char *order_loops(dv *d)
           continue;
         LLVMValueRef t = LLVMGetBasicBlockTerminator(d->cfg->block[b]);
         for (unsigned s = 0; s < LLVMGetNumSuccessors(t); s++) {
-          int si = block_index(d, LLVMGetSuccessor(t, s));
-          if (si < 0 || !L->in[si] || (unsigned)si == L->header)
-            continue;
-          unsigned dst;
-          NODE_OF((unsigned)si, dst);
-          if (dst != node && --indeg[dst] == 0)
+          unsigned dst = edge_node(d, R, t, s);
+          if (dst != ~0u && dst != node && --indeg[dst] == 0)
             queue[qt++] = dst;
         }
       }
     }
-#undef NODE_OF
     if (L->norder != nnodes)
       why = "irreducible control flow";
   }
@@ -612,9 +584,7 @@ static LLVMTypeRef vty(dv *d, LLVMTypeRef t)
 
 static LLVMValueRef splat(dv *d, LLVMValueRef s)
 {
-  LLVMTypeRef vt = vty(d, LLVMTypeOf(s));
-  LLVMValueRef ins = LLVMBuildInsertElement(d->b, LLVMGetPoison(vt), s, LLVMConstInt(d->t_i32, 0, 0), "");
-  return LLVMBuildShuffleVector(d->b, ins, LLVMGetPoison(vt), LLVMConstNull(vty(d, d->t_i32)), "");
+  return cc_build_splat(d->b, s, d->W, "");
 }
 
 static void put(dv *d, LLVMValueRef old, LLVMValueRef nv, int is_vec)
@@ -660,9 +630,7 @@ static LLVMValueRef lane_private(dv *d, LLVMValueRef v, int *is_vec)
   }
   for (unsigned i = 1; i < n; i++)
     idx[i - 1] = LLVMGetOperand(v, i);
-  LLVMTypeRef st = LLVMGetGEPSourceElementType(v);
-  return LLVMIsInBounds(v) ? LLVMBuildInBoundsGEP2(d->b, st, base, idx, n - 1, "")
-                           : LLVMBuildGEP2(d->b, st, base, idx, n - 1, "");
+  return cc_build_gep_like(d->b, v, base, idx, n - 1, "");
 }
 
 /* The new value of v (a value of the group stays itself); *is_vec says
@@ -723,9 +691,7 @@ static LLVMValueRef any_lane(dv *d, LLVMValueRef m)
     return LLVMConstInt(d->t_i1, 0, 0);
   if (m == d->ones)
     return LLVMConstInt(d->t_i1, 1, 0);
-  unsigned id = LLVMLookupIntrinsicID("llvm.vector.reduce.or", 21);
-  LLVMValueRef f = LLVMGetIntrinsicDeclaration(d->m, id, &d->t_vi1, 1);
-  return LLVMBuildCall2(d->b, LLVMGlobalGetValueType(f), f, &m, 1, "any");
+  return cc_build_intrinsic(d->b, d->m, "llvm.vector.reduce.or", &d->t_vi1, 1, &m, 1, "any");
 }
 
 /* Mask of the edge from block p to block b (both of them, if p has two). */
@@ -735,6 +701,21 @@ static LLVMValueRef edge_mask(dv *d, unsigned p, unsigned b)
   for (unsigned s = 0; s < LLVMGetNumSuccessors(t); s++)
     if (LLVMGetSuccessor(t, s) == d->cfg->block[b])
       m = m_or(d, m, d->emask[d->eoff[p] + s] ? d->emask[d->eoff[p] + s] : d->zero);
+  return m ? m : d->zero;
+}
+
+/* The mask of the edges into block b from its predecessors p with in[p]
+ * == inside (from all of them: in NULL). */
+static LLVMValueRef preds_mask(dv *d, unsigned b, const unsigned char *in, int inside)
+{
+  const cc_cfg *cfg = d->cfg;
+  LLVMValueRef m = NULL;
+  for (unsigned k = cfg->pred_start[b]; k < cfg->pred_start[b + 1]; k++) {
+    unsigned p = cfg->pred[k];
+    if ((k > cfg->pred_start[b] && p == cfg->pred[k - 1]) || (in && in[p] != inside))
+      continue;
+    m = m_or(d, m, edge_mask(d, p, b));
+  }
   return m ? m : d->zero;
 }
 
@@ -763,14 +744,7 @@ static LLVMValueRef block_mask(dv *d, unsigned R, unsigned b)
     dom = cfg->idom[dom]; /* out of the inner loops that dominate b */
   if (R == 0 && d->inner[dom] == 0 && d->bmask[dom] && postdominates(d, b, dom))
     return d->bmask[dom];
-  LLVMValueRef m = NULL;
-  for (unsigned k = cfg->pred_start[b]; k < cfg->pred_start[b + 1]; k++) {
-    unsigned p = cfg->pred[k];
-    if (k > cfg->pred_start[b] && p == cfg->pred[k - 1])
-      continue;
-    m = m_or(d, m, edge_mask(d, p, b));
-  }
-  return m ? m : d->zero;
+  return preds_mask(d, b, NULL, 0);
 }
 
 /* A select chain over the incoming edges of phi whose blocks are (inside
@@ -794,12 +768,6 @@ static LLVMValueRef phi_select(dv *d, LLVMValueRef phi, const unsigned char *in,
     r = LLVMBuildSelect(d->b, edge_mask(d, (unsigned)p, b), getv(d, v), r, "");
   }
   return r ? r : LLVMGetPoison(vty(d, LLVMTypeOf(phi)));
-}
-
-static LLVMValueRef intrinsic(dv *d, const char *name, LLVMTypeRef *tys, unsigned ntys)
-{
-  unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
-  return LLVMGetIntrinsicDeclaration(d->m, id, tys, ntys);
 }
 
 static void copy_fmf(LLVMValueRef from, LLVMValueRef to)
@@ -886,9 +854,7 @@ static void widen(dv *d, LLVMValueRef i, LLVMValueRef mask)
       int is_vec;
       ops[k] = get(d, LLVMGetOperand(i, k), &is_vec);
     }
-    LLVMTypeRef st = LLVMGetGEPSourceElementType(i);
-    r = LLVMIsInBounds(i) ? LLVMBuildInBoundsGEP2(d->b, st, ops[0], ops + 1, nops - 1, "")
-                          : LLVMBuildGEP2(d->b, st, ops[0], ops + 1, nops - 1, "");
+    r = cc_build_gep_like(d->b, i, ops[0], ops + 1, nops - 1, "");
     free(ops);
     if (LLVMGetTypeKind(LLVMTypeOf(r)) != LLVMVectorTypeKind)
       r = splat(d, r);
@@ -896,20 +862,18 @@ static void widen(dv *d, LLVMValueRef i, LLVMValueRef mask)
   }
   case LLVMLoad: {
     LLVMTypeRef tys[2] = {vty(d, t), vty(d, LLVMTypeOf(LLVMGetOperand(i, 0)))};
-    LLVMValueRef f = intrinsic(d, "llvm.masked.gather", tys, 2);
     unsigned align = LLVMGetAlignment(i);
     LLVMValueRef args[4] = {getv(d, LLVMGetOperand(i, 0)), LLVMConstInt(d->t_i32, align ? align : 1, 0), mask,
                             LLVMGetPoison(tys[0])};
-    r = LLVMBuildCall2(d->b, LLVMGlobalGetValueType(f), f, args, 4, "");
+    r = cc_build_intrinsic(d->b, d->m, "llvm.masked.gather", tys, 2, args, 4, "");
     break;
   }
   case LLVMStore: {
     LLVMValueRef v = LLVMGetOperand(i, 0), p = LLVMGetOperand(i, 1);
     LLVMTypeRef tys[2] = {vty(d, LLVMTypeOf(v)), vty(d, LLVMTypeOf(p))};
-    LLVMValueRef f = intrinsic(d, "llvm.masked.scatter", tys, 2);
     unsigned align = LLVMGetAlignment(i);
     LLVMValueRef args[4] = {getv(d, v), getv(d, p), LLVMConstInt(d->t_i32, align ? align : 1, 0), mask};
-    LLVMBuildCall2(d->b, LLVMGlobalGetValueType(f), f, args, 4, "");
+    cc_build_intrinsic(d->b, d->m, "llvm.masked.scatter", tys, 2, args, 4, "");
     return;
   }
   case LLVMCall: {
@@ -923,8 +887,7 @@ static void widen(dv *d, LLVMValueRef i, LLVMValueRef mask)
       args[k] = LLVMTypeOf(a) == t ? getv(d, a) : a; /* i1 flags stay */
     }
     LLVMTypeRef vt = vty(d, t);
-    LLVMValueRef f = LLVMGetIntrinsicDeclaration(d->m, LLVMGetIntrinsicID(cc_called_function(i)), &vt, 1);
-    r = LLVMBuildCall2(d->b, LLVMGlobalGetValueType(f), f, args, nargs, "");
+    r = cc_build_intrinsic_id(d->b, d->m, LLVMGetIntrinsicID(cc_called_function(i)), &vt, 1, args, nargs, "");
     copy_fmf(i, r);
     break;
   }
@@ -996,6 +959,25 @@ typedef struct dv_live {
   LLVMValueRef old, lo, next;
 } dv_live;
 
+/* The exits of loop L (edges from its blocks to blocks out of it): their
+ * count, and each one in ex[] (when not NULL). */
+static unsigned loop_exits(const dv *d, const dv_loop *L, dv_exit *ex)
+{
+  unsigned nexit = 0;
+  for (unsigned b = 0; b < d->n; b++) {
+    LLVMValueRef t = L->in[b] ? LLVMGetBasicBlockTerminator(d->cfg->block[b]) : NULL;
+    for (unsigned s = 0; t && s < LLVMGetNumSuccessors(t); s++) {
+      int si = block_index(d, LLVMGetSuccessor(t, s));
+      if (si >= 0 && !L->in[si]) {
+        if (ex)
+          ex[nexit] = (dv_exit){b, s, NULL, NULL};
+        nexit++;
+      }
+    }
+  }
+  return nexit;
+}
+
 /* Inner loop l: runs while any lane is in it. */
 static void emit_loop(dv *d, unsigned l)
 {
@@ -1003,25 +985,13 @@ static void emit_loop(dv *d, unsigned l)
   dv_loop *L = &d->loops[l];
   unsigned h = L->header, n = d->n;
   LLVMBasicBlockRef H = cfg->block[h];
-  LLVMValueRef entry = NULL;
-  for (unsigned k = cfg->pred_start[h]; k < cfg->pred_start[h + 1]; k++)
-    if (!L->in[cfg->pred[k]] && !(k > cfg->pred_start[h] && cfg->pred[k] == cfg->pred[k - 1]))
-      entry = m_or(d, entry, edge_mask(d, cfg->pred[k], h));
-  if (!entry)
-    entry = d->zero;
-  unsigned nphi = 0, nexit = 0, nlive = 0;
+  LLVMValueRef entry = preds_mask(d, h, L->in, 0);
+  unsigned nphi = 0, nexit = loop_exits(d, L, NULL), nlive = 0;
   for (LLVMValueRef p = LLVMGetFirstInstruction(H); p && LLVMIsAPHINode(p); p = LLVMGetNextInstruction(p))
     nphi++;
   for (unsigned b = 0; b < n; b++)
-    if (L->in[b]) {
-      LLVMValueRef t = LLVMGetBasicBlockTerminator(cfg->block[b]);
-      for (unsigned s = 0; s < LLVMGetNumSuccessors(t); s++) {
-        int si = block_index(d, LLVMGetSuccessor(t, s));
-        nexit += si >= 0 && !L->in[si];
-      }
-      for (LLVMValueRef i = LLVMGetFirstInstruction(cfg->block[b]); i; i = LLVMGetNextInstruction(i))
-        nlive++;
-    }
+    for (LLVMValueRef i = L->in[b] ? LLVMGetFirstInstruction(cfg->block[b]) : NULL; i; i = LLVMGetNextInstruction(i))
+      nlive++;
   LLVMValueRef *init = calloc(nphi + 1, sizeof(*init)), *vphi = calloc(nphi + 1, sizeof(*vphi));
   dv_exit *ex = calloc(nexit + 1, sizeof(*ex));
   dv_live *lv = calloc(nlive + 1, sizeof(*lv));
@@ -1043,29 +1013,14 @@ static void emit_loop(dv *d, unsigned l)
     vphi[j] = LLVMBuildPhi(d->b, vty(d, LLVMTypeOf(p)), "");
     put(d, p, vphi[j++], 1);
   }
-  nexit = 0;
-  for (unsigned b = 0; b < n; b++)
-    if (L->in[b]) {
-      LLVMValueRef t = LLVMGetBasicBlockTerminator(cfg->block[b]);
-      for (unsigned s = 0; s < LLVMGetNumSuccessors(t); s++) {
-        int si = block_index(d, LLVMGetSuccessor(t, s));
-        if (si >= 0 && !L->in[si]) {
-          ex[nexit].b = b;
-          ex[nexit].s = s;
-          ex[nexit++].acc = LLVMBuildPhi(d->b, d->t_vi1, "exited");
-        }
-      }
-    }
+  loop_exits(d, L, ex);
+  for (unsigned e = 0; e < nexit; e++)
+    ex[e].acc = LLVMBuildPhi(d->b, d->t_vi1, "exited");
   emit_region(d, l, active);
   if (d->broken)
     goto done;
   LLVMBasicBlockRef cur = LLVMGetInsertBlock(d->b);
-  LLVMValueRef cont = NULL, now = NULL;
-  for (unsigned k = cfg->pred_start[h]; k < cfg->pred_start[h + 1]; k++)
-    if (L->in[cfg->pred[k]] && !(k > cfg->pred_start[h] && cfg->pred[k] == cfg->pred[k - 1]))
-      cont = m_or(d, cont, edge_mask(d, cfg->pred[k], h));
-  if (!cont)
-    cont = d->zero;
+  LLVMValueRef cont = preds_mask(d, h, L->in, 1), now = NULL;
   for (unsigned e = 0; e < nexit; e++) {
     LLVMValueRef m = d->emask[d->eoff[ex[e].b] + ex[e].s];
     m = m ? m : d->zero;
@@ -1204,15 +1159,11 @@ static void emit_lane_loop(dv *d, LLVMValueRef bound)
     LLVMSetAlignment(copies, LLVMGetAlignment(a));
     LLVMPositionBuilderAtEnd(d->b, dpre);
     LLVMTypeRef t64 = LLVMInt64TypeInContext(d->c);
-    LLVMValueRef *lane = malloc(d->W * sizeof(*lane));
-    if (!lane) {
+    LLVMValueRef idx[2] = {LLVMConstInt(t64, 0, 0), cc_const_iota(t64, d->W)};
+    if (!idx[1]) {
       d->broken = 1;
       return;
     }
-    for (unsigned l = 0; l < d->W; l++)
-      lane[l] = LLVMConstInt(t64, l, 0);
-    LLVMValueRef idx[2] = {LLVMConstInt(t64, 0, 0), LLVMConstVector(lane, d->W)};
-    free(lane);
     d->priv[d->cappriv + k] = LLVMBuildInBoundsGEP2(d->b, at, copies, idx, 2, "dv.lanes.private");
   }
   LLVMPositionBuilderAtEnd(d->b, dpre);
@@ -1230,15 +1181,12 @@ static void emit_lane_loop(dv *d, LLVMValueRef bound)
   LLVMBuildCondBr(d->b, LLVMBuildICmp(d->b, LLVMIntNE, full, zero, ""), vh, mid);
   LLVMPositionBuilderAtEnd(d->b, vh);
   LLVMValueRef vx = LLVMBuildPhi(d->b, it, "dv.x");
-  LLVMValueRef *iota = malloc(d->W * sizeof(*iota));
+  LLVMValueRef iota = cc_const_iota(it, d->W);
   if (!iota) {
     d->broken = 1;
     return;
   }
-  for (unsigned k = 0; k < d->W; k++)
-    iota[k] = LLVMConstInt(it, k, 0);
-  LLVMValueRef lanes = LLVMBuildAdd(d->b, splat(d, vx), LLVMConstVector(iota, d->W), "dv.lx");
-  free(iota);
+  LLVMValueRef lanes = LLVMBuildAdd(d->b, splat(d, vx), iota, "dv.lx");
   put(d, d->lx, lanes, 1);
   for (unsigned k = 0; k < d->niv; k++)
     put(d, d->iv[k].phi, iv_at(d, &d->iv[k], lanes), 1);

@@ -102,43 +102,31 @@ int wg_lanewise_opcode(LLVMOpcode op)
   }
 }
 
-static int scalar_type(LLVMTypeRef t)
+int wg_scalar_type(LLVMTypeRef t)
 {
   switch (LLVMGetTypeKind(t)) {
-  case LLVMVoidTypeKind: case LLVMIntegerTypeKind: case LLVMHalfTypeKind: case LLVMBFloatTypeKind:
-  case LLVMFloatTypeKind: case LLVMDoubleTypeKind: case LLVMPointerTypeKind:
+  case LLVMIntegerTypeKind: case LLVMHalfTypeKind: case LLVMBFloatTypeKind: case LLVMFloatTypeKind:
+  case LLVMDoubleTypeKind: case LLVMPointerTypeKind:
     return 1;
   default:
     return 0;
   }
 }
 
-static int widenable_call(LLVMValueRef call)
+const char *wg_shared_problem(LLVMValueRef i, int (*call_ok)(LLVMValueRef), char *buf, size_t size, int *known)
 {
-  LLVMValueRef f = cc_called_function(call);
-  if (!f || !LLVMGetIntrinsicID(f))
-    return 0;
-  unsigned n = LLVMGetNumArgOperands(call);
-  for (unsigned a = 0; a < n; a++)
-    if (!scalar_type(LLVMTypeOf(LLVMGetOperand(call, a))))
-      return 0;
-  return wg_lanewise_intrinsic(call);
-}
-
-static const char *opcode_problem(LLVMValueRef i, char *buf, size_t size)
-{
-  LLVMOpcode op = LLVMGetInstructionOpcode(i);
-  switch (op) {
+  *known = 1;
+  switch (LLVMGetInstructionOpcode(i)) {
   case LLVMBr:
     return NULL;
   case LLVMLoad: case LLVMStore:
     if (LLVMGetVolatile(i) || LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic)
       return "a volatile or atomic memory access";
-    if (op == LLVMStore && !scalar_type(LLVMTypeOf(LLVMGetOperand(i, 0))))
+    if (LLVMIsAStoreInst(i) && !wg_scalar_type(LLVMTypeOf(LLVMGetOperand(i, 0))))
       return "vector or aggregate values";
     return NULL;
   case LLVMCall: {
-    if (widenable_call(i))
+    if (call_ok(i))
       return NULL;
     size_t len;
     const char *name = cc_callee_name(i, &len);
@@ -149,6 +137,32 @@ static const char *opcode_problem(LLVMValueRef i, char *buf, size_t size)
   }
   case LLVMAtomicRMW: case LLVMAtomicCmpXchg: case LLVMFence:
     return "atomics";
+  default:
+    *known = 0;
+    return NULL;
+  }
+}
+
+static int widenable_call(LLVMValueRef call)
+{
+  LLVMValueRef f = cc_called_function(call);
+  if (!f || !LLVMGetIntrinsicID(f))
+    return 0;
+  unsigned n = LLVMGetNumArgOperands(call);
+  for (unsigned a = 0; a < n; a++)
+    if (!wg_scalar_type(LLVMTypeOf(LLVMGetOperand(call, a))))
+      return 0;
+  return wg_lanewise_intrinsic(call);
+}
+
+static const char *opcode_problem(LLVMValueRef i, char *buf, size_t size)
+{
+  int known;
+  const char *why = wg_shared_problem(i, widenable_call, buf, size, &known);
+  if (known)
+    return why;
+  LLVMOpcode op = LLVMGetInstructionOpcode(i);
+  switch (op) {
   case LLVMExtractElement: case LLVMInsertElement: case LLVMShuffleVector:
     return "vector values";
   case LLVMExtractValue: case LLVMInsertValue:
@@ -241,7 +255,7 @@ static const char *outer_problem(const outer_loop *L, char *buf, size_t size)
     LLVMBasicBlockRef bb = cfg->block[bi];
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
       const char *why = opcode_problem(i, buf, size);
-      if (!why && !scalar_type(LLVMTypeOf(i)))
+      if (!why && LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMVoidTypeKind && !wg_scalar_type(LLVMTypeOf(i)))
         why = "vector or aggregate values";
       if (why)
         return why;
@@ -484,18 +498,11 @@ static void rename_hints(LLVMValueRef fn, const char *from, const char *to)
 
 int wg_outer_vectorize(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err)
 {
-  unsigned n = 0, cap = 0;
-  LLVMValueRef *fns = NULL;
-  size_t alen = strlen(WG_OUTER_ATTR);
-  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
-    if (!LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, WG_OUTER_ATTR, (unsigned)alen))
-      continue;
-    LLVMRemoveStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, WG_OUTER_ATTR, (unsigned)alen);
-    if (cc_values_push(&fns, &n, &cap, f)) {
-      free(fns);
-      return CC_OUT_OF_MEMORY;
-    }
-  }
+  unsigned n;
+  int oom;
+  LLVMValueRef *fns = cc_take_attributed_functions(m, WG_OUTER_ATTR, &n, &oom);
+  if (oom)
+    return CC_OUT_OF_MEMORY;
   if (!n)
     return CC_OK;
   double t0 = cc_now_ms();
