@@ -32,8 +32,11 @@
  * them.  Anything else in the region (other calls, atomics, vector values,
  * irreducible control flow, a value used after the lane loop, other stack
  * memory)
- * leaves the lane loop as it was, with the reason for the report.
+ * leaves the lane loop as it was, with the reason for the report; so does
+ * a region that a cost estimate says runs slower widened than scalar:
+ * integer divisions or gathers and scatters dominate (cost_problem).
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -486,6 +489,173 @@ static const char *private_copies(dv *d, LLVMValueRef v)
   return NULL;
 }
 
+/* ---- cost ----
+ * Masked widening divides lane by lane (x86 has no vector integer
+ * division: W scalar divisions, and the masked-off lanes divide by 1 too),
+ * makes each load or store whose lanes' addresses are not one address nor
+ * consecutive elements a gather or scatter (an access per lane), and runs
+ * each inner loop as often as its longest-running lane.  Where those
+ * dominate, the widened loop is slower than the scalar one.  Estimate, per
+ * W work-items, each instruction weighted by 8 per inner loop around it:
+ *   scalar:  W * (DV_DIV for a division by a non-constant, else 1);
+ *   widened: 2 for most (one vector instruction, wide ones take two),
+ *            W * (DV_DIV + 2) for a division (extract, divide, insert),
+ *            W * DV_GATHER for a gather, W * DV_SCATTER for a scatter,
+ *            times DV_SPREAD / 2 in inner loops (lanes wait for the
+ *            longest trip count);
+ * and keep the loop scalar when widened > scalar and it has divisions or
+ * gathers/scatters (plain instructions alone always gain).  The constants
+ * come from timings (W = 16, AVX-512 on an AMD EPYC, medians of interleaved
+ * runs, per-work-item trip counts of 0-63): a loop of one division and ~8
+ * other instructions per iteration ran 1.4-1.7 times slower widened, with
+ * two hash rounds (~18 more instructions) even, with four 2 times faster; a
+ * hashed-address gather and scatter into 16 MiB, 1.5-1.7 times slower; a
+ * float loop 2-3 times faster.  Gathers alone gave both signs (0.6-1.3),
+ * so their cost is low: only loops they clearly dominate stay scalar. */
+#define DV_DIV 32
+#define DV_GATHER 2
+#define DV_SCATTER 8
+#define DV_SPREAD 3
+#define DV_STRIDE_UNKNOWN INT64_MIN
+
+/* How lanes' values of v differ: lane k's is lane 0's + k * stride (bytes
+ * for pointers), or DV_STRIDE_UNKNOWN.  A value of the group: 0 (unless it
+ * points into a private array, of which each lane has its own copy); an
+ * inner loop's phi: as its start (its counter from a value of the group
+ * stays one value for the lanes in the loop). */
+static int64_t lane_stride(const dv *d, LLVMValueRef v, unsigned depth)
+{
+  if (!in_region(d, v))
+    return d->npriv && stack_root(d, v) ? DV_STRIDE_UNKNOWN : 0;
+  if (depth > 16)
+    return DV_STRIDE_UNKNOWN;
+  LLVMOpcode op = LLVMGetInstructionOpcode(v);
+  int64_t a = 0, c = 0;
+  if (op == LLVMPHI) {
+    if (v == d->lx)
+      return 1;
+    for (unsigned k = 0; k < d->niv; k++)
+      if (d->iv[k].phi == v) {
+        if (!LLVMIsAConstantInt(d->iv[k].step))
+          return DV_STRIDE_UNKNOWN;
+        int64_t step = LLVMConstIntGetSExtValue(d->iv[k].step);
+        LLVMTargetDataRef td = LLVMGetModuleDataLayout(d->m);
+        return d->iv[k].gep_ty ? step * (int64_t)LLVMABISizeOfType(td, d->iv[k].gep_ty) : step;
+      }
+    int b = block_index(d, LLVMGetInstructionParent(v)), l = d->inner[b];
+    int64_t s = DV_STRIDE_UNKNOWN;
+    for (unsigned k = 0; k < LLVMCountIncoming(v); k++) {
+      int p = block_index(d, LLVMGetIncomingBlock(v, k));
+      if (l > 0 && d->loops[l].header == (unsigned)b && p >= 0 && d->loops[l].in[p])
+        continue; /* around the inner loop */
+      int64_t t = lane_stride(d, LLVMGetIncomingValue(v, k), depth + 1);
+      if (s != DV_STRIDE_UNKNOWN && t != s)
+        return DV_STRIDE_UNKNOWN;
+      s = t;
+    }
+    return s;
+  }
+  switch (op) {
+  case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMShl: case LLVMAShr: case LLVMLShr:
+    a = lane_stride(d, LLVMGetOperand(v, 0), depth + 1);
+    c = lane_stride(d, LLVMGetOperand(v, 1), depth + 1);
+    if (a == DV_STRIDE_UNKNOWN || c == DV_STRIDE_UNKNOWN)
+      return DV_STRIDE_UNKNOWN;
+    if (op == LLVMAdd || op == LLVMSub)
+      return op == LLVMAdd ? a + c : a - c;
+    if (!a && !c)
+      return 0;
+    LLVMValueRef k = LLVMGetOperand(v, 1);
+    if (op == LLVMMul && !c && LLVMIsAConstantInt(k))
+      return a * LLVMConstIntGetSExtValue(k);
+    if (op == LLVMMul && !a && LLVMIsAConstantInt(LLVMGetOperand(v, 0)))
+      return c * LLVMConstIntGetSExtValue(LLVMGetOperand(v, 0));
+    if (c || !LLVMIsAConstantInt(k) || LLVMConstIntGetZExtValue(k) > 40 || a > ((int64_t)1 << 40) ||
+        -a > ((int64_t)1 << 40))
+      return DV_STRIDE_UNKNOWN;
+    /* shifts by constants: (x << 32) >> 30 is x * 4 (sext(trunc(x)) * 4, no lane wraps) */
+    int64_t p2 = (int64_t)1 << LLVMConstIntGetZExtValue(k);
+    if (op == LLVMShl)
+      return a * p2;
+    return a % p2 ? DV_STRIDE_UNKNOWN : a / p2;
+  case LLVMSExt: case LLVMZExt: case LLVMTrunc: case LLVMBitCast: case LLVMAddrSpaceCast:
+    return lane_stride(d, LLVMGetOperand(v, 0), depth + 1);
+  case LLVMGetElementPtr: {
+    a = lane_stride(d, LLVMGetOperand(v, 0), depth + 1);
+    unsigned n = (unsigned)LLVMGetNumOperands(v);
+    LLVMTypeRef st = LLVMGetGEPSourceElementType(v);
+    for (unsigned i = 1; i < n && a != DV_STRIDE_UNKNOWN; i++) {
+      c = lane_stride(d, LLVMGetOperand(v, i), depth + 1);
+      if (c && (i > 1 || c == DV_STRIDE_UNKNOWN || !LLVMTypeIsSized(st)))
+        return DV_STRIDE_UNKNOWN;
+      a += c * (int64_t)LLVMABISizeOfType(LLVMGetModuleDataLayout(d->m), st);
+    }
+    return a;
+  }
+  default: {
+    /* anything else keeps the lanes apart unless its operands are the same in every lane */
+    unsigned n = (unsigned)LLVMGetNumOperands(v);
+    if (op == LLVMLoad || op == LLVMCall || n > 4)
+      return DV_STRIDE_UNKNOWN;
+    for (unsigned i = 0; i < n; i++)
+      if (lane_stride(d, LLVMGetOperand(v, i), depth + 1))
+        return DV_STRIDE_UNKNOWN;
+    return 0;
+  }
+  }
+}
+
+/* Load or store i becomes a gather or scatter: its lanes' addresses are
+ * neither one address nor consecutive elements. */
+static int scattered_access(const dv *d, LLVMValueRef i)
+{
+  int store = LLVMIsAStoreInst(i) != NULL;
+  LLVMTypeRef t = LLVMTypeOf(store ? LLVMGetOperand(i, 0) : i);
+  int64_t s = lane_stride(d, LLVMGetOperand(i, store ? 1 : 0), 0);
+  return s && s != (int64_t)LLVMABISizeOfType(LLVMGetModuleDataLayout(d->m), t);
+}
+
+/* NULL when widening pays, else why not (d->buf). */
+static const char *cost_problem(dv *d)
+{
+  const cc_cfg *cfg = d->cfg;
+  double scalar = 0, widened = 0;
+  unsigned ndiv = 0, ngather = 0;
+  for (unsigned b = 0; b < d->n; b++) {
+    if (!d->loops[0].in[b])
+      continue;
+    unsigned depth = 0;
+    for (int l = d->inner[b]; l > 0 && depth < 6; l = d->loops[l].parent)
+      depth++;
+    double w = 1, spread = depth ? DV_SPREAD / 2.0 : 1;
+    for (unsigned k = 0; k < depth; k++)
+      w *= 8;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(cfg->block[b]); i; i = LLVMGetNextInstruction(i)) {
+      LLVMOpcode op = LLVMGetInstructionOpcode(i);
+      double s = 1, v = 2;
+      if (is_dropped(i))
+        continue;
+      if ((op == LLVMUDiv || op == LLVMSDiv || op == LLVMURem || op == LLVMSRem) &&
+          !LLVMIsAConstantInt(LLVMGetOperand(i, 1))) {
+        s = DV_DIV;
+        v = d->W * (DV_DIV + 2);
+        ndiv++;
+      } else if ((op == LLVMLoad || op == LLVMStore) && scattered_access(d, i)) {
+        v = d->W * (op == LLVMLoad ? DV_GATHER : DV_SCATTER);
+        ngather++;
+      }
+      scalar += w * d->W * s;
+      widened += w * spread * v;
+    }
+  }
+  if (widened <= scalar || (!ndiv && !ngather))
+    return NULL;
+  /* short: the report's verdict keeps 160 bytes, the native path's reason first */
+  snprintf(d->buf, sizeof(d->buf), "slower than scalar: %s dominate (%.0f vs %.0f)",
+           ndiv && ngather ? "divisions, gathers" : ndiv ? "divisions" : "gathers/scatters", widened, scalar);
+  return d->buf;
+}
+
 /* Finds the inner loops and checks every instruction; NULL or why not. */
 static const char *analyze(dv *d, LLVMValueRef *bound)
 {
@@ -553,6 +723,8 @@ static const char *analyze(dv *d, LLVMValueRef *bound)
   const char *why = lane_loop_problem(d, bound);
   if (!why)
     why = order_loops(d);
+  if (!why)
+    why = cost_problem(d);
   if (!why) {
     d->capval = ninst + 1;
     if (cc_ptrmap_init(&d->map, d->capval))

@@ -182,6 +182,74 @@ TEST(inner_loop_trip_count_per_work_item_vectorizes_masked)
   free(a), free(out);
 }
 
+TEST(division_and_scatter_bound_lane_varying_loops_stay_scalar)
+{
+  /* Loops whose trip count is the work-item's own, bound by integer
+   * divisions (dl: no vector division, so widened each iteration divides
+   * W lanes one by one, for as long as the longest lane runs) or by
+   * accesses 128 bytes apart from lane to lane (rows: a gather and a
+   * scatter per iteration, where the scalar loop's inner loop reads
+   * consecutive ints): masked widening's cost model keeps them scalar, with
+   * its reason.  fl, as divergent with float work, still widens. */
+  const char *src = "kernel void dl(global int *out) {\n"
+                    "  int i = get_global_id(0), n = i % 29, s = 0;\n"
+                    "  for (int j = 0; j < n; j++) s += (s + i * 3 + j) / (1 + ((i + j) & 15));\n"
+                    "  out[i] = s;\n"
+                    "}\n"
+                    "kernel void rows(global int *b) {\n"
+                    "  int i = get_global_id(0); global int *row = b + i * 32;\n"
+                    "  for (int j = 0; j < i % 31; j++) row[j] = row[j] * 3 + j;\n"
+                    "}\n"
+                    "kernel void fl(global float *out) {\n"
+                    "  int i = get_global_id(0), n = i % 29; float x = i * 0.5f, y = 0.0f;\n"
+                    "  for (int j = 0; j < n; j++) { y = y * 0.5f + x; x = x * 0.25f + 1.0f; }\n"
+                    "  out[i] = y;\n"
+                    "}\n";
+  enum { N = 200, L = 40 };
+  int *out = malloc(N * 4), *b = malloc(N * 32 * 4);
+  float *f = malloc(N * 4);
+  for (int lv = 0; lv < 2; lv++) {
+    wg_prog p;
+    wg_build(src, levels[lv], &p);
+    wg_range r = range1(N, L, NULL);
+    void *dargs[] = {&out};
+    wg_run(&p, "dl", dargs, &r);
+    for (int i = 0; i < N; i++) {
+      int s = 0;
+      for (int j = 0; j < i % 29; j++)
+        s += (s + i * 3 + j) / (1 + ((i + j) & 15));
+      ASSERT_EQ(out[i], s);
+    }
+    for (int i = 0; i < N * 32; i++)
+      b[i] = i % 13;
+    void *rargs[] = {&b};
+    wg_run(&p, "rows", rargs, &r);
+    for (int i = 0; i < N * 32; i++)
+      ASSERT_EQ(b[i], i % 32 < (i / 32) % 31 ? (i % 13) * 3 + i % 32 : i % 13);
+    void *fargs[] = {&f};
+    wg_run(&p, "fl", fargs, &r);
+    for (int i = 0; i < N; i++) {
+      float x = i * 0.5f, y = 0.0f;
+      for (int j = 0; j < i % 29; j++) {
+        y = y * 0.5f + x;
+        x = x * 0.25f + 1.0f;
+      }
+      ASSERT_TRUE(fabsf(f[i] - y) <= 1e-5f * fabsf(y));
+    }
+    if (lv == 0) {
+      const cc_kernel_info *k = built(&p, "dl", lv);
+      ASSERT_CONTAINS(k->report, "lane loop not vectorized: the trip count of an inner loop depends on the "
+                                 "work-item (masked widening: slower than scalar: divisions dominate (");
+      ASSERT_EQ(k->simd_width, 1);
+      k = built(&p, "rows", lv);
+      ASSERT_CONTAINS(k->report, "(masked widening: slower than scalar: gathers/scatters dominate (");
+      assert_masked(built(&p, "fl", lv));
+    }
+    wg_free(&p);
+  }
+  free(out), free(b), free(f);
+}
+
 TEST(divergent_branches_in_inner_loops_stay_correct)
 {
   /* A store under a per-work-item condition inside the inner loop (it can't
