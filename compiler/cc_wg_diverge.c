@@ -650,7 +650,6 @@ static const char *cost_problem(dv *d)
   }
   if (widened <= scalar || (!ndiv && !ngather))
     return NULL;
-  /* short: the report's verdict keeps 160 bytes, the native path's reason first */
   snprintf(d->buf, sizeof(d->buf), "slower than scalar: %s dominate (%.0f vs %.0f)",
            ndiv && ngather ? "divisions, gathers" : ndiv ? "divisions" : "gathers/scatters", widened, scalar);
   return d->buf;

@@ -535,7 +535,7 @@ typedef struct verdict {
   int outer;        /* vectorized as an outer loop */
   int masked;       /* by masked widening (cc_wg_diverge.c) */
   int refused;      /* some copy of the loop was not vectorized */
-  char why[160];    /* the first reason given */
+  char why[360];    /* the first reason given (both widenings' reasons: up to 340 bytes) */
   int why_rank;     /* 2 a reason, 1 only "loop not vectorized" */
 } verdict;
 

@@ -200,6 +200,11 @@ TEST(division_and_scatter_bound_lane_varying_loops_stay_scalar)
                     "  int i = get_global_id(0); global int *row = b + i * 32;\n"
                     "  for (int j = 0; j < i % 31; j++) row[j] = row[j] * 3 + j;\n"
                     "}\n"
+                    "kernel void fw(global int *b, int n, int k) {\n"
+                    "  global int *row = b + get_global_id(0) * 32, *dst = row + k;\n"
+                    "#pragma clang loop vectorize(enable) vectorize_width(8)\n"
+                    "  for (int j = 0; j < n; j++) dst[j] = row[j] * 2 + 1;\n"
+                    "}\n"
                     "kernel void fl(global float *out) {\n"
                     "  int i = get_global_id(0), n = i % 29; float x = i * 0.5f, y = 0.0f;\n"
                     "  for (int j = 0; j < n; j++) { y = y * 0.5f + x; x = x * 0.25f + 1.0f; }\n"
@@ -243,6 +248,15 @@ TEST(division_and_scatter_bound_lane_varying_loops_stay_scalar)
       ASSERT_EQ(k->simd_width, 1);
       k = built(&p, "rows", lv);
       ASSERT_CONTAINS(k->report, "(masked widening: slower than scalar: gathers/scatters dominate (");
+      /* the whole line, both reasons: the native path's here is a long one
+       * (the copy of the lane loop that the inner loop's pragma leaves) */
+      k = built(&p, "fw", lv);
+      const char *at = strstr(k->report, "(a copy of it not: an inner loop is not a count from 0 by 1 to a bound "
+                                         "(what the native path takes) (masked widening: slower than scalar: "
+                                         "gathers/scatters dominate (");
+      ASSERT_TRUE(at != NULL);
+      at = strchr(at, '\n');
+      ASSERT_TRUE(at && at[-1] == ')' && at[-2] == ')' && at[-3] == ')');
       assert_masked(built(&p, "fl", lv));
     }
     wg_free(&p);
