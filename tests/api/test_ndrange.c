@@ -540,6 +540,19 @@ TEST(program_built_for_another_device)
   /* Built for the root only: the sub-devices use the root's binary. */
   cl_program only_root = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
   ASSERT_OK(clBuildProgram(only_root, 1, &root, NULL, NULL, NULL));
+  /* ... and report the root's build (the CTS's test_device_partition checks
+   * the status and log of every device of the program). */
+  for (int s = 0; s < 2; s++) {
+    ASSERT_OK(clGetProgramBuildInfo(only_root, subs[s], CL_PROGRAM_BUILD_STATUS, sizeof(st), &st, NULL));
+    ASSERT_EQ(st, CL_BUILD_SUCCESS);
+    cl_program_binary_type bt;
+    ASSERT_OK(clGetProgramBuildInfo(only_root, subs[s], CL_PROGRAM_BINARY_TYPE, sizeof(bt), &bt, NULL));
+    ASSERT_EQ(bt, CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+    size_t root_log = 0, sub_log = 0;
+    ASSERT_OK(clGetProgramBuildInfo(only_root, root, CL_PROGRAM_BUILD_LOG, 0, NULL, &root_log));
+    ASSERT_OK(clGetProgramBuildInfo(only_root, subs[s], CL_PROGRAM_BUILD_LOG, 0, NULL, &sub_log));
+    ASSERT_EQ(sub_log, root_log);
+  }
   k = kernel_of(only_root, "add");
   ASSERT_OK(clSetKernelArg(k, 0, sizeof(cl_mem), &buf));
   ASSERT_OK(clSetKernelArg(k, 1, sizeof(int), &v));
