@@ -191,9 +191,13 @@ static void make_conditional(LLVMBuilderRef b, LLVMValueRef st, unsigned size, L
 {
   LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(st));
   LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
-  LLVMValueRef val = LLVMGetOperand(st, 0), ptr = LLVMGetOperand(st, 1);
   LLVMBasicBlockRef head = LLVMGetInstructionParent(st);
   LLVMBasicBlockRef tail = split_before(b, st, "nt.cont");
+  /* The operands only now: in a loop of one block (the store's block is its
+   * own successor) split_before rebuilds that block's phis, and the value or
+   * the address may be one of them (a vectorized `dst[i] = i` stores its
+   * induction vector). */
+  LLVMValueRef val = LLVMGetOperand(st, 0), ptr = LLVMGetOperand(st, 1);
   LLVMBasicBlockRef check = LLVMInsertBasicBlockInContext(ctx, tail, "nt.check");
   LLVMBasicBlockRef nt = LLVMInsertBasicBlockInContext(ctx, tail, "nt.store");
   LLVMBasicBlockRef plain = LLVMInsertBasicBlockInContext(ctx, tail, "nt.plain");
