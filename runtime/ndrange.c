@@ -16,6 +16,12 @@
 #define LOCAL_ALIGN 128u /* __local arguments: long16/double16 need 128 (the arena is aligned so) */
 #define VALUES_ALIGN 128u
 #define FRAME_TARGET (256u << 10) /* bytes of frame a chosen local size aims at */
+/* Groups per core a chosen local size aims at: enough that a core slowed
+ * down by something else (another process, a lower clock) leaves groups for
+ * the others to steal.  nbody (8192 items) on a 16-core machine at 16
+ * threads: local 128 (4 per core) 3.4-3.7 ms, 64 (8 per core) 2.6-3.0 ms,
+ * 32: 2.8-3.1 ms (bench/results/scaling-2026-11-22-s5.md). */
+#define GROUPS_PER_CORE 8
 
 /* ---------------------------------------------------------------------------
  * Local size for a NULL local_work_size
@@ -56,10 +62,10 @@ void rt_ndrange_pick_local(cl_kernel k, cl_device_id dev, cl_uint work_dim, cons
   size_t total = 1;
   for (cl_uint d = 0; d < work_dim; d++)
     total *= global[d];
-  /* Aim at about four groups per core (work stealing evens them out), and
-   * at least one SIMD width of work-items per group. */
+  /* Aim at about GROUPS_PER_CORE groups per core, and at least one SIMD
+   * width of work-items per group. */
   size_t cores = dev->compute_units ? dev->compute_units : 1;
-  size_t target = total / (cores * 4);
+  size_t target = total / (cores * GROUPS_PER_CORE);
   /* A group's frame (values live across barriers) should stay cache-sized. */
   uint64_t frame = k->info->frame_bytes;
   if (frame && target > FRAME_TARGET / frame)

@@ -173,7 +173,9 @@ TEST(uniform_groups_required)
 }
 
 /* NULL local size: uniform programs get a divisor of the global size, a
- * multiple of the preferred multiple where one divides; every item runs. */
+ * multiple of the preferred multiple where one divides, and at least 8
+ * groups per compute unit where the size allows (a slowed-down core leaves
+ * groups to steal); every item runs. */
 TEST(null_local_size_choice)
 {
   cl_context ctx = tl_context();
@@ -182,6 +184,8 @@ TEST(null_local_size_choice)
   cl_program p12 = tl_build(ctx, misc_src, NULL), p20 = tl_build(ctx, misc_src, "-cl-std=CL2.0");
   size_t multiple = device_size(dev, CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE);
   size_t maxwg = device_size(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE);
+  cl_uint cus = 0;
+  ASSERT_OK(clGetDeviceInfo(dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(cus), &cus, NULL));
   static const size_t sizes[] = {4096, 1000, 1009, 3, 1, 100000};
   for (int prog = 0; prog < 2; prog++) {
     cl_kernel k = kernel_of(prog ? p20 : p12, "lsize");
@@ -200,6 +204,9 @@ TEST(null_local_size_choice)
         ASSERT_EQ(l % multiple, 0);
       if (prog && n >= multiple)
         ASSERT_EQ(l % multiple, 0); /* non-uniform allowed: always vectorizable */
+      if (n % multiple == 0 && n >= 8 * (size_t)cus * multiple && (n + l - 1) / l < 8 * (size_t)cus)
+        tl_fail(__FILE__, __LINE__, "n %zu: local size %zu gives %zu groups for %u compute units", n, l,
+                (n + l - 1) / l, cus);
       for (size_t i = 0; i < n; i++) {
         size_t last_start = (n - 1) / l * l;
         size_t want = i >= last_start ? n - last_start : l;
