@@ -505,15 +505,17 @@ static const char *private_copies(dv *d, LLVMValueRef v)
  *            longest trip count);
  * and keep the loop scalar when widened > scalar and it has divisions or
  * gathers/scatters (plain instructions alone always gain).  The constants
- * come from timings (W = 16, AVX-512 on an AMD EPYC, medians of interleaved
- * runs, per-work-item trip counts of 0-63): a loop of one division and ~8
- * other instructions per iteration ran 1.4-1.7 times slower widened, with
- * two hash rounds (~18 more instructions) even, with four 2 times faster; a
- * hashed-address gather and scatter into 16 MiB, 1.5-1.7 times slower; a
- * float loop 2-3 times faster.  Gathers alone gave both signs (0.6-1.3),
- * so their cost is low: only loops they clearly dominate stay scalar. */
+ * come from timings (W = 16, AVX-512 on an AMD EPYC, per-work-item trip
+ * counts of 0-63, medians of interleaved runs, CPU time; widened over
+ * scalar): a division and ~8 other instructions per iteration 1.5-1.8, with
+ * two hash rounds more 0.9, with four 0.46; a pointer chase (load, and,
+ * add) 1.31; a gather at a hashed address 1.30; with a hash round chained
+ * through the iterations 0.50; a gather and scatter into 16 MiB 1.50; a
+ * private array of 256 ints filled and read (lanes' copies 1 KiB apart) 19;
+ * a float loop 0.35.  The estimate keeps all of those right but the hashed
+ * gather (it cannot see that the scalar loop overlaps its iterations). */
 #define DV_DIV 32
-#define DV_GATHER 2
+#define DV_GATHER 8
 #define DV_SCATTER 8
 #define DV_SPREAD 3
 #define DV_STRIDE_UNKNOWN INT64_MIN

@@ -189,8 +189,9 @@ TEST(division_and_scatter_bound_lane_varying_loops_stay_scalar)
    * W lanes one by one, for as long as the longest lane runs) or by
    * accesses 128 bytes apart from lane to lane (rows: a gather and a
    * scatter per iteration, where the scalar loop's inner loop reads
-   * consecutive ints): masked widening's cost model keeps them scalar, with
-   * its reason.  fl, as divergent with float work, still widens. */
+   * consecutive ints) or a chase of pointers (chase: a gather an
+   * iteration, little else): masked widening's cost model keeps them
+   * scalar, with its reason.  fl, as divergent with float work, still widens. */
   const char *src = "kernel void dl(global int *out) {\n"
                     "  int i = get_global_id(0), n = i % 29, s = 0;\n"
                     "  for (int j = 0; j < n; j++) s += (s + i * 3 + j) / (1 + ((i + j) & 15));\n"
@@ -199,6 +200,11 @@ TEST(division_and_scatter_bound_lane_varying_loops_stay_scalar)
                     "kernel void rows(global int *b) {\n"
                     "  int i = get_global_id(0); global int *row = b + i * 32;\n"
                     "  for (int j = 0; j < i % 31; j++) row[j] = row[j] * 3 + j;\n"
+                    "}\n"
+                    "kernel void chase(global const int *a, global int *out) {\n"
+                    "  int i = get_global_id(0), p = i & 63, s = 0;\n"
+                    "  for (int j = 0; j < i % 29; j++) { p = a[p] & 63; s += p; }\n"
+                    "  out[i] = s;\n"
                     "}\n"
                     "kernel void fw(global int *b, int n, int k) {\n"
                     "  global int *row = b + get_global_id(0) * 32, *dst = row + k;\n"
@@ -231,6 +237,18 @@ TEST(division_and_scatter_bound_lane_varying_loops_stay_scalar)
     wg_run(&p, "rows", rargs, &r);
     for (int i = 0; i < N * 32; i++)
       ASSERT_EQ(b[i], i % 32 < (i / 32) % 31 ? (i % 13) * 3 + i % 32 : i % 13);
+    for (int i = 0; i < N; i++)
+      b[i] = (i * 37 + 11) % 97;
+    void *cargs[] = {&b, &out};
+    wg_run(&p, "chase", cargs, &r);
+    for (int i = 0; i < N; i++) {
+      int q = i & 63, s = 0;
+      for (int j = 0; j < i % 29; j++) {
+        q = b[q] & 63;
+        s += q;
+      }
+      ASSERT_EQ(out[i], s);
+    }
     void *fargs[] = {&f};
     wg_run(&p, "fl", fargs, &r);
     for (int i = 0; i < N; i++) {
@@ -248,6 +266,9 @@ TEST(division_and_scatter_bound_lane_varying_loops_stay_scalar)
       ASSERT_EQ(k->simd_width, 1);
       k = built(&p, "rows", lv);
       ASSERT_CONTAINS(k->report, "(masked widening: slower than scalar: gathers/scatters dominate (");
+      k = built(&p, "chase", lv);
+      ASSERT_CONTAINS(k->report, "(masked widening: slower than scalar: ");
+      ASSERT_EQ(k->simd_width, 1);
       /* the whole line, both reasons: the native path's here is a long one
        * (the copy of the lane loop that the inner loop's pragma leaves) */
       k = built(&p, "fw", lv);
