@@ -94,6 +94,8 @@ int cc_optimize(LLVMModuleRef m, LLVMTargetMachineRef tm, const cc_device_desc *
   }
   for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
     internalize(g, kinfo, nkernels);
+  if (!opt_disable && dev && dev->simd_bits)
+    cc_cap_lane_widths(m, dev->simd_bits);
 
   LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
   LLVMPassBuilderOptionsSetLoopVectorization(opts, !opt_disable);

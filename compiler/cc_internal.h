@@ -207,6 +207,14 @@ int cc_builtins_bytes(const void **data, size_t *size);
  * runs default<O3> (loop and SLP vectorizer on; default<O0> with opt_disable). */
 int cc_optimize(LLVMModuleRef m, LLVMTargetMachineRef tm, const cc_device_desc *dev,
                 const cc_kernel_info *kinfo, uint32_t nkernels, int opt_disable, char **err);
+/* (cc_widthcap.c) Before default<O3>: a lane loop (vectorize.enable, no
+ * width) whose instructions (callees included) times the widest width the
+ * vectorizer may pick for its narrowest loaded/stored type exceed a budget
+ * gets llvm.loop.vectorize.width, never below simd_bits / 32.  Returns the
+ * number of loops capped.  cc_lane_width_cap is the decision: the width, or
+ * 0 for no cap. */
+unsigned cc_cap_lane_widths(LLVMModuleRef m, unsigned simd_bits);
+unsigned cc_lane_width_cap(unsigned insts, unsigned min_bits, unsigned simd_bits);
 /* CC_BUILD_FAILED and one log line per undefined function that neither the
  * module nor libc/libm provides (memcpy, memset, memmove, memcmp, printf,
  * puts, putchar, abort, __tls_get_addr, the C99 math functions). */

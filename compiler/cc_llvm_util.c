@@ -856,7 +856,7 @@ LLVMMetadataRef cc_loop_debug_loc(LLVMValueRef br)
 
 /* A new loop id for br: its properties but those named name (prefix: or
  * starting with name) replaced by node (dropped when node is NULL). */
-static void loop_id_rebuild(LLVMValueRef br, const char *name, int prefix, LLVMMetadataRef node)
+static void loop_id_rebuild(LLVMValueRef br, const char *name, int prefix, LLVMMetadataRef node, int append)
 {
   unsigned n, len, k = 0;
   LLVMValueRef *ops = loop_id_ops(br, &n);
@@ -875,6 +875,8 @@ static void loop_id_rebuild(LLVMValueRef br, const char *name, int prefix, LLVMM
       }
       keep[k++] = LLVMValueAsMetadata(ops[i]);
     }
+    if (append && node)
+      keep[k++] = node;
     cc_md_set(br, "llvm.loop", cc_md_loop_id(inst_context(br), keep, k));
   }
   free(ops);
@@ -883,12 +885,17 @@ static void loop_id_rebuild(LLVMValueRef br, const char *name, int prefix, LLVMM
 
 void cc_loop_drop_props(LLVMValueRef br, const char *prefix)
 {
-  loop_id_rebuild(br, prefix, 1, NULL);
+  loop_id_rebuild(br, prefix, 1, NULL, 0);
 }
 
 void cc_loop_replace_prop(LLVMValueRef br, const char *name, LLVMMetadataRef node)
 {
-  loop_id_rebuild(br, name, 0, node);
+  loop_id_rebuild(br, name, 0, node, 0);
+}
+
+void cc_loop_set_prop(LLVMValueRef br, const char *name, LLVMMetadataRef node)
+{
+  loop_id_rebuild(br, name, 0, node, 1);
 }
 
 /* ---- debug locations for remarks ---- */

@@ -125,6 +125,9 @@ LLVMMetadataRef cc_loop_debug_loc(LLVMValueRef br);
 void cc_loop_drop_props(LLVMValueRef br, const char *prefix);
 /* Gives br a new loop id where property name becomes node (or goes, node NULL). */
 void cc_loop_replace_prop(LLVMValueRef br, const char *name, LLVMMetadataRef node);
+/* The same, but node is added when br's loop id has no property name
+ * (br must have a loop id). */
+void cc_loop_set_prop(LLVMValueRef br, const char *name, LLVMMetadataRef node);
 
 /* Debug locations for loop ids, so that LLVM's remarks about a loop say
  * which loop it is (a remark prints "file:line:column: message").  They live

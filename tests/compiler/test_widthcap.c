@@ -1,0 +1,95 @@
+/* The cap on the vector width of big lane loops over narrow types
+ * (compiler/cc_widthcap.c): a lane loop of thousands of char operations
+ * gets the width of 32-bit lanes (simd_bits / 32) instead of the loop
+ * vectorizer's simd_bits / 8 (64 lanes on AVX-512: seconds of O3 and code
+ * generation, the CTS's test_relationals shuffle_* timing out); a small
+ * char loop and a big int loop keep the vectorizer's choice.  The kernels
+ * run and are checked against C. */
+#include "tests/compiler/wg_harness.h"
+
+#include <stdint.h>
+
+#define REPS 20
+
+/* 2 x REPS char16 statements: about 3000 instructions once scalarized. */
+static char *big_src(const char *t)
+{
+  size_t cap = 8192, len = 0;
+  char *s = malloc(cap);
+  len += (size_t)snprintf(s + len, cap - len,
+                          "kernel void big(global const %s16 *in, global %s16 *out) {\n"
+                          "  size_t i = get_global_id(0);\n"
+                          "  %s16 v = in[i], w = in[i + 1];\n",
+                          t, t, t);
+  for (int k = 0; k < REPS; k++)
+    len += (size_t)snprintf(s + len, cap - len,
+                            "  v = (v * (%s)%d + (w >> (%s)%d)) ^ (v - w);\n"
+                            "  w = select(w, v, v > w);\n",
+                            t, k + 3, t, k % 7 + 1);
+  snprintf(s + len, cap - len, "  out[i] = v + w;\n}\n");
+  return s;
+}
+
+/* The same in C, element e of work-item i. */
+static int8_t big_ref_char(const int8_t *in, size_t i, int e)
+{
+  int8_t v = in[16 * i + e], w = in[16 * (i + 1) + e];
+  for (int k = 0; k < REPS; k++) {
+    v = (int8_t)((int8_t)((int8_t)(v * (k + 3)) + (int8_t)(w >> (k % 7 + 1))) ^ (int8_t)(v - w));
+    w = v > w ? v : w;
+  }
+  return (int8_t)(v + w);
+}
+
+TEST(big_char_lane_loop_is_capped_to_32_bit_lanes)
+{
+  char *src = big_src("char");
+  wg_prog p;
+  wg_build(src, levels[0], &p);
+  enum { N = 256 };
+  int8_t *in = malloc(16 * (N + 1)), *out = calloc(N, 16);
+  for (int i = 0; i < 16 * (N + 1); i++)
+    in[i] = (int8_t)(i * 37 + 11);
+  void *args[] = {&in, &out};
+  wg_range r = range1(N, 64, NULL);
+  wg_run(&p, "big", args, &r);
+  for (size_t i = 0; i < N; i++)
+    for (int e = 0; e < 16; e++)
+      ASSERT_EQ(out[16 * i + e], big_ref_char(in, i, e));
+  const cc_kernel_info *k = ct_kernel(&p.bin, "big");
+  ASSERT_EQ(k->simd_width, ct_dev()->simd_bits / 32);
+  free(in), free(out), free(src);
+  wg_free(&p);
+}
+
+TEST(small_char_lane_loop_keeps_the_vectorizers_width)
+{
+  const char *src = "kernel void inc(global const char *a, global char *b) {\n"
+                    "  size_t i = get_global_id(0); b[i] = a[i] + 1; }\n";
+  wg_prog p;
+  wg_build(src, levels[0], &p);
+  enum { N = 1024 };
+  int8_t *a = malloc(N), *b = calloc(N, 1);
+  for (int i = 0; i < N; i++)
+    a[i] = (int8_t)i;
+  void *args[] = {&a, &b};
+  wg_range r = range1(N, 256, NULL);
+  wg_run(&p, "inc", args, &r);
+  for (int i = 0; i < N; i++)
+    ASSERT_EQ(b[i], (int8_t)(i + 1));
+  const cc_kernel_info *k = ct_kernel(&p.bin, "inc");
+  ASSERT_EQ(k->simd_width, ct_dev()->simd_bits / 8);
+  free(a), free(b);
+  wg_free(&p);
+}
+
+TEST(big_int_lane_loop_keeps_the_vectorizers_width)
+{
+  char *src = big_src("int");
+  wg_prog p;
+  wg_build(src, levels[0], &p);
+  const cc_kernel_info *k = ct_kernel(&p.bin, "big");
+  ASSERT_EQ(k->simd_width, ct_dev()->simd_bits / 32);
+  free(src);
+  wg_free(&p);
+}
