@@ -210,8 +210,10 @@ int cc_optimize(LLVMModuleRef m, LLVMTargetMachineRef tm, const cc_device_desc *
 /* (cc_widthcap.c) Before default<O3>: a lane loop (vectorize.enable, no
  * width) whose instructions (callees included) times the widest width the
  * vectorizer may pick for its narrowest loaded/stored type exceed a budget
- * gets llvm.loop.vectorize.width, never below simd_bits / 32.  Returns the
- * number of loops capped.  cc_lane_width_cap is the decision: the width, or
+ * gets llvm.loop.vectorize.width, never below simd_bits / 32; a big lane
+ * loop that stores to a lane-invariant address under a condition loses
+ * llvm.loop.vectorize.enable (the cost model decides).  Returns the number
+ * of loops changed.  cc_lane_width_cap is the decision: the width, or
  * 0 for no cap. */
 unsigned cc_cap_lane_widths(LLVMModuleRef m, unsigned simd_bits);
 unsigned cc_lane_width_cap(unsigned insts, unsigned min_bits, unsigned simd_bits);

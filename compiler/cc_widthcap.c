@@ -1,4 +1,6 @@
-/* A cap on the vector width of big lane loops over narrow types.
+/* A cap on the vector width of big lane loops over narrow types, and no
+ * forced vectorization for big lane loops of one work-item's work (see
+ * "big lane loops of one work-item's work" below).
  *
  * A lane loop carries llvm.loop.vectorize.enable and no width: the loop
  * vectorizer picks the width from the narrowest type that the loop loads
@@ -25,6 +27,9 @@
 
 /* instructions x lanes: above it, a lane loop's width is capped */
 #define CC_WIDTH_BUDGET (32u * 1024u)
+/* instructions from which a lane loop storing to a lane-invariant address
+ * under a condition is no longer forced to vectorize */
+#define CC_UNFORCE_INSTS 256u
 /* calls followed when counting (O3's inliner goes about as deep) */
 #define CC_SIZE_DEPTH 4
 
@@ -92,8 +97,10 @@ unsigned cc_lane_width_cap(unsigned insts, unsigned min_bits, unsigned simd_bits
   return w;
 }
 
-/* The lane loop whose latch ends in br, in f (cfg): its size. */
-static int lane_loop_size(const cc_cfg *cfg, LLVMValueRef br, loop_size *s)
+/* The lane loop whose latch ends in br, in f (cfg): its blocks (in[], the
+ * caller frees it), header and latch.  0 when br closes no natural loop. */
+static int lane_loop_blocks(const cc_cfg *cfg, LLVMValueRef br, unsigned char **in_out, unsigned *header_out,
+                            unsigned *latch_out)
 {
   int latch = cc_cfg_find(cfg, LLVMGetInstructionParent(br));
   if (latch < 0)
@@ -110,12 +117,165 @@ static int lane_loop_size(const cc_cfg *cfg, LLVMValueRef br, loop_size *s)
   if (!in)
     return 0;
   cc_cfg_loop(cfg, (unsigned)header, (unsigned)latch, in);
+  *in_out = in;
+  *header_out = (unsigned)header;
+  *latch_out = (unsigned)latch;
+  return 1;
+}
+
+static void lane_loop_size(const cc_cfg *cfg, const unsigned char *in, loop_size *s)
+{
   for (unsigned i = 0; i < cfg->n; i++)
     if (in[i])
       for (LLVMValueRef x = LLVMGetFirstInstruction(cfg->block[i]); x; x = LLVMGetNextInstruction(x))
         count_inst(x, s, 0);
-  free(in);
-  return 1;
+}
+
+/* ---- big lane loops of one work-item's work: no forced vectorization ----
+ *
+ * A lane loop whose body stores to an address that is the same for every
+ * work-item (lane-invariant), under a condition (the CTS's
+ * test_relationals shuffle_* kernels: `if (get_global_id(0) != 0) return;`
+ * then 32 stores to dest[0..31]), is vectorized with each such store
+ * predicated and replicated once per lane: the body, thousands of
+ * instructions, once per lane.  O3 (the SLP vectorizer on the replicas)
+ * then takes seconds, code generation as much again, for code no faster
+ * than the scalar loop.  Such a loop, when big, loses its
+ * llvm.loop.vectorize.enable: the loop vectorizer's cost model decides
+ * (it keeps it scalar).
+ *
+ * Lane-varying values: the loop header's phis (the lane index), what is
+ * computed from them, and in a called function what is computed from the
+ * parameters that get varying arguments.  A load is varying when its
+ * address is (memory is taken as the same for all lanes: this is a
+ * heuristic for a hint, not a correctness question). */
+
+typedef struct {
+  unsigned budget;  /* functions still to visit (calls followed) */
+  int found;        /* a conditional store to a lane-invariant address */
+} uni_walk;
+
+static int operand_varying(LLVMValueRef v, const cc_ptrmap *var, const unsigned char *param_var)
+{
+  if (LLVMIsAArgument(v)) {
+    LLVMValueRef f = LLVMGetParamParent(v);
+    unsigned n = LLVMCountParams(f);
+    for (unsigned i = 0; i < n && param_var; i++)
+      if (LLVMGetParam(f, i) == v)
+        return param_var[i];
+    return 0;
+  }
+  unsigned x;
+  return LLVMIsAInstruction(v) && cc_ptrmap_get(var, v, &x) && x;
+}
+
+static int inst_varying(LLVMValueRef in, const cc_ptrmap *var, const unsigned char *param_var)
+{
+  LLVMOpcode op = LLVMGetInstructionOpcode(in);
+  if (op == LLVMLoad)
+    return operand_varying(LLVMGetOperand(in, 0), var, param_var);
+  int n = LLVMGetNumOperands(in);
+  if (op == LLVMCall)
+    n--;  /* the callee */
+  for (int i = 0; i < n; i++)
+    if (operand_varying(LLVMGetOperand(in, i), var, param_var))
+      return 1;
+  return 0;
+}
+
+static void walk_function(LLVMValueRef f, const unsigned char *param_var, int cond, unsigned depth, uni_walk *w);
+
+/* The blocks in[] of cfg (all when in is NULL): varying values to a fixed
+ * point (seeds: the phis of block `seed_block`, or none), then the stores
+ * and calls; a block is conditional when cond_of says so. */
+static void walk_blocks(const cc_cfg *cfg, const unsigned char *in, int seed_block, const unsigned char *param_var,
+                        const unsigned char *conditional, unsigned depth, uni_walk *w)
+{
+  size_t count = 0;
+  for (unsigned b = 0; b < cfg->n; b++)
+    if (!in || in[b])
+      for (LLVMValueRef x = LLVMGetFirstInstruction(cfg->block[b]); x; x = LLVMGetNextInstruction(x))
+        count++;
+  cc_ptrmap var;
+  if (cc_ptrmap_init(&var, count + 1))
+    return;
+  for (int changed = 1, rounds = 0; changed && rounds < 8; rounds++) {
+    changed = 0;
+    for (unsigned b = 0; b < cfg->n; b++) {
+      if (in && !in[b])
+        continue;
+      for (LLVMValueRef x = LLVMGetFirstInstruction(cfg->block[b]); x; x = LLVMGetNextInstruction(x)) {
+        unsigned old = 0;
+        if (cc_ptrmap_get(&var, x, &old) && old)
+          continue;
+        int v = ((int)b == seed_block && LLVMIsAPHINode(x)) || inst_varying(x, &var, param_var);
+        if (v || !cc_ptrmap_get(&var, x, &old)) {
+          cc_ptrmap_put(&var, x, (unsigned)v);
+          changed |= v;
+        }
+      }
+    }
+  }
+  for (unsigned b = 0; b < cfg->n && !w->found; b++) {
+    if (in && !in[b])
+      continue;
+    for (LLVMValueRef x = LLVMGetFirstInstruction(cfg->block[b]); x && !w->found; x = LLVMGetNextInstruction(x)) {
+      LLVMOpcode op = LLVMGetInstructionOpcode(x);
+      if (op == LLVMStore && conditional[b] && !operand_varying(LLVMGetOperand(x, 1), &var, param_var))
+        w->found = 1;
+      if (op != LLVMCall || depth >= CC_SIZE_DEPTH || !w->budget)
+        continue;
+      LLVMValueRef f = cc_called_function(x);
+      if (!f || LLVMIsDeclaration(f) || LLVMGetIntrinsicID(f))
+        continue;
+      unsigned np = LLVMCountParams(f);
+      unsigned char *pv = calloc(np + 1, 1);
+      if (!pv)
+        continue;
+      for (unsigned i = 0; i < np && i < (unsigned)LLVMGetNumArgOperands(x); i++)
+        pv[i] = (unsigned char)operand_varying(LLVMGetOperand(x, i), &var, param_var);
+      w->budget--;
+      walk_function(f, pv, conditional[b], depth + 1, w);
+      free(pv);
+    }
+  }
+  cc_ptrmap_free(&var);
+}
+
+/* A called function: a block is conditional when the call is, or when the
+ * block does not post-dominate the entry. */
+static void walk_function(LLVMValueRef f, const unsigned char *param_var, int cond, unsigned depth, uni_walk *w)
+{
+  cc_cfg cfg;
+  if (cc_cfg_build(&cfg, f))
+    return;
+  unsigned *ipdom = malloc((cfg.n + 1) * sizeof(*ipdom));
+  unsigned char *conditional = malloc(cfg.n + 1);
+  if (ipdom && conditional && !cc_cfg_postdom(&cfg, ipdom)) {
+    memset(conditional, 1, cfg.n);
+    if (!cond)
+      for (unsigned b = 0, steps = 0; b < cfg.n && steps <= cfg.n; b = ipdom[b], steps++)
+        conditional[b] = 0;
+    walk_blocks(&cfg, NULL, -1, param_var, conditional, depth, w);
+  }
+  free(ipdom);
+  free(conditional);
+  cc_cfg_free(&cfg);
+}
+
+/* The lane loop (blocks in[] of cfg, header, latch) stores to a
+ * lane-invariant address under a condition, maybe in a function it calls. */
+static int has_uniform_conditional_store(const cc_cfg *cfg, const unsigned char *in, unsigned header, unsigned latch)
+{
+  unsigned char *conditional = calloc(cfg->n + 1, 1);
+  if (!conditional)
+    return 0;
+  for (unsigned b = 0; b < cfg->n; b++)
+    conditional[b] = in[b] && !cc_cfg_dominates(cfg, b, latch);
+  uni_walk w = {64, 0};
+  walk_blocks(cfg, in, (int)header, NULL, conditional, 0, &w);
+  free(conditional);
+  return w.found;
 }
 
 static int is_lane_loop(LLVMValueRef br)
@@ -127,7 +287,7 @@ static int is_lane_loop(LLVMValueRef br)
 
 unsigned cc_cap_lane_widths(LLVMModuleRef m, unsigned simd_bits)
 {
-  unsigned capped = 0;
+  unsigned capped = 0, unforced = 0;
   LLVMContextRef ctx = LLVMGetModuleContext(m);
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
     if (LLVMIsDeclaration(f))
@@ -147,12 +307,23 @@ unsigned cc_cap_lane_widths(LLVMModuleRef m, unsigned simd_bits)
       if (!t || LLVMGetInstructionOpcode(t) != LLVMBr || !is_lane_loop(t))
         continue;
       loop_size s = {0, 0};
-      if (!lane_loop_size(&cfg, t, &s))
+      unsigned char *in;
+      unsigned header, latch;
+      if (!lane_loop_blocks(&cfg, t, &in, &header, &latch))
         continue;
-      unsigned w = cc_lane_width_cap(s.insts, s.min_bits, simd_bits);
+      lane_loop_size(&cfg, in, &s);
+      int unforce = s.insts >= CC_UNFORCE_INSTS && has_uniform_conditional_store(&cfg, in, header, latch);
+      free(in);
+      unsigned w = unforce ? 0 : cc_lane_width_cap(s.insts, s.min_bits, simd_bits);
       if (getenv("LANECL_CC_TIMING"))
-        fprintf(stderr, "lanecl-cc: lane loop: %u instructions, narrowest %u bits, width cap %u\n",
-                s.insts, s.min_bits, w);
+        fprintf(stderr, "lanecl-cc: lane loop: %u instructions, narrowest %u bits, %s %u\n", s.insts,
+                s.min_bits, unforce ? "conditional lane-invariant stores: vectorization not forced" : "width cap",
+                w);
+      if (unforce) {
+        cc_loop_drop_props(t, "llvm.loop.vectorize.enable");
+        unforced++;
+        continue;
+      }
       if (!w)
         continue;
       cc_loop_set_prop(t, "llvm.loop.vectorize.width", cc_md_prop_i32(ctx, "llvm.loop.vectorize.width", w));
@@ -160,5 +331,5 @@ unsigned cc_cap_lane_widths(LLVMModuleRef m, unsigned simd_bits)
     }
     cc_cfg_free(&cfg);
   }
-  return capped;
+  return capped + unforced;
 }
