@@ -39,3 +39,18 @@ SHUFFLE_MN(double, ulong)
 #ifdef cl_khr_fp16
 SHUFFLE_MN(half, ushort)
 #endif
+
+/* get_fence (OpenCL C 3.0 section 6.15.12.1, generic address space): "a
+ * valid memory fence value for ptr".  LaneCL can't tell at run time where a
+ * __generic pointer points (after lowering every address space is the one
+ * flat space of the process), so it names both fences: valid for a pointer
+ * to either space, and what a barrier or fence given it must order anyway. */
+OVLD cl_mem_fence_flags get_fence(__generic void *ptr)
+{
+  return CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE;
+}
+
+OVLD cl_mem_fence_flags get_fence(__generic const void *ptr)
+{
+  return CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE;
+}
