@@ -136,7 +136,7 @@ static void lane_loop_size(const cc_cfg *cfg, const unsigned char *in, loop_size
  * A lane loop whose body stores to an address that is the same for every
  * work-item (lane-invariant), under a condition (the CTS's
  * test_relationals shuffle_* kernels: `if (get_global_id(0) != 0) return;`
- * then 32 stores to dest[0..31]), is vectorized with each such store
+ * then 32 stores to dest[0..31]), and to no lane-varying one, is vectorized with each such store
  * predicated and replicated once per lane: the body, thousands of
  * instructions, once per lane.  O3 (the SLP vectorizer on the replicas)
  * then takes seconds, code generation as much again, for code no faster
@@ -153,6 +153,7 @@ static void lane_loop_size(const cc_cfg *cfg, const unsigned char *in, loop_size
 typedef struct {
   unsigned budget;  /* functions still to visit (calls followed) */
   int found;        /* a conditional store to a lane-invariant address */
+  int varying;      /* a store to a lane-varying address */
 } uni_walk;
 
 static int operand_varying(LLVMValueRef v, const cc_ptrmap *var, const unsigned char *param_var)
@@ -216,12 +217,14 @@ static void walk_blocks(const cc_cfg *cfg, const unsigned char *in, int seed_blo
       }
     }
   }
-  for (unsigned b = 0; b < cfg->n && !w->found; b++) {
+  for (unsigned b = 0; b < cfg->n && !w->varying; b++) {
     if (in && !in[b])
       continue;
-    for (LLVMValueRef x = LLVMGetFirstInstruction(cfg->block[b]); x && !w->found; x = LLVMGetNextInstruction(x)) {
+    for (LLVMValueRef x = LLVMGetFirstInstruction(cfg->block[b]); x && !w->varying; x = LLVMGetNextInstruction(x)) {
       LLVMOpcode op = LLVMGetInstructionOpcode(x);
-      if (op == LLVMStore && conditional[b] && !operand_varying(LLVMGetOperand(x, 1), &var, param_var))
+      if (op == LLVMStore && operand_varying(LLVMGetOperand(x, 1), &var, param_var))
+        w->varying = 1;
+      else if (op == LLVMStore && conditional[b])
         w->found = 1;
       if (op != LLVMCall || depth >= CC_SIZE_DEPTH || !w->budget)
         continue;
@@ -264,7 +267,9 @@ static void walk_function(LLVMValueRef f, const unsigned char *param_var, int co
 }
 
 /* The lane loop (blocks in[] of cfg, header, latch) stores to a
- * lane-invariant address under a condition, maybe in a function it calls. */
+ * lane-invariant address under a condition, maybe in a function it calls,
+ * and to no lane-varying address (a region that also does per-work-item
+ * work, e.g. `t[l] = ...; if (l == 0) out[g] = ...`, stays forced). */
 static int has_uniform_conditional_store(const cc_cfg *cfg, const unsigned char *in, unsigned header, unsigned latch)
 {
   unsigned char *conditional = calloc(cfg->n + 1, 1);
@@ -272,10 +277,10 @@ static int has_uniform_conditional_store(const cc_cfg *cfg, const unsigned char 
     return 0;
   for (unsigned b = 0; b < cfg->n; b++)
     conditional[b] = in[b] && !cc_cfg_dominates(cfg, b, latch);
-  uni_walk w = {64, 0};
+  uni_walk w = {64, 0, 0};
   walk_blocks(cfg, in, (int)header, NULL, conditional, 0, &w);
   free(conditional);
-  return w.found;
+  return w.found && !w.varying;
 }
 
 static int is_lane_loop(LLVMValueRef br)

@@ -12,8 +12,9 @@
 #define REPS 20
 
 /* 2 x REPS char16 statements: about 3000 instructions once scalarized;
- * guarded: under `if (i < n)` (a store to a different address per
- * work-item under a condition). */
+ * guarded 1: under `if (i < n)` (a store to a different address per
+ * work-item under a condition); 2: also `if (i == 0) out[n] = v` (a store
+ * to one address for all work-items, under a condition). */
 static char *big_src(const char *t, int guarded)
 {
   size_t cap = 8192, len = 0;
@@ -23,13 +24,13 @@ static char *big_src(const char *t, int guarded)
                           "  size_t i = get_global_id(0);\n"
                           "  if (%s) return;\n"
                           "  %s16 v = in[i], w = in[i + 1];\n",
-                          t, t, guarded ? "i >= n" : "0", t);
+                          t, t, guarded == 1 ? "i >= n" : "0", t);
   for (int k = 0; k < REPS; k++)
     len += (size_t)snprintf(s + len, cap - len,
                             "  v = (v * (%s)%d + (w >> (%s)%d)) ^ (v - w);\n"
                             "  w = select(w, v, v > w);\n",
                             t, k + 3, t, k % 7 + 1);
-  snprintf(s + len, cap - len, "  out[i] = v + w;\n}\n");
+  snprintf(s + len, cap - len, "  out[i] = v + w;\n%s}\n", guarded == 2 ? "  if (i == 0) out[n] = v;\n" : "");
   return s;
 }
 
@@ -138,5 +139,18 @@ TEST(one_work_item_shuffles_are_not_forced_to_vectorize)
   const cc_kernel_info *k = ct_kernel(&p.bin, "sample_test");
   ASSERT_EQ(k->simd_width, 1);
   free(in), free(out), free(src);
+  wg_free(&p);
+}
+
+/* A conditional store to one address next to per-work-item stores: the
+ * lane loop does each work-item's work, and stays forced (char: capped). */
+TEST(per_work_item_stores_keep_forced_vectorization)
+{
+  char *src = big_src("char", 2);
+  wg_prog p;
+  wg_build(src, levels[0], &p);
+  const cc_kernel_info *k = ct_kernel(&p.bin, "big");
+  ASSERT_EQ(k->simd_width, ct_dev()->simd_bits / 32);
+  free(src);
   wg_free(&p);
 }
