@@ -20,8 +20,12 @@
  *    taken) lives in the frame for the whole kernel: nothing is copied, and
  *    each work-item's copy has its own address.  A saved value that is the
  *    same in every work-item (cc_wg_uniform.c: a loop counter around a
- *    barrier) is restored from work-item 0's copy, which the work-group
- *    function reads once before the lane loop into the area `uval` points to.
+ *    barrier) has one copy, work-item 0's: every work-item saves it there,
+ *    in one block that all the body's returns go through, and the work-group
+ *    function reads it once before the lane loop into the area `uval` points
+ *    to (cc_wg_frame.c: with alias scopes and the state machine's direct
+ *    edges, LLVM keeps such values in registers from one lane loop to the
+ *    next).
  * 3. The work-group function runs the lane loops: for each state a
  *    z/y/x loop nest calling K.body with a constant state (after inlining each
  *    nest holds exactly one region), then, at a collective, the combine
@@ -1668,8 +1672,9 @@ static LLVMValueRef build_combine(wg_gen *g, const wg_boundary *bd, LLVMValueRef
   return cv;
 }
 
-/* The state machine: from the builder's block, dispatch on the state, run
- * its lane loops, combine at the boundary reached, until the end (exitb).
+/* The state machine: from the builder's block, state 0's lane loops; after
+ * each state's, a switch on the boundary reached goes through its combine
+ * to that state's lane loops, until the end (exitb).
  * ls: the local size as the lane loops see it (y and z constant 1 in the
  * one-dimensional copy). */
 static int build_state_machine(wg_gen *g, LLVMValueRef *argv, const LLVMValueRef ls[3], LLVMValueRef frame,
