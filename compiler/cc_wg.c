@@ -594,6 +594,84 @@ static int lower_workitem_call(wg_gen *g, LLVMValueRef call)
   return 0;
 }
 
+/* to_global, to_local and to_private of a generic pointer (clang's
+ * __to_global, __to_local, __to_private): the pointer itself where it points
+ * into that address space, else NULL.  All spaces are one flat space here,
+ * so the answer comes from where the address is: __local memory is the
+ * block of the __local arguments (ctx->local_lo/hi) and the kernel's
+ * __local variables (this program's thread-local variables of address
+ * space 3, one copy per worker thread); private memory is the running
+ * thread's stack (ctx->stack_lo/hi) and the frame (private arrays kept
+ * across barriers, ctx->frame and frame_size); global memory is the rest. */
+static LLVMValueRef in_range(wg_gen *g, LLVMValueRef x, LLVMValueRef lo, LLVMValueRef hi)
+{
+  return LLVMBuildAnd(g->b, LLVMBuildICmp(g->b, LLVMIntUGE, x, lo, ""), LLVMBuildICmp(g->b, LLVMIntULT, x, hi, ""),
+                      "");
+}
+
+static LLVMValueRef ctx_addr(wg_gen *g, size_t off)
+{
+  return wg_ctx_load(g, g->p_ctx, off, g->t_i64, "");
+}
+
+static LLVMValueRef is_local_addr(wg_gen *g, LLVMValueRef x)
+{
+  LLVMValueRef r = in_range(g, x, ctx_addr(g, offsetof(lanecl_wg_ctx, local_lo)),
+                            ctx_addr(g, offsetof(lanecl_wg_ctx, local_hi)));
+  for (LLVMValueRef gv = LLVMGetFirstGlobal(g->m); gv; gv = LLVMGetNextGlobal(gv)) {
+    if (!LLVMIsThreadLocal(gv) || LLVMGetPointerAddressSpace(LLVMTypeOf(gv)) != 3)
+      continue;
+    uint64_t size = LLVMABISizeOfType(g->td, LLVMGlobalGetValueType(gv));
+    LLVMValueRef lo = LLVMBuildPtrToInt(g->b, gv, g->t_i64, "");
+    r = LLVMBuildOr(g->b, r, in_range(g, x, lo, LLVMBuildAdd(g->b, lo, wg_c64(g, size), "")), "");
+  }
+  return r;
+}
+
+static LLVMValueRef is_private_addr(wg_gen *g, LLVMValueRef x)
+{
+  LLVMValueRef flo = ctx_addr(g, offsetof(lanecl_wg_ctx, frame));
+  LLVMValueRef fhi = LLVMBuildAdd(g->b, flo, ctx_addr(g, offsetof(lanecl_wg_ctx, frame_size)), "");
+  return LLVMBuildOr(g->b,
+                     in_range(g, x, ctx_addr(g, offsetof(lanecl_wg_ctx, stack_lo)),
+                              ctx_addr(g, offsetof(lanecl_wg_ctx, stack_hi))),
+                     in_range(g, x, flo, fhi), "");
+}
+
+static int lower_to_space_call(wg_gen *g, LLVMValueRef call)
+{
+  static const char *const names[3] = {"__to_global", "__to_local", "__to_private"};
+  LLVMValueRef fn = LLVMGetCalledValue(call);
+  if (!LLVMIsAFunction(fn) || LLVMGetNumArgOperands(call) != 1)
+    return 0;
+  size_t len;
+  const char *name = LLVMGetValueName2(fn, &len);
+  int which = -1;
+  for (int k = 0; k < 3; k++)
+    if (len == strlen(names[k]) && !memcmp(name, names[k], len))
+      which = k;
+  if (which < 0)
+    return 0;
+  LLVMPositionBuilderBefore(g->b, call);
+  LLVMValueRef p = LLVMGetOperand(call, 0);
+  LLVMValueRef x = LLVMBuildPtrToInt(g->b, p, g->t_i64, "");
+  LLVMValueRef ok;
+  if (which == 1) {
+    ok = is_local_addr(g, x);
+  } else if (which == 2) {
+    ok = is_private_addr(g, x);
+  } else {
+    LLVMValueRef other = LLVMBuildOr(g->b, is_local_addr(g, x), is_private_addr(g, x), "");
+    ok = LLVMBuildNot(g->b, other, "");
+  }
+  LLVMTypeRef rt = LLVMTypeOf(call);
+  LLVMValueRef cast = LLVMBuildAddrSpaceCast(g->b, p, rt, "");
+  LLVMValueRef v = LLVMBuildSelect(g->b, ok, cast, LLVMConstNull(rt), names[which] + 2);
+  LLVMReplaceAllUsesWith(call, v);
+  LLVMInstructionEraseFromParent(call);
+  return 1;
+}
+
 /* Work-item functions lowered; calls lose `convergent` (boundaries aside,
  * nothing in a region needs it and it blocks the vectorizer's checks). */
 static void lower_workitem_calls(wg_gen *g)
@@ -603,7 +681,7 @@ static void lower_workitem_calls(wg_gen *g)
     LLVMValueRef i = LLVMGetFirstInstruction(bb);
     while (i) {
       LLVMValueRef next = LLVMGetNextInstruction(i);
-      if (LLVMIsACallInst(i) && !lower_workitem_call(g, i)) {
+      if (LLVMIsACallInst(i) && !lower_workitem_call(g, i) && !lower_to_space_call(g, i)) {
         wg_boundary bd;
         const char *why;
         LLVMValueRef f = cc_called_function(i);

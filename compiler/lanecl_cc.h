@@ -155,7 +155,14 @@ typedef struct lanecl_wg_ctx {
    * ... (0 or 1: one).  All full-size (local_size == enqueued_local_size),
    * in one row of x; they share frame, coll_buf and local memory. */
   uint64_t group_count;
-  uint64_t reserved[3];
+  /* Where this call's memory is, for to_global, to_local and to_private of
+   * a generic pointer: the block of the __local arguments, the running
+   * thread's stack (private variables) and the frame's bytes (private
+   * arrays kept across barriers).  Static __local variables are the
+   * program's thread-local variables; the kernel knows those itself. */
+  const void *local_lo, *local_hi;
+  const void *stack_lo, *stack_hi;
+  uint64_t frame_size;
 } lanecl_wg_ctx;
 
 /* lanecl_wg_ctx.flags */

@@ -6,6 +6,8 @@
  * consecutive full-size groups along x, one call each
  * (lanecl_wg_ctx.group_count), so small groups cost a loop iteration of
  * the compiled code each, not a call through the runtime. */
+#define _GNU_SOURCE 1 /* pthread_getattr_np */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -175,6 +177,33 @@ static void ndr_fail(ndr_cmd *c, cl_int err)
   atomic_compare_exchange_strong(&c->status, &expected, err);
 }
 
+/* The running thread's stack, [*lo, *hi): where its private variables are
+ * (to_private).  Read once per thread; empty if the system won't say. */
+static void thread_stack(const void **lo, const void **hi)
+{
+  /* initial-exec, as scheduler/pool.c's: the driver imports no __tls_get_addr */
+  static _Thread_local const char *s_lo __attribute__((tls_model("initial-exec")));
+  static _Thread_local const char *s_hi __attribute__((tls_model("initial-exec")));
+  static _Thread_local bool known __attribute__((tls_model("initial-exec")));
+  if (!known) {
+    pthread_attr_t a;
+    void *addr = NULL;
+    size_t size = 0;
+    if (pthread_getattr_np(pthread_self(), &a) == 0) {
+      if (pthread_attr_getstack(&a, &addr, &size) != 0)
+        addr = NULL, size = 0;
+      pthread_attr_destroy(&a);
+    }
+    if (!addr)
+      rt_err("to_private: the stack of this thread is not known; private pointers read as global");
+    s_lo = addr;
+    s_hi = addr ? (const char *)addr + size : NULL;
+    known = true;
+  }
+  *lo = s_lo;
+  *hi = s_hi;
+}
+
 /* Runs the count groups gid, gid + (1, 0, 0), ... of one row of x.  The
  * full-size ones go to the work-group function in one call (group_count;
  * the compiled function takes the local size once per call, so a smaller
@@ -193,6 +222,8 @@ static void run_span(void *data, const uint64_t gid[3], uint64_t count, sched_wo
   }
   if (c->frame_bytes && !(ctx.frame = sched_worker_arena(w, SCHED_ARENA_FRAME, c->frame_bytes)))
     goto oom;
+  ctx.frame_size = ctx.frame ? c->frame_bytes : 0;
+  thread_stack(&ctx.stack_lo, &ctx.stack_hi);
   if (!(ctx.coll_buf = sched_worker_arena(w, SCHED_ARENA_COLL, c->coll_bytes)))
     goto oom;
   if (c->local_bytes) {
@@ -204,6 +235,8 @@ static void run_span(void *data, const uint64_t gid[3], uint64_t count, sched_wo
     for (uint32_t i = 0; i < nargs; i++)
       la[i] = c->info->args[i].kind == CC_ARG_LOCAL ? block + c->local_off[i] : NULL;
     ctx.local_args = la;
+    ctx.local_lo = block;
+    ctx.local_hi = block + c->local_bytes;
   }
   uint64_t x = gid[0], end = gid[0] + count;
   /* Groups [x, full_end) are full-size in x. */
