@@ -1486,7 +1486,7 @@ static LLVMValueRef helper_decl(wg_gen *g, const char *name, unsigned nptr)
 
 /* Before the lane loop of state s (after boundary s): the uniform slots live
  * there, from work-item 0's copy in the frame into the uniform values' area. */
-static void load_uniform_values(wg_gen *g, unsigned s, LLVMValueRef frame, LLVMValueRef nwi, LLVMValueRef area)
+static void load_uniform_values(wg_gen *g, unsigned s, LLVMValueRef frame, LLVMValueRef area)
 {
   const uint64_t *live = g->live + (size_t)(s - 1) * g->live_words;
   for (unsigned j = g->first_simple; j < g->nslots; j++) {
@@ -1497,7 +1497,7 @@ static void load_uniform_values(wg_gen *g, unsigned s, LLVMValueRef frame, LLVMV
     /* The body's own expression for the address (its nwi, from ctx), not
      * this copy's (y and z constant 1): after inlining it is the address
      * the body saved to, and LLVM forwards the saved value. */
-    LLVMValueRef o = LLVMBuildMul(g->b, wg_c64(g, sl->off), g->frame_nwi ? g->frame_nwi : nwi, "");
+    LLVMValueRef o = LLVMBuildMul(g->b, wg_c64(g, sl->off), g->frame_nwi, "");
     LLVMValueRef v = wg_build_load(g, sl->ty, LLVMBuildInBoundsGEP2(g->b, g->t_i8, frame, &o, 1, ""),
                                    (unsigned)sl->align, 0);
     wg_set_frame_scope(g, v, sl);
@@ -1524,14 +1524,14 @@ static int uniform_live_after(wg_gen *g, unsigned b)
  * the carry), after the uniform values of state b are read when this is the
  * first chunk (work-item 0 has just reached the scan). */
 static void fused_chunk_combine(wg_gen *g, LLVMValueRef *argv, unsigned b, LLVMValueRef helper, LLVMValueRef chunk,
-                                LLVMValueRef carry, LLVMValueRef first, LLVMValueRef frame, LLVMValueRef nwi)
+                                LLVMValueRef carry, LLVMValueRef first, LLVMValueRef frame)
 {
   if (uniform_live_after(g, b)) {
     LLVMBasicBlockRef ub = LLVMAppendBasicBlockInContext(g->c, g->wg, "fused.uniform");
     LLVMBasicBlockRef cb = LLVMAppendBasicBlockInContext(g->c, g->wg, "fused.combine");
     LLVMBuildCondBr(g->b, first, ub, cb);
     LLVMPositionBuilderAtEnd(g->b, ub);
-    load_uniform_values(g, b, frame, nwi, argv[g->nparams + 6]);
+    load_uniform_values(g, b, frame, argv[g->nparams + 6]);
     LLVMBuildBr(g->b, cb);
     LLVMPositionBuilderAtEnd(g->b, cb);
   }
@@ -1600,8 +1600,7 @@ static LLVMValueRef chunk_start(wg_gen *g, LLVMValueRef base, const LLVMValueRef
 }
 
 static LLVMValueRef build_fused_scan(wg_gen *g, LLVMValueRef *argv, unsigned s, LLVMValueRef coll, LLVMValueRef n,
-                                     LLVMValueRef frame, LLVMValueRef nwi, const int *vec_state,
-                                     const LLVMValueRef *ls)
+                                     LLVMValueRef frame, const int *vec_state, const LLVMValueRef *ls)
 {
   unsigned b = g->fuse_to[s];
   const wg_boundary *bd = &g->bnd[b - 1];
@@ -1654,7 +1653,7 @@ static LLVMValueRef build_fused_scan(wg_gen *g, LLVMValueRef *argv, unsigned s, 
   g->cidx_base = ls ? base : NULL;
   argv[out] = origin; /* state s: the operands into the chunk */
   build_lane_loops(g, argv, s, coll, w16, x0, vec_state[s]);
-  fused_chunk_combine(g, argv, b, helper, chunk, carry, LLVMBuildICmp(g->b, LLVMIntEQ, c, zero, ""), frame, nwi);
+  fused_chunk_combine(g, argv, b, helper, chunk, carry, LLVMBuildICmp(g->b, LLVMIntEQ, c, zero, ""), frame);
   argv[in] = origin, argv[out] = saved_out; /* state b: the results from it */
   LLVMValueRef r2 = build_lane_loops(g, argv, b, coll, w16, x0, vec_state[b]);
   argv[in] = saved_in;
@@ -1693,7 +1692,7 @@ static LLVMValueRef build_fused_scan(wg_gen *g, LLVMValueRef *argv, unsigned s, 
   x0 = chunk_start(g, base, ls);
   g->cidx_base = ls ? base : NULL;
   build_lane_loops(g, argv, s, coll, wt, x0, vec_state[s]);
-  fused_chunk_combine(g, argv, b, helper, tchunk, carry, LLVMBuildICmp(g->b, LLVMIntEQ, nfull, zero, ""), frame, nwi);
+  fused_chunk_combine(g, argv, b, helper, tchunk, carry, LLVMBuildICmp(g->b, LLVMIntEQ, nfull, zero, ""), frame);
   argv[in] = origin, argv[out] = saved_out;
   LLVMValueRef r2t = build_lane_loops(g, argv, b, coll, wt, x0, vec_state[b]);
   argv[in] = saved_in;
@@ -1803,11 +1802,11 @@ static int build_state_machine(wg_gen *g, LLVMValueRef *argv, const LLVMValueRef
     LLVMValueRef coll = cvals[s];
     LLVMPositionBuilderAtEnd(g->b, sblock[s]);
     if (s > 0)
-      load_uniform_values(g, s, frame, nwi, argv[n + 6]);
+      load_uniform_values(g, s, frame, argv[n + 6]);
     argv[n + 5] = coll;
     LLVMValueRef r;
     if (g->fuse_to[s] && one_dim) {
-      r = build_fused_scan(g, argv, s, coll, ls[0], frame, nwi, vec_state, NULL);
+      r = build_fused_scan(g, argv, s, coll, ls[0], frame, vec_state, NULL);
     } else if (g->fuse_to[s]) {
       /* Two or three dimensions: fused when rows are whole chunks (lx a
        * multiple of the chunk), else the lane loops and the combine. */
@@ -1819,7 +1818,7 @@ static int build_state_machine(wg_gen *g, LLVMValueRef *argv, const LLVMValueRef
                                          wg_c64(g, 0), "rows_whole_chunks");
       LLVMBuildCondBr(g->b, whole, fb, ub);
       LLVMPositionBuilderAtEnd(g->b, fb);
-      LLVMValueRef rf = build_fused_scan(g, argv, s, coll, nwi, frame, nwi, vec_state, ls);
+      LLVMValueRef rf = build_fused_scan(g, argv, s, coll, nwi, frame, vec_state, ls);
       LLVMBasicBlockRef fe = LLVMGetInsertBlock(g->b);
       LLVMBuildBr(g->b, jb);
       LLVMPositionBuilderAtEnd(g->b, ub);
@@ -1961,7 +1960,7 @@ static void build_spanned_groups(wg_gen *g, LLVMValueRef *argv, LLVMValueRef ls0
   LLVMValueRef saved[4] = {argv[n + 5], argv[n + 7], argv[n + 8], argv[n + 9]};
   argv[n + 7] = gi;
   if (fused) {
-    build_fused_scan(g, argv, 0, wg_c64(g, 0), ls0, frame, ls0, vec_state, NULL);
+    build_fused_scan(g, argv, 0, wg_c64(g, 0), ls0, frame, vec_state, NULL);
   } else {
     /* as the state machine: operands after the results in coll_buf */
     LLVMValueRef o = LLVMBuildMul(g->b, ls0, wg_c64(g, 8), "");

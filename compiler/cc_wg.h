@@ -187,6 +187,8 @@ int wg_build_regions(wg_gen *g, char **err);
 /* The uniform values' saves, in one block every return goes through (after
  * the regions' analyses). */
 void wg_merge_uniform_saves(wg_gen *g);
+/* Simple slot j (>= first_simple) is live after some boundary. */
+int wg_slot_live_somewhere(const wg_gen *g, unsigned j);
 /* Alias scopes: one per uniform value's copy, one for the rest of the frame
  * (before the work-group function is built: load_uniform_values uses them). */
 int wg_frame_scopes(wg_gen *g);

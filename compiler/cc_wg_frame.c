@@ -543,10 +543,12 @@ static void rewrite_boundary(wg_gen *g, unsigned bi, const uint64_t *live, unsig
   for (unsigned j = first_simple; j < g->nslots; j++) {
     wg_slot *s = &g->slots[j];
     unsigned k = j - first_simple;
-    if (!(live[k / 64] >> (k % 64) & 1))
+    /* a uniform value is saved in one block for all boundaries, once the
+     * regions are analysed (wg_merge_uniform_saves) */
+    if (s->uniform || !(live[k / 64] >> (k % 64) & 1))
       continue;
     LLVMValueRef v = LLVMBuildLoad2(g->b, s->ty, s->alloca, "");
-    wg_build_store(g, v, s->uniform ? s->uaddr : s->addr, (unsigned)s->align, 1);
+    wg_build_store(g, v, s->addr, (unsigned)s->align, 1);
   }
   LLVMBuildRet(g->b, wg_c32(g, bi + 1));
   LLVMInstructionEraseFromParent(term);
@@ -658,47 +660,35 @@ int wg_build_regions(wg_gen *g, char **err)
   return CC_OK;
 }
 
+/* Simple slot j is live after some boundary (saved there). */
+int wg_slot_live_somewhere(const wg_gen *g, unsigned j)
+{
+  unsigned k = j - g->first_simple;
+  for (unsigned b = 0; b < g->nbnd; b++)
+    if (g->live[(size_t)b * g->live_words + k / 64] >> (k % 64) & 1)
+      return 1;
+  return 0;
+}
+
 /* Every work-item saves a uniform value in work-item 0's copy (uaddr), the
- * only one read (rewrite_boundary, load_uniform_values).  Once the regions
- * have been analysed (their walks read each boundary's `ret id`), those
- * saves move into one block that every return of the body goes through.
- * In a vectorized lane loop a save in a boundary's own block is predicated
- * on the path taken, and LLVM makes it a masked scatter of equal values to
- * one address; in a block every lane reaches it is one scalar store per
- * vector iteration, and a scalar lane loop keeps it out of the loop.  A
- * value is then saved at every return, also where it is not live: nothing
- * reads it there, and the next boundary where it is live saves it again. */
+ * only one read (load_uniform_values).  The saves are not in the boundaries'
+ * blocks (rewrite_boundary leaves them out) but, once the regions have been
+ * analysed (their walks read each boundary's `ret id`), in one block that
+ * every return of the body goes through.  In a vectorized lane loop a save
+ * in a boundary's own block would be predicated on the path taken, and LLVM
+ * makes that a masked scatter of equal values to one address; in a block
+ * every lane reaches it is one scalar store per vector iteration, and a
+ * scalar lane loop keeps it out of the loop.  A value live after some
+ * boundary is then saved at every return, also where it is not live:
+ * nothing reads it there, and the next boundary where it is live saves it
+ * again. */
 void wg_merge_uniform_saves(wg_gen *g)
 {
-  unsigned char *saved = calloc(g->nslots + 1, 1);
   unsigned nsaved = 0;
-  if (!saved)
-    return; /* the saves stay where they are: slower, as right */
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->body); bb; bb = LLVMGetNextBasicBlock(bb)) {
-    LLVMValueRef i = LLVMGetFirstInstruction(bb);
-    while (i) {
-      LLVMValueRef next = LLVMGetNextInstruction(i);
-      if (LLVMIsAStoreInst(i)) {
-        LLVMValueRef p = LLVMGetOperand(i, 1);
-        for (unsigned j = 0; j < g->nslots; j++) {
-          if (!g->slots[j].uaddr || g->slots[j].uaddr != p)
-            continue;
-          LLVMValueRef v = LLVMGetOperand(i, 0);
-          LLVMInstructionEraseFromParent(i);
-          if (LLVMIsALoadInst(v) && !LLVMGetFirstUse(v))
-            LLVMInstructionEraseFromParent(v);
-          nsaved += !saved[j];
-          saved[j] = 1;
-          break;
-        }
-      }
-      i = next;
-    }
-  }
-  if (!nsaved) {
-    free(saved);
+  for (unsigned j = g->first_simple; j < g->nslots; j++)
+    nsaved += g->slots[j].uniform && wg_slot_live_somewhere(g, j);
+  if (!nsaved)
     return;
-  }
   LLVMBasicBlockRef exitb = LLVMAppendBasicBlockInContext(g->c, g->body, "uniform.save");
   LLVMPositionBuilderAtEnd(g->b, exitb);
   LLVMValueRef id = LLVMBuildPhi(g->b, g->t_i32, "ret.id");
@@ -713,15 +703,14 @@ void wg_merge_uniform_saves(wg_gen *g)
     LLVMAddIncoming(id, &rv, &bb, 1);
   }
   LLVMPositionBuilderAtEnd(g->b, exitb);
-  for (unsigned j = 0; j < g->nslots; j++) {
+  for (unsigned j = g->first_simple; j < g->nslots; j++) {
     wg_slot *s = &g->slots[j];
-    if (!saved[j])
+    if (!s->uniform || !wg_slot_live_somewhere(g, j))
       continue;
     LLVMValueRef v = LLVMBuildLoad2(g->b, s->ty, s->alloca, "");
     wg_build_store(g, v, s->uaddr, (unsigned)s->align, 1);
   }
   LLVMBuildRet(g->b, id);
-  free(saved);
 }
 
 /* The frame is memory of its own (a worker's arena, reached only through

@@ -218,7 +218,7 @@ static const wg_slot *slot_of_alloca(const wg_gen *g, LLVMValueRef a)
 static const wg_slot *slot_of_addr(const wg_gen *g, LLVMValueRef p)
 {
   for (unsigned j = g->first_simple; j < g->nslots; j++)
-    if (g->slots[j].addr == p || (g->slots[j].uaddr && g->slots[j].uaddr == p))
+    if (g->slots[j].addr == p)
       return &g->slots[j];
   return NULL;
 }
