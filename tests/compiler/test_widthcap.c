@@ -88,15 +88,21 @@ TEST(small_char_lane_loop_keeps_the_vectorizers_width)
   wg_free(&p);
 }
 
-TEST(big_int_lane_loop_keeps_the_vectorizers_width)
+/* The vector width reported for big_src(t, guarded)'s kernel. */
+static uint32_t big_width(const char *t, int guarded)
 {
-  char *src = big_src("int", 1);
+  char *src = big_src(t, guarded);
   wg_prog p;
   wg_build(src, levels[0], &p);
-  const cc_kernel_info *k = ct_kernel(&p.bin, "big");
-  ASSERT_EQ(k->simd_width, ct_dev()->simd_bits / 32);
+  uint32_t w = ct_kernel(&p.bin, "big")->simd_width;
   free(src);
   wg_free(&p);
+  return w;
+}
+
+TEST(big_int_lane_loop_keeps_the_vectorizers_width)
+{
+  ASSERT_EQ(big_width("int", 1), ct_dev()->simd_bits / 32);
 }
 
 /* The CTS's test_relationals shuffle_built_in shape: work-item 0 alone
@@ -146,11 +152,5 @@ TEST(one_work_item_shuffles_are_not_forced_to_vectorize)
  * lane loop does each work-item's work, and stays forced (char: capped). */
 TEST(per_work_item_stores_keep_forced_vectorization)
 {
-  char *src = big_src("char", 2);
-  wg_prog p;
-  wg_build(src, levels[0], &p);
-  const cc_kernel_info *k = ct_kernel(&p.bin, "big");
-  ASSERT_EQ(k->simd_width, ct_dev()->simd_bits / 32);
-  free(src);
-  wg_free(&p);
+  ASSERT_EQ(big_width("char", 2), ct_dev()->simd_bits / 32);
 }
