@@ -77,6 +77,58 @@ static void internalize(LLVMValueRef v, const cc_kernel_info *kinfo, uint32_t nk
   LLVMSetVisibility(v, LLVMDefaultVisibility);
 }
 
+/* Inlining a function whose parameters are noalias (the work-group
+ * function's body, for a kernel with restrict pointers) leaves a call to
+ * llvm.experimental.noalias.scope.decl where the call was: inside the lane
+ * loop, and without the lane loop's access group, since the inliner creates
+ * it after it has passed the call's access group on to the inlined accesses.
+ * The lane loop is then no longer "annotated parallel", its accesses need
+ * run-time pointer checks, and -vectorize-memory-check-threshold=0 (cc_api.c)
+ * makes LLVM 19 drop every run-time check of a loop whose vectorization is
+ * forced, the SCEV checks included: `y[i * inc]` became `y[i]` (a stride
+ * speculated to be 1 with no check of inc).  So the body is inlined here,
+ * before default<O3>, and each such call gets the access group of the
+ * function it is in (one per kernel, on every access of its lane loops). */
+static int tag_scope_decls(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err)
+{
+  LLVMContextRef ctx = LLVMGetModuleContext(m);
+  unsigned ag = LLVMGetMDKindIDInContext(ctx, "llvm.access.group", 17);
+  LLVMValueRef decl = LLVMGetNamedFunction(m, "llvm.experimental.noalias.scope.decl");
+  int any_noalias = 0;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f && !any_noalias; f = LLVMGetNextFunction(f)) {
+    unsigned n = LLVMCountParams(f);
+    for (unsigned i = 0; i < n && !any_noalias; i++)
+      any_noalias = LLVMGetEnumAttributeAtIndex(f, i + 1, LLVMGetEnumAttributeKindForName("noalias", 7)) != NULL;
+  }
+  if (!any_noalias && !decl)
+    return CC_OK;
+  LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
+  LLVMErrorRef e = LLVMRunPasses(m, "always-inline", tm, opts);
+  LLVMDisposePassBuilderOptions(opts);
+  if (e) {
+    char *msg = LLVMGetErrorMessage(e);
+    cc_set_err(err, "internal error: inlining the work-group functions' bodies: %s", msg);
+    LLVMDisposeErrorMessage(msg);
+    return CC_INTERNAL;
+  }
+  decl = LLVMGetNamedFunction(m, "llvm.experimental.noalias.scope.decl");
+  if (!decl)
+    return CC_OK;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+    LLVMValueRef group = NULL;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb && !group; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && !group; i = LLVMGetNextInstruction(i))
+        group = LLVMGetMetadata(i, ag);
+    if (!group)
+      continue;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+        if (LLVMIsACallInst(i) && LLVMGetCalledValue(i) == decl && !LLVMGetMetadata(i, ag))
+          LLVMSetMetadata(i, ag, group);
+  }
+  return CC_OK;
+}
+
 int cc_optimize(LLVMModuleRef m, LLVMTargetMachineRef tm, const cc_device_desc *dev,
                 const cc_kernel_info *kinfo, uint32_t nkernels, int opt_disable, char **err)
 {
@@ -97,6 +149,11 @@ int cc_optimize(LLVMModuleRef m, LLVMTargetMachineRef tm, const cc_device_desc *
   if (!opt_disable && dev && dev->simd_bits)
     cc_cap_lane_widths(m, dev->simd_bits);
 
+  if (!opt_disable) {
+    int rc = tag_scope_decls(m, tm, err);
+    if (rc != CC_OK)
+      return rc;
+  }
   LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
   LLVMPassBuilderOptionsSetLoopVectorization(opts, !opt_disable);
   LLVMPassBuilderOptionsSetSLPVectorization(opts, !opt_disable);
