@@ -3,7 +3,8 @@
  * (after cc_demote_cross_block: values cross blocks only through simple
  * allocas).
  *
- * Divergence starts at the local ids and at loads of memory the work-items
+ * Divergence starts at the local ids (and the parameters computed from
+ * them: gx, coll_idx) and at loads of memory the work-items
  * may see differently (anything but a simple alloca, a field of ctx and the
  * uniform values the work-group function hands in), and at calls.  It
  * flows through operands; into a simple alloca by a store of a divergent
@@ -169,8 +170,15 @@ int wg_uniformity(wg_gen *g, wg_uni *u)
   if (!ipdom || !stack || !seen || !div_term || !u->div_block || cc_ptrmap_init(&u->div, ninst + 8) ||
       cc_cfg_postdom(&u->cfg, ipdom))
     goto done;
+  /* The body's parameters that differ between work-items: the local ids,
+   * gx (get_global_id(0) is computed from it, not from lx) and the
+   * collective index. */
   for (unsigned d = 0; d < 3; d++)
     cc_ptrmap_put(&u->div, g->p_lid[d], 1);
+  if (g->p_gx)
+    cc_ptrmap_put(&u->div, g->p_gx, 1);
+  if (g->p_cidx)
+    cc_ptrmap_put(&u->div, g->p_cidx, 1);
   for (int changed = 1; changed;) {
     changed = 0;
     for (unsigned b = 0; b < n; b++) {
