@@ -1420,6 +1420,12 @@ static LLVMValueRef build_lane_loops(wg_gen *g, LLVMValueRef *argv, unsigned sta
   v[1] = x1, from[0] = yh, from[1] = xb;
   LLVMAddIncoming(x, v, from, 2);
   LLVMPositionBuilderAtEnd(g->b, dn);
+  /* lanes.done is never empty (llvm.sideeffect, which emits no code): an
+   * empty block here let SimplifyCFG make the lane loop's latch the back
+   * edge of the serial loop around it too, which then inherited the lane
+   * loop's vectorize.enable (see mark_serial_loop). */
+  if (!g->opt_disable)
+    cc_build_intrinsic(g->b, g->m, "llvm.sideeffect", NULL, 0, NULL, 0, "");
   return r;
 }
 
@@ -1559,6 +1565,27 @@ static LLVMValueRef chunk_origin(wg_gen *g, LLVMValueRef chunk, LLVMValueRef bas
   return LLVMBuildGEP2(g->b, g->t_i8, chunk, &off, 1, "chunk.origin");
 }
 
+/* Gives the back edge term of a loop of the work-group function that is not
+ * a lane loop (the state machine's loops of a barrier in a loop, the fused
+ * scan's chunks, the groups of one call) a loop id that forbids vectorizing
+ * it.  LLVM names a loop by the metadata on its latch's terminator, and a
+ * branch can be the latch of two loops: when SimplifyCFG folds the empty
+ * block after a lane loop into the lane loop's latch, that latch also
+ * becomes the back edge of the loop around it, which then carried the lane
+ * loop's llvm.loop.vectorize.enable and parallel_accesses.  The loop
+ * vectorizer's VPlan-native path (-enable-vplan-native-path) widened that
+ * serial outer loop: a loop of barriers `for (y = 0; y < get_local_size(0);
+ * y++)` ran y 16 at a time.  SimplifyCFG does not fold a block whose
+ * terminator has loop metadata into a predecessor that has some, so with
+ * this id neither loop takes the other's. */
+static void mark_serial_loop(wg_gen *g, LLVMValueRef term)
+{
+  if (g->opt_disable)
+    return;
+  LLVMMetadataRef op = cc_md_prop_bool(g->c, "llvm.loop.vectorize.enable", 0);
+  cc_md_set(term, "llvm.loop", cc_md_loop_id(g->c, &op, 1));
+}
+
 /* Closes the loop whose header phi is iv (init from pre): the builder's
  * block branches back to body while more, else to exit; iv takes next from
  * there.  Returns that latch block. */
@@ -1567,7 +1594,7 @@ static LLVMBasicBlockRef close_loop(wg_gen *g, LLVMValueRef iv, LLVMValueRef ini
                                     LLVMBasicBlockRef exit)
 {
   LLVMBasicBlockRef latch = LLVMGetInsertBlock(g->b);
-  LLVMBuildCondBr(g->b, more, body, exit);
+  mark_serial_loop(g, LLVMBuildCondBr(g->b, more, body, exit));
   LLVMValueRef v[2] = {init, next};
   LLVMBasicBlockRef from[2] = {pre, latch};
   LLVMAddIncoming(iv, v, from, 2);
@@ -1838,6 +1865,7 @@ static int build_state_machine(wg_gen *g, LLVMValueRef *argv, const LLVMValueRef
     LLVMValueRef sw = LLVMBuildSwitch(g->b, r, exitb, g->nbnd);
     for (unsigned b = 0; b < g->nbnd; b++)
       LLVMAddCase(sw, wg_c32(g, b + 1), cblock[b]);
+    mark_serial_loop(g, sw);
   }
   free(sblock);
   free(cvals);
@@ -2003,7 +2031,7 @@ static void next_group(wg_gen *g, LLVMBasicBlockRef gpre, LLVMBasicBlockRef gloo
   }
   LLVMValueRef k1 = LLVMBuildNUWAdd(g->b, last, wg_c64(g, 1), "");
   LLVMBasicBlockRef gret = LLVMAppendBasicBlockInContext(g->c, g->wg, "groups.end");
-  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntULT, k1, count, ""), gloop, gret);
+  mark_serial_loop(g, LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntULT, k1, count, ""), gloop, gret));
   LLVMValueRef v[2] = {wg_c64(g, 0), k1};
   LLVMBasicBlockRef vfrom[2] = {gpre, gnext};
   LLVMAddIncoming(gk, v, vfrom, 2);
