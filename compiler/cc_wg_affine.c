@@ -540,6 +540,38 @@ static LLVMValueRef plain_access(aff_ctx *x, LLVMValueRef call, int is_gather, c
   }
   if (a->stride != esize)
     return NULL;
+  /* An element narrower than its memory (i1 in a byte): a vector of it is
+   * bit-packed in memory, so the consecutive elements are read and written
+   * as bytes (a <16 x i1> load took lane k from bit k of the first two
+   * bytes: 16 saved branch conditions became 2). */
+  if (LLVMGetTypeKind(et) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(et) != 8 * esize) {
+    LLVMTypeRef mt = LLVMVectorType(LLVMIntTypeInContext(x->c, (unsigned)(8 * esize)), W);
+    LLVMValueRef mask = LLVMGetOperand(call, is_gather ? 2 : 3);
+    LLVMValueRef al32 = LLVMConstInt(LLVMInt32TypeInContext(x->c), align, 0);
+    LLVMTypeRef ot[2] = {mt, LLVMTypeOf(a->base)};
+    if (is_gather) {
+      LLVMValueRef pass = LLVMBuildZExt(x->b, LLVMGetOperand(call, 3), mt, "");
+      LLVMValueRef args[4] = {a->base, al32, mask, pass};
+      LLVMValueRef wide = all_true(mask) ? LLVMBuildLoad2(x->b, mt, a->base, "lanes.bytes")
+                                         : cc_build_intrinsic(x->b, x->m, "llvm.masked.load", ot, 2, args, 4,
+                                                              "lanes.bytes");
+      if (all_true(mask))
+        like_access(call, wide, align);
+      else
+        cc_copy_metadata(call, wide);
+      return LLVMBuildTrunc(x->b, wide, vt, "lanes");
+    }
+    LLVMValueRef bytes = LLVMBuildZExt(x->b, data, mt, "");
+    if (all_true(mask)) {
+      r = LLVMBuildStore(x->b, bytes, a->base);
+      like_access(call, r, align);
+      return r;
+    }
+    LLVMValueRef args[4] = {bytes, a->base, al32, mask};
+    r = cc_build_intrinsic(x->b, x->m, "llvm.masked.store", ot, 2, args, 4, "");
+    cc_copy_metadata(call, r);
+    return r;
+  }
   LLVMValueRef mask = LLVMGetOperand(call, is_gather ? 2 : 3);
   if (!all_true(mask)) {
     /* Some lanes off: a masked load or store of the consecutive elements. */
