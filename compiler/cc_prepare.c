@@ -232,7 +232,6 @@ static void retarget(LLVMModuleRef m, LLVMTargetMachineRef tm)
   char *dl = LLVMCopyStringRepOfTargetData(td);
   LLVMSetDataLayout(m, dl);
   LLVMDisposeMessage(dl);
-  LLVMDisposeTargetData(td);
   char *triple = LLVMGetTargetMachineTriple(tm);
   LLVMSetTarget(m, triple);
   LLVMDisposeMessage(triple);
@@ -247,9 +246,21 @@ static void retarget(LLVMModuleRef m, LLVMTargetMachineRef tm)
         if (LLVMIsACallInst(i) || LLVMIsAInvokeInst(i))
           LLVMSetInstructionCallConv(i, LLVMCCallConv);
   }
+  /* __local variables: thread-local, and aligned to their size up to 128
+   * bytes (the largest OpenCL C type, long16), whatever their element type:
+   * kernels cast them to wider vectors (piglit's vstorea_half16 to a
+   * `local short[32]`, a 32-byte aligned store, crashed). */
   for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
-    if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 3 && !LLVMIsDeclaration(g))
+    if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 3 && !LLVMIsDeclaration(g)) {
       LLVMSetThreadLocal(g, 1);
+      unsigned long long size = LLVMABISizeOfType(td, LLVMGlobalGetValueType(g));
+      unsigned align = 1;
+      while (align < 128 && align < size)
+        align *= 2;
+      if (LLVMGetAlignment(g) < align)
+        LLVMSetAlignment(g, align);
+    }
+  LLVMDisposeTargetData(td);
 }
 
 /* True when some instruction calls f. */
