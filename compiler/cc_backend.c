@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include "compiler/cc_internal.h"
+#include "compiler/cc_llvm_util.h"
 #include "compiler/cc_printf.h"
 #include "compiler/cc_safediv.h"
 #include "compiler/cc_stream.h"
@@ -77,30 +78,21 @@ static void internalize(LLVMValueRef v, const cc_kernel_info *kinfo, uint32_t nk
   LLVMSetVisibility(v, LLVMDefaultVisibility);
 }
 
-/* Inlining a function whose parameters are noalias (the work-group
- * function's body, for a kernel with restrict pointers) leaves a call to
- * llvm.experimental.noalias.scope.decl where the call was: inside the lane
- * loop, and without the lane loop's access group, since the inliner creates
- * it after it has passed the call's access group on to the inlined accesses.
- * The lane loop is then no longer "annotated parallel", its accesses need
- * run-time pointer checks, and -vectorize-memory-check-threshold=0 (cc_api.c)
- * makes LLVM 19 drop every run-time check of a loop whose vectorization is
- * forced, the SCEV checks included: `y[i * inc]` became `y[i]` (a stride
- * speculated to be 1 with no check of inc).  So the body is inlined here,
- * before default<O3>, and each such call gets the access group of the
- * function it is in (one per kernel, on every access of its lane loops). */
-static int tag_scope_decls(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err)
+/* The work-group functions' bodies (noalias parameters for a kernel's
+ * restrict pointers) are inlined before default<O3>, so that the calls of
+ * llvm.experimental.noalias.scope.decl this leaves in the lane loops get
+ * their access group (cc_tag_scope_decls) before the loop vectorizer sees
+ * them. */
+static int inline_bodies(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err)
 {
-  LLVMContextRef ctx = LLVMGetModuleContext(m);
-  unsigned ag = LLVMGetMDKindIDInContext(ctx, "llvm.access.group", 17);
-  LLVMValueRef decl = LLVMGetNamedFunction(m, "llvm.experimental.noalias.scope.decl");
-  int any_noalias = 0;
+  int any_noalias = LLVMGetNamedFunction(m, "llvm.experimental.noalias.scope.decl") != NULL;
+  unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f && !any_noalias; f = LLVMGetNextFunction(f)) {
     unsigned n = LLVMCountParams(f);
     for (unsigned i = 0; i < n && !any_noalias; i++)
-      any_noalias = LLVMGetEnumAttributeAtIndex(f, i + 1, LLVMGetEnumAttributeKindForName("noalias", 7)) != NULL;
+      any_noalias = LLVMGetEnumAttributeAtIndex(f, i + 1, noalias) != NULL;
   }
-  if (!any_noalias && !decl)
+  if (!any_noalias)
     return CC_OK;
   LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
   LLVMErrorRef e = LLVMRunPasses(m, "always-inline", tm, opts);
@@ -111,21 +103,7 @@ static int tag_scope_decls(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err)
     LLVMDisposeErrorMessage(msg);
     return CC_INTERNAL;
   }
-  decl = LLVMGetNamedFunction(m, "llvm.experimental.noalias.scope.decl");
-  if (!decl)
-    return CC_OK;
-  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
-    LLVMValueRef group = NULL;
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb && !group; bb = LLVMGetNextBasicBlock(bb))
-      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && !group; i = LLVMGetNextInstruction(i))
-        group = LLVMGetMetadata(i, ag);
-    if (!group)
-      continue;
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
-      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
-        if (LLVMIsACallInst(i) && LLVMGetCalledValue(i) == decl && !LLVMGetMetadata(i, ag))
-          LLVMSetMetadata(i, ag, group);
-  }
+  cc_tag_scope_decls(m);
   return CC_OK;
 }
 
@@ -150,7 +128,7 @@ int cc_optimize(LLVMModuleRef m, LLVMTargetMachineRef tm, const cc_device_desc *
     cc_cap_lane_widths(m, dev->simd_bits);
 
   if (!opt_disable) {
-    int rc = tag_scope_decls(m, tm, err);
+    int rc = inline_bodies(m, tm, err);
     if (rc != CC_OK)
       return rc;
   }

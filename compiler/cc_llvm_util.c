@@ -1022,3 +1022,35 @@ LLVMValueRef *cc_take_attributed_functions(LLVMModuleRef m, const char *attr, un
   }
   return fns;
 }
+
+/* Inlining a function whose parameters are noalias (the work-group
+ * function's body, for a kernel with restrict pointers) leaves a call to
+ * llvm.experimental.noalias.scope.decl where the call was: inside the lane
+ * loop, and without the lane loop's access group, since the inliner creates
+ * it after it has passed the call's access group on to the inlined accesses.
+ * The lane loop is then no longer "annotated parallel", its accesses need
+ * run-time pointer checks, and -vectorize-memory-check-threshold=0 (cc_api.c)
+ * makes LLVM 19 drop every run-time check of a loop whose vectorization is
+ * forced, the SCEV checks included: `y[i * inc]` became `y[i]` (a stride
+ * speculated to be 1 with no check of inc).  Each such call gets the access
+ * group of the function it is in (one per kernel, on every access of its
+ * lane loops). */
+void cc_tag_scope_decls(LLVMModuleRef m)
+{
+  LLVMValueRef decl = LLVMGetNamedFunction(m, "llvm.experimental.noalias.scope.decl");
+  if (!decl)
+    return;
+  unsigned ag = LLVMGetMDKindIDInContext(LLVMGetModuleContext(m), "llvm.access.group", 17);
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+    LLVMValueRef group = NULL;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb && !group; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && !group; i = LLVMGetNextInstruction(i))
+        group = LLVMGetMetadata(i, ag);
+    if (!group)
+      continue;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+        if (LLVMIsACallInst(i) && LLVMGetCalledValue(i) == decl && !LLVMGetMetadata(i, ag))
+          LLVMSetMetadata(i, ag, group);
+  }
+}

@@ -173,4 +173,8 @@ LLVMValueRef cc_const_iota(LLVMTypeRef t, unsigned width);
  * and the attribute is still taken off every function. */
 LLVMValueRef *cc_take_attributed_functions(LLVMModuleRef m, const char *attr, unsigned *n, int *oom);
 
+/* Calls of llvm.experimental.noalias.scope.decl that inlining left in a
+ * work-group function get the function's access group (see the .c). */
+void cc_tag_scope_decls(LLVMModuleRef m);
+
 #endif

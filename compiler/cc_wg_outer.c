@@ -17,7 +17,9 @@
  * loop).  So before it runs, wg_outer_vectorize:
  *  1. optimizes the module as default<O3> does, without vectorization or
  *     unrolling (inlining the builtins, canonical inner loops, invariant
- *     trip counts hoisted out of the lane loop);
+ *     trip counts hoisted out of the lane loop), and gives the scope
+ *     declarations that inlining a restrict kernel's body left in the lane
+ *     loops their access group (cc_tag_scope_decls);
  *  2. checks each marked lane loop that still has inner loops for what the
  *     native path gets wrong (and for divergence, to report a reason of
  *     our own); a lane loop that fails goes to masked widening
@@ -511,6 +513,7 @@ int wg_outer_vectorize(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err)
   int rc = run_pipeline(m, tm, "thinlto-pre-link<O3>", 0, err);
   for (unsigned i = 0; i < n; i++)
     rename_hints(fns[i], HIDDEN_HINT, "llvm.loop.vectorize.enable");
+  cc_tag_scope_decls(m); /* the bodies are inlined now */
   for (unsigned i = 0; i < n && rc == CC_OK; i++)
     rc = check_function(fns[i], err);
   char *msg = NULL;
