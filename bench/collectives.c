@@ -67,7 +67,7 @@ static void *coll_setup(bench_env *e, long param)
   }
   s->din = bench_buffer(e, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, s->n * 4, s->in);
   s->dout = bench_buffer(e, CL_MEM_READ_WRITE, s->n * 4, NULL);
-  s->p = bench_build(e, src, "-cl-std=CL2.0");
+  s->p = bench_build(e, src, "-cl-std=CL3.0");
   s->k = bench_kernel(s->p, "k");
   bench_args(s->k, 2, sizeof(cl_mem), &s->din, sizeof(cl_mem), &s->dout);
   return s;

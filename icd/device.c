@@ -64,6 +64,16 @@ static cl_uint simd_lanes(cl_device_id d, unsigned bytes)
   return d->simd_bits / 8 / bytes;
 }
 
+/* The preferred and native vector widths: the elements of one SIMD register,
+ * at most 16, the widest OpenCL C vector (a 512-bit register holds 64 chars,
+ * but there is no char64: applications build programs with the value as a
+ * vector width). */
+static cl_uint vector_width(cl_device_id d, unsigned bytes)
+{
+  cl_uint lanes = simd_lanes(d, bytes);
+  return lanes > 16 ? 16 : lanes < 1 ? 1 : lanes;
+}
+
 cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_value_size,
                                    void *param_value, size_t *param_value_size_ret)
 {
@@ -164,23 +174,23 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_nam
   case CL_DEVICE_PRINTF_BUFFER_SIZE:
     return RT_INFO_VAL(v, n, ret, size_t, DEVICE_PRINTF_BUFFER_SIZE);
 
-  /* ---- vector widths: what fills one SIMD register ---- */
+  /* ---- vector widths: what fills one SIMD register, capped at 16 ---- */
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR:
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR:
-    return RT_INFO_VAL(v, n, ret, cl_uint, simd_lanes(d, 1));
+    return RT_INFO_VAL(v, n, ret, cl_uint, vector_width(d, 1));
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT:
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT:
-    return RT_INFO_VAL(v, n, ret, cl_uint, simd_lanes(d, 2));
+    return RT_INFO_VAL(v, n, ret, cl_uint, vector_width(d, 2));
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT:
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_INT:
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT:
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT:
-    return RT_INFO_VAL(v, n, ret, cl_uint, simd_lanes(d, 4));
+    return RT_INFO_VAL(v, n, ret, cl_uint, vector_width(d, 4));
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG:
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG:
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE:
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE:
-    return RT_INFO_VAL(v, n, ret, cl_uint, simd_lanes(d, 8));
+    return RT_INFO_VAL(v, n, ret, cl_uint, vector_width(d, 8));
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
     return RT_INFO_VAL(v, n, ret, cl_uint, 0);  /* no cl_khr_fp16 */

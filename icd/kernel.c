@@ -124,11 +124,31 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t ar
   switch (a->kind) {
   case CC_ARG_BUFFER: return set_arg_buffer(kernel, arg_index, arg_size, arg_value);
   case CC_ARG_IMAGE:
-  case CC_ARG_SAMPLER:
-    /* No images (CL_DEVICE_IMAGE_SUPPORT is false): kernels with image or
-     * sampler arguments don't compile, so these never get here. */
-    rt_err("clSetKernelArg: argument %u is an image or a sampler; the device has no image support", arg_index);
-    return a->kind == CC_ARG_IMAGE ? CL_INVALID_MEM_OBJECT : CL_INVALID_SAMPLER;
+  case CC_ARG_SAMPLER: {
+    /* No images (CL_DEVICE_IMAGE_SUPPORT is false): no image or sampler
+     * object exists, so no value is valid; the size and NULL checks come
+     * first, as for every other argument. */
+    bool image = a->kind == CC_ARG_IMAGE;
+    const char *what = image ? "an image" : "a sampler";
+    /* CL_INVALID_ARG_SIZE if the argument is a memory object and arg_size !=
+     * sizeof(cl_mem), or a sampler and arg_size != sizeof(cl_sampler). */
+    size_t want = image ? sizeof(cl_mem) : sizeof(cl_sampler);
+    if (arg_size != want) {
+      rt_err("clSetKernelArg: argument %u is %s; arg_size %zu is not %s", arg_index, what, arg_size,
+             image ? "sizeof(cl_mem)" : "sizeof(cl_sampler)");
+      return CL_INVALID_ARG_SIZE;
+    }
+    /* CL_INVALID_ARG_VALUE if arg_value specified is not a valid value. */
+    if (!arg_value) {
+      rt_err("clSetKernelArg: argument %u is %s: arg_value must not be NULL", arg_index, what);
+      return CL_INVALID_ARG_VALUE;
+    }
+    /* CL_INVALID_MEM_OBJECT (CL_INVALID_SAMPLER) when arg_value is not a
+     * valid image (sampler) object. */
+    rt_err("clSetKernelArg: argument %u is %s; the device has no image support, so no valid value exists",
+           arg_index, what);
+    return image ? CL_INVALID_MEM_OBJECT : CL_INVALID_SAMPLER;
+  }
   case CC_ARG_LOCAL:
     /* For a pointer to local memory, arg_value must be NULL (CL_INVALID_ARG_VALUE) ... */
     if (arg_value) {

@@ -33,12 +33,13 @@ static uint32_t value_align(const cc_kernel_arg *a)
   return al > 128 ? 128 : al;
 }
 
-/* Argument names and types are reported for programs built from source, and
- * for binaries built with -cl-kernel-arg-info (the spec promises them only
- * for source built with that option). */
-static bool arg_info_available(cl_program p, const cc_kernel_info *info)
+/* Argument information is available only where the kernel was compiled with
+ * -cl-kernel-arg-info (from source, or a binary of such a build); without it
+ * every query, the address and access qualifiers too, gives
+ * CL_KERNEL_ARG_INFO_NOT_AVAILABLE. */
+static bool arg_info_available(const cc_kernel_info *info)
 {
-  if (p->origin != RT_PROG_SOURCE && !(info->flags & CC_KFLAG_ARG_INFO))
+  if (!(info->flags & CC_KFLAG_ARG_INFO))
     return false;
   for (uint32_t i = 0; i < info->nargs; i++)
     if (!info->args[i].type_name || !info->args[i].type_name[0])
@@ -91,7 +92,7 @@ static cl_kernel kernel_new(cl_program p, const cc_kernel_info *info, cl_int *er
   rt_object_init(&k->obj, RT_KERNEL);
   pthread_mutex_init(&k->lock, NULL);
   k->info = info;
-  k->arg_info = arg_info_available(p, info);
+  k->arg_info = arg_info_available(info);
   k->program = p;
   p->nkernels++;
   rt_program_retain(p);
@@ -363,8 +364,7 @@ cl_int rt_kernel_arg_info(cl_kernel k, cl_uint i, cl_kernel_arg_info param, size
   }
   /* CL_KERNEL_ARG_INFO_NOT_AVAILABLE if the argument information is not available for kernel. */
   if (!k->arg_info) {
-    rt_err("clGetKernelArgInfo: no argument information: the program came from a binary "
-           "built without -cl-kernel-arg-info");
+    rt_err("clGetKernelArgInfo: no argument information: the program was not built with -cl-kernel-arg-info");
     return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
   }
   switch (param) {

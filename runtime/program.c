@@ -107,6 +107,41 @@ static bool has_option(const char *options, const char *opt, const char **value)
   return false;
 }
 
+/* Checks every -cl-std=CL<major>.<minor> of options against the device's
+ * OpenCL C versions (CL_DEVICE_OPENCL_C_ALL_VERSIONS).  Returns false, with
+ * the reason in *log, for a version the device doesn't offer; other -cl-std
+ * values are the compiler's to judge. */
+static bool std_offered(const char *options, char **log)
+{
+  const char *s = options ? options : "";
+  const char *v;
+  while (has_option(s, "-cl-std=", &v)) {
+    const char *e = v;
+    while (*e && *e != ' ' && *e != '\t' && *e != '\n')
+      e++;
+    unsigned major, minor;
+    int used = 0;
+    if (sscanf(v, "CL%1u.%1u%n", &major, &minor, &used) == 2 && v + used == e) {
+      bool found = false;
+      for (size_t i = 0; i < rt_num_opencl_c_versions && !found; i++)
+        found = rt_opencl_c_versions[i].version == CL_MAKE_VERSION(major, minor, 0);
+      if (!found) {
+        rt_str msg = {0};
+        rt_str_add(&msg, "error: invalid option '-cl-std=%.*s': the device does not support OpenCL C %u.%u "
+                   "(CL_DEVICE_OPENCL_C_ALL_VERSIONS:", (int)(e - v), v, major, minor);
+        for (size_t i = 0; i < rt_num_opencl_c_versions; i++)
+          rt_str_add(&msg, " %u.%u", CL_VERSION_MAJOR(rt_opencl_c_versions[i].version),
+                     CL_VERSION_MINOR(rt_opencl_c_versions[i].version));
+        rt_str_add(&msg, ")\n");
+        *log = msg.s;
+        return false;
+      }
+    }
+    s = e;
+  }
+  return true;
+}
+
 /* Non-uniform work-groups: OpenCL C 2.0 or newer, no -cl-uniform-work-group-size. */
 static bool source_allows_nonuniform(const char *options)
 {
@@ -499,6 +534,17 @@ static cl_int job_run_device(build_job *j, cl_uint k, const rt_build *old, rt_bu
   rt_cache_key key;
   bool cacheable = false;
 
+  /* CL_INVALID_BUILD_OPTIONS (CL_INVALID_COMPILER_OPTIONS) for an OpenCL C
+   * version the device doesn't offer: -cl-std=CL2.0 on an OpenCL 3.0 device
+   * without OpenCL C 2.0. */
+  if ((j->kind == JOB_BUILD && p->origin == RT_PROG_SOURCE) || j->kind == JOB_COMPILE) {
+    char *why_std = NULL;
+    if (!std_offered(j->options, &why_std)) {
+      nb->log = why_std ? why_std : dup_str("");
+      rt_err("%s: %s", j->kind == JOB_BUILD ? "clBuildProgram" : "clCompileProgram", nb->log);
+      return map_cc_status(j->kind, CC_INVALID_OPTIONS);
+    }
+  }
   if (j->kind == JOB_BUILD && p->origin == RT_PROG_SOURCE) {
     cacheable = rt_cache_key_for(&dev->cc, p->source, j->options, &key);
     if (cacheable && rt_cache_lookup(&key, cc_device_key(&dev->cc), &nb->blob)) {

@@ -179,7 +179,7 @@ static void check_shared_variables(const char *threads)
   cl_context ctx = tl_context();
   char src[sizeof(shared_src) + 64];
   snprintf(src, sizeof(src), "// %d %s %ld\n%s", (int)getpid(), threads, (long)time(NULL), shared_src);
-  cl_program p = tl_build(ctx, src, "-cl-std=CL2.0");
+  cl_program p = tl_build(ctx, src, "-cl-std=CL3.0");
   cl_command_queue q = tl_queue(ctx, 0);
   int out[64];
   cl_mem dout = buffer(ctx, CL_MEM_READ_WRITE, sizeof(out), NULL);

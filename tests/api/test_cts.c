@@ -75,8 +75,8 @@ TEST(preprocessor_version_macros)
                     "  o[2] = -1;\n"
                     "#endif\n"
                     "}\n";
-  const char *opts[] = {"-cl-std=CL1.2", "-cl-std=CL2.0", "-cl-std=CL3.0"};
-  int c_version[] = {120, 200, 300};
+  const char *opts[] = {"-cl-std=CL1.1", "-cl-std=CL1.2", "-cl-std=CL3.0"};
+  int c_version[] = {110, 120, 300};
   cl_int err;
   cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 3 * sizeof(cl_int), NULL, &err);
   ASSERT_OK(err);
@@ -111,7 +111,7 @@ TEST(no_image_support_macro_without_images)
   cl_context ctx = tl_context();
   const char *src = "#ifdef __IMAGE_SUPPORT__\n#error __IMAGE_SUPPORT__ without images\n#endif\n"
                     "__kernel void k(__global int *o) { o[0] = 1; }\n";
-  const char *opts[] = {NULL, "-cl-std=CL1.2", "-cl-std=CL2.0", "-cl-std=CL3.0"};
+  const char *opts[] = {NULL, "-cl-std=CL1.1", "-cl-std=CL1.2", "-cl-std=CL3.0"};
   for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
     cl_program p = tl_build(ctx, src, opts[i]);
     clReleaseProgram(p);

@@ -106,7 +106,7 @@ TEST(ids_1d_2d_3d_with_offsets)
 {
   cl_context ctx = tl_context();
   cl_command_queue q = tl_queue(ctx, 0);
-  cl_program p = tl_build(ctx, ids_src, "-cl-std=CL2.0");
+  cl_program p = tl_build(ctx, ids_src, "-cl-std=CL3.0");
   cl_kernel k = kernel_of(p, "ids");
   size_t g1 = 100, o1 = 5, l1 = 10;
   check_ids(ctx, q, k, 1, &o1, &g1, &l1);
@@ -128,7 +128,7 @@ TEST(non_uniform_groups)
 {
   cl_context ctx = tl_context();
   cl_command_queue q = tl_queue(ctx, 0);
-  cl_program p = tl_build(ctx, ids_src, "-cl-std=CL2.0");
+  cl_program p = tl_build(ctx, ids_src, "-cl-std=CL3.0");
   cl_kernel k = kernel_of(p, "ids");
   size_t g1 = 1000, l1 = 64;
   check_ids(ctx, q, k, 1, NULL, &g1, &l1);
@@ -148,7 +148,7 @@ TEST(uniform_groups_required)
   cl_context ctx = tl_context();
   cl_command_queue q = tl_queue(ctx, 0);
   cl_program p12 = tl_build(ctx, misc_src, NULL);
-  cl_program puni = tl_build(ctx, misc_src, "-cl-std=CL2.0 -cl-uniform-work-group-size");
+  cl_program puni = tl_build(ctx, misc_src, "-cl-std=CL3.0 -cl-uniform-work-group-size");
   cl_program p20 = tl_build(ctx, misc_src, "-cl-std=CL3.0");
   cl_mem buf = buffer(ctx, 64 * sizeof(int), NULL);
   size_t global = 10, local = 4;
@@ -181,7 +181,7 @@ TEST(null_local_size_choice)
   cl_context ctx = tl_context();
   cl_device_id dev = tl_device();
   cl_command_queue q = tl_queue(ctx, 0);
-  cl_program p12 = tl_build(ctx, misc_src, NULL), p20 = tl_build(ctx, misc_src, "-cl-std=CL2.0");
+  cl_program p12 = tl_build(ctx, misc_src, NULL), p20 = tl_build(ctx, misc_src, "-cl-std=CL3.0");
   size_t multiple = device_size(dev, CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE);
   size_t maxwg = device_size(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE);
   cl_uint cus = 0;
@@ -219,7 +219,7 @@ TEST(null_local_size_choice)
     clReleaseKernel(k);
   }
   /* 2D and 3D too */
-  cl_program pids = tl_build(ctx, ids_src, "-cl-std=CL2.0");
+  cl_program pids = tl_build(ctx, ids_src, "-cl-std=CL3.0");
   cl_kernel k = kernel_of(pids, "ids");
   size_t g2[2] = {64, 30}, g3[3] = {7, 5, 3};
   cl_mem buf = buffer(ctx, 64 * 30 * 24 * sizeof(cl_ulong), NULL);
@@ -269,7 +269,7 @@ TEST(ndrange_errors)
   cl_context ctx = tl_context(), other = tl_context();
   cl_device_id dev = tl_device();
   cl_command_queue q = tl_queue(ctx, 0), other_q = tl_queue(other, 0);
-  cl_program p = tl_build(ctx, misc_src, "-cl-std=CL2.0");
+  cl_program p = tl_build(ctx, misc_src, "-cl-std=CL3.0");
   cl_kernel k = kernel_of(p, "add"), unset = kernel_of(p, "add"), s = kernel_of(p, "scratch");
   static const int zeros[4096];
   cl_mem buf = buffer(ctx, sizeof(zeros), zeros);

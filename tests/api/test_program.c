@@ -365,7 +365,7 @@ TEST(program_scope_globals_size)
       "  scale += (float)o[i];\n"
       "  o[i] = table[(i + 1) % 100] + (int)scale;\n"
       "}\n";
-  cl_program p = tl_build(ctx, src, "-cl-std=CL2.0");
+  cl_program p = tl_build(ctx, src, "-cl-std=CL3.0");
   size_t gsize = 0;
   ASSERT_OK(clGetProgramBuildInfo(p, tl_device(), CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE, sizeof(gsize),
                                   &gsize, NULL));
@@ -403,6 +403,52 @@ TEST(build_invalid_options)
   ASSERT_OK(clBuildProgram(p, 0, NULL, "-cl-opt-disable", NULL, NULL));
   run_vadd(ctx, p, 100);
   clReleaseProgram(p);
+  clReleaseContext(ctx);
+}
+
+/* -cl-std names an OpenCL C version: one of CL_DEVICE_OPENCL_C_ALL_VERSIONS
+ * builds; another (CL2.0 on a device without OpenCL C 2.0) is
+ * CL_INVALID_BUILD_OPTIONS (CL_INVALID_COMPILER_OPTIONS for clCompileProgram)
+ * with a build log that says why. */
+TEST(build_std_the_device_does_not_offer)
+{
+  cl_context ctx = tl_context();
+  cl_device_id dev = tl_device();
+  cl_name_version vers[16];
+  size_t size = 0;
+  ASSERT_OK(clGetDeviceInfo(dev, CL_DEVICE_OPENCL_C_ALL_VERSIONS, sizeof(vers), vers, &size));
+  size_t nvers = size / sizeof(vers[0]);
+  ASSERT_TRUE(nvers >= 1);
+  bool has20 = false;
+  for (size_t i = 0; i < nvers; i++) {
+    char opt[32];
+    snprintf(opt, sizeof(opt), "-cl-std=CL%u.%u", CL_VERSION_MAJOR(vers[i].version),
+             CL_VERSION_MINOR(vers[i].version));
+    cl_program p = source_program(ctx, vadd_src);
+    ASSERT_OK(clBuildProgram(p, 0, NULL, opt, NULL, NULL));
+    clReleaseProgram(p);
+    has20 |= vers[i].version == CL_MAKE_VERSION(2, 0, 0);
+  }
+  ASSERT_TRUE(!has20); /* an OpenCL 3.0 CPU device without OpenCL C 2.0 */
+  const char *bad[] = {"-cl-std=CL2.0", "-cl-std=CL2.2", "-cl-std=CL3.0 -cl-std=CL2.0", "-DX=1 -cl-std=CL2.0 -w"};
+  for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+    cl_program p = source_program(ctx, vadd_src);
+    ASSERT_CL(clBuildProgram(p, 0, NULL, bad[i], NULL, NULL), CL_INVALID_BUILD_OPTIONS);
+    ASSERT_EQ(build_status(p), CL_BUILD_ERROR);
+    char *log = build_log(p);
+    ASSERT_TRUE(strstr(log, "-cl-std=CL2.") != NULL);
+    ASSERT_TRUE(strstr(log, "not support") != NULL);
+    free(log);
+    cl_int err;
+    ASSERT_TRUE(clCreateKernel(p, "vadd", &err) == NULL);
+    ASSERT_CL(err, CL_INVALID_PROGRAM_EXECUTABLE);
+    ASSERT_CL(clCompileProgram(p, 0, NULL, bad[i], 0, NULL, NULL, NULL, NULL), CL_INVALID_COMPILER_OPTIONS);
+    ASSERT_EQ(build_status(p), CL_BUILD_ERROR);
+    /* The program builds afterwards with a version the device has. */
+    ASSERT_OK(clBuildProgram(p, 0, NULL, "-cl-std=CL3.0", NULL, NULL));
+    run_vadd(ctx, p, 64);
+    clReleaseProgram(p);
+  }
   clReleaseContext(ctx);
 }
 

@@ -361,15 +361,15 @@ static void run_type(ty_t t, const char *options)
 TEST(int_default) { run_type(T_INT, "-cl-std=CL3.0"); }
 TEST(int_opt_disable) { run_type(T_INT, "-cl-std=CL3.0 -cl-opt-disable"); }
 TEST(uint_default) { run_type(T_UINT, "-cl-std=CL3.0"); }
-TEST(uint_opt_disable) { run_type(T_UINT, "-cl-std=CL2.0 -cl-opt-disable"); }
-TEST(long_default) { run_type(T_LONG, "-cl-std=CL2.0"); }
+TEST(uint_opt_disable) { run_type(T_UINT, "-cl-std=CL3.0 -cl-opt-disable"); }
+TEST(long_default) { run_type(T_LONG, "-cl-std=CL3.0"); }
 TEST(long_opt_disable) { run_type(T_LONG, "-cl-std=CL3.0 -cl-opt-disable"); }
 TEST(ulong_default) { run_type(T_ULONG, "-cl-std=CL3.0"); }
 TEST(ulong_opt_disable) { run_type(T_ULONG, "-cl-std=CL3.0 -cl-opt-disable"); }
 TEST(float_default) { run_type(T_FLOAT, "-cl-std=CL3.0"); }
 TEST(float_opt_disable) { run_type(T_FLOAT, "-cl-std=CL3.0 -cl-opt-disable"); }
 TEST(double_default) { run_type(T_DOUBLE, "-cl-std=CL3.0"); }
-TEST(double_opt_disable) { run_type(T_DOUBLE, "-cl-std=CL2.0 -cl-opt-disable"); }
+TEST(double_opt_disable) { run_type(T_DOUBLE, "-cl-std=CL3.0 -cl-opt-disable"); }
 
 /* ---- the spec's example and the edge cases, pinned exactly ---- */
 
@@ -406,8 +406,8 @@ TEST(spec_example_scan)
     "  out[get_global_id(0)] = work_group_scan_exclusive_add(in[get_global_id(0)]); }\n"
     "__kernel void red(__global const int *in, __global int *out) {"
     "  out[get_global_id(0)] = work_group_reduce_add(in[get_global_id(0)]); }\n";
-  const char *opts[] = {"-cl-std=CL2.0", "-cl-std=CL3.0", "-cl-std=CL3.0 -cl-opt-disable"};
-  for (int o = 0; o < 3; o++) {
+  const char *opts[] = {"-cl-std=CL3.0", "-cl-std=CL3.0 -cl-opt-disable"};
+  for (int o = 0; o < 2; o++) {
     cl_context ctx = tl_context();
     cl_command_queue q = tl_queue(ctx, 0);
     cl_program p = build_one(ctx, src, opts[o]);
@@ -676,7 +676,7 @@ TEST(scan_fusion_shapes)
     "  out2[i] = c;\n"
     "}\n";
   static const size_t locals[] = {1, 2, 4, 5, 8, 16, 17, 33, 64, 250, 1024};
-  const char *opts[] = {"-cl-std=CL3.0", "-cl-std=CL2.0 -cl-opt-disable"};
+  const char *opts[] = {"-cl-std=CL3.0", "-cl-std=CL3.0 -cl-opt-disable"};
   const size_t maxn = 4 * 1024 + 7;
   int *in = malloc(maxn * sizeof(int)), *out = malloc(maxn * sizeof(int));
   long *out2 = malloc(maxn * sizeof(long));

@@ -83,7 +83,7 @@ static void *worker(void *p)
 TEST(threads_queues_kernels_user_events)
 {
   cl_context ctx = tl_context();
-  cl_program prog = tl_build(ctx, src, "-cl-std=CL2.0");
+  cl_program prog = tl_build(ctx, src, "-cl-std=CL3.0");
   cl_command_queue shared = tl_queue(ctx, 0);
   pthread_t th[NTHREADS];
   worker_arg args[NTHREADS];
