@@ -187,13 +187,18 @@ static void llvm_init_once(void)
   int argc = 5;
   static char extra[1024];
   const char *env = getenv("LANECL_LLVM_ARGS");
-  /* W/2 32-bit lanes of the host's vectors (AVX-512: 8, AVX2: 4); not when
+  /* W/2 32-bit lanes of the device's vectors (AVX-512: 8, AVX2: 4): the
+   * host's, or LANECL_SIMD_BITS's (the option is one per process); not when
    * LANECL_LLVM_ARGS sets it (an option given twice is a fatal error). */
   if (!(env && strstr(env, "epilogue-vectorization-force-VF"))) {
     char *features = LLVMGetHostCPUFeatures();
-    if (features && strstr(features, "+avx512f"))
+    const char *sb = getenv("LANECL_SIMD_BITS");
+    unsigned bits = features && strstr(features, "+avx512f") ? 512 : features && strstr(features, "+avx2") ? 256 : 128;
+    if (sb && (!strcmp(sb, "128") || !strcmp(sb, "256") || !strcmp(sb, "512")))
+      bits = (unsigned)atoi(sb);
+    if (bits == 512)
       argv[argc++] = "-epilogue-vectorization-force-VF=8";
-    else if (features && strstr(features, "+avx2"))
+    else if (bits == 256)
       argv[argc++] = "-epilogue-vectorization-force-VF=4";
     LLVMDisposeMessage(features);
   }
@@ -768,6 +773,18 @@ static int api_disassemble(const cc_device_desc *dev, const cc_blob *binary, int
   return rc;
 }
 
+static int api_target(const cc_device_desc *dev, char **cpu, char **features)
+{
+  *cpu = strdup(cc_target_cpu(dev));
+  *features = cc_target_features(dev);
+  if (*cpu && *features)
+    return CC_OK;
+  free(*cpu);
+  free(*features);
+  *cpu = *features = NULL;
+  return CC_OUT_OF_MEMORY;
+}
+
 /* ---- the version string: compiler, LLVM, and hashes of this library and
  * of the builtins library, so a new build of either invalidates cached
  * binaries. ---- */
@@ -780,6 +797,7 @@ static cc_api api = {
     .link = api_link,
     .build = api_build,
     .disassemble = api_disassemble,
+    .target = api_target,
 };
 static pthread_once_t version_once = PTHREAD_ONCE_INIT;
 

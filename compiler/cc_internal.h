@@ -26,6 +26,11 @@
 
 /* The host target machine for dev (cpu name / features / prefer-vector-width). */
 LLVMTargetMachineRef cc_target_machine(const cc_device_desc *dev, int opt_level);
+/* What that target machine gets: the CPU name, and the feature string
+ * (malloc'd; NULL when out of memory): dev's, or the host's limited to
+ * dev->simd_bits. */
+const char *cc_target_cpu(const cc_device_desc *dev);
+char *cc_target_features(const cc_device_desc *dev);
 
 /* Retarget a SPIR module to the host in place (also used for the builtins at build time). */
 int cc_prepare(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err);

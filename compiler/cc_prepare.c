@@ -56,6 +56,64 @@ const char *cc_host_triple(void)
   return host_triple;
 }
 
+/* Features of the vector extensions wider than bits (256: AVX-512; 128:
+ * AVX and everything on top of it).  A token names a feature, without its
+ * sign. */
+static int wider_than(const char *name, size_t len, unsigned bits)
+{
+  static const char *const avx512[] = {"avx512", "avx10", "evex512", "amx"};
+  static const char *const avx[] = {"avx", "fma", "f16c", "vaes", "vpclmulqdq", "xop", "sha512", "sm3", "sm4"};
+  for (unsigned i = 0; i < sizeof(avx512) / sizeof(avx512[0]); i++)
+    if (bits < 512 && len >= strlen(avx512[i]) && !memcmp(name, avx512[i], strlen(avx512[i])))
+      return 1;
+  for (unsigned i = 0; i < sizeof(avx) / sizeof(avx[0]); i++)
+    if (bits < 256 && len >= strlen(avx[i]) && !memcmp(name, avx[i], strlen(avx[i])))
+      return 1;
+  return 0;
+}
+
+char *cc_target_features(const cc_device_desc *dev)
+{
+  pthread_once(&host_once, host_init);
+  if (dev && dev->cpu_features)
+    return strdup(dev->cpu_features);
+  /* The host's features, less those of vectors wider than the device's
+   * simd_bits: a device of 256 bits on an AVX-512 host is an AVX2-only
+   * x86-64 (LANECL_SIMD_BITS).  The roots go last as well: a "-" of
+   * avx512f (avx) also takes every feature that implies it. */
+  unsigned bits = dev && dev->simd_bits ? dev->simd_bits : 512;
+  size_t n = strlen(host_features);
+  char *out = malloc(n + 32);
+  if (!out)
+    return NULL;
+  size_t o = 0;
+  for (const char *p = host_features; *p;) {
+    const char *e = strchr(p, ',');
+    size_t len = e ? (size_t)(e - p) : strlen(p);
+    if (len > 1) {
+      if (o)
+        out[o++] = ',';
+      memcpy(out + o, p, len);
+      if (out[o] == '+' && wider_than(p + 1, len - 1, bits))
+        out[o] = '-';
+      o += len;
+    }
+    p += len + (e != NULL);
+  }
+  out[o] = 0;
+  if (bits < 512)
+    strcat(out, o ? ",-avx512f" : "-avx512f");
+  if (bits < 256)
+    strcat(out, ",-avx");
+  return out;
+}
+
+const char *cc_target_cpu(const cc_device_desc *dev)
+{
+  pthread_once(&host_once, host_init);
+  return dev && dev->cpu_name ? dev->cpu_name : host_cpu;
+}
+
 LLVMTargetMachineRef cc_target_machine(const cc_device_desc *dev, int opt_level)
 {
   static const LLVMCodeGenOptLevel levels[] = {LLVMCodeGenLevelNone, LLVMCodeGenLevelLess,
@@ -68,14 +126,17 @@ LLVMTargetMachineRef cc_target_machine(const cc_device_desc *dev, int opt_level)
     LLVMDisposeMessage(err);
     return NULL;
   }
-  const char *cpu = dev && dev->cpu_name ? dev->cpu_name : host_cpu;
-  const char *features = dev && dev->cpu_features ? dev->cpu_features : host_features;
+  char *features = cc_target_features(dev);
+  if (!features)
+    return NULL;
   if (opt_level < 0)
     opt_level = 0;
   if (opt_level > 3)
     opt_level = 3;
-  return LLVMCreateTargetMachine(target, triple, cpu, features, levels[opt_level], LLVMRelocPIC,
-                                 LLVMCodeModelDefault);
+  LLVMTargetMachineRef tm = LLVMCreateTargetMachine(target, triple, cc_target_cpu(dev), features, levels[opt_level],
+                                                    LLVMRelocPIC, LLVMCodeModelDefault);
+  free(features);
+  return tm;
 }
 
 /* ---- 1. opaque types ---- */

@@ -185,6 +185,10 @@ typedef struct cc_api {
                char **log);
   /* Textual IR or assembly of a container's code, for lanecl-cc. what: 0 = LLVM IR, 1 = asm. */
   int (*disassemble)(const cc_device_desc *dev, const cc_blob *binary, int what, char **text);
+  /* The target the compiler chose for dev: its LLVM CPU name and feature
+   * string ("+avx2,-avx512f,..."; a later entry of a name wins), both
+   * malloc'd (caller frees).  CC_OK or CC_OUT_OF_MEMORY. */
+  int (*target)(const cc_device_desc *dev, char **cpu, char **features);
 } cc_api;
 
 typedef const cc_api *(*cc_get_api_fn)(void);

@@ -220,6 +220,16 @@ static void rt_init_once(void)
    * host's features; unset or empty: the host's. */
   const char *cpu = getenv("LANECL_CPU");
   d->cc.cpu_name = cpu && *cpu ? cpu : NULL;
+  /* LANECL_SIMD_BITS=256 (128): the device is an x86-64 of that SIMD width,
+   * e.g. an AVX2-only one on an AVX-512 host; the compiler leaves out the
+   * host's wider features (cc_target_features).  Never wider than the host. */
+  const char *sb = getenv("LANECL_SIMD_BITS");
+  unsigned bits = sb && *sb ? (unsigned)strtoul(sb, NULL, 10) : 0;
+  if ((bits == 128 || bits == 256) && bits < d->simd_bits) {
+    d->simd_bits = bits;
+    if (bits < 256)
+      d->has_fma = 0;
+  }
   d->cc.cpu_features = NULL;
   d->cc.simd_bits = d->simd_bits;
   d->cc.max_work_group_size = d->max_work_group_size;

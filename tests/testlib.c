@@ -1,5 +1,6 @@
 #include "tests/testlib.h"
 
+#include <setjmp.h>
 #include <stdarg.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -27,6 +28,38 @@ void tl_fail(const char *file, int line, const char *fmt, ...)
   va_end(ap);
   fflush(stderr);
   exit(1);
+}
+
+/* Under TL_NOFORK a skip returns to main (the other tests still run). */
+static jmp_buf skip_jmp;
+static int skip_jmp_set;
+
+void tl_skip(const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "  skipped: ");
+  vfprintf(stderr, fmt, ap);
+  fprintf(stderr, "\n");
+  va_end(ap);
+  fflush(stdout);
+  fflush(stderr);
+  if (skip_jmp_set)
+    longjmp(skip_jmp, 1);
+  _exit(TL_SKIP_CODE);
+}
+
+/* Runs fn in this process; 1 if it skipped. */
+static int run_here(tl_fn fn)
+{
+  skip_jmp_set = 1;
+  if (setjmp(skip_jmp)) {
+    skip_jmp_set = 0;
+    return 1;
+  }
+  fn();
+  skip_jmp_set = 0;
+  return 0;
 }
 
 const char *tl_cl_error_name(cl_int err)
@@ -83,6 +116,13 @@ cl_device_id tl_device(void)
   cl_int err = clGetDeviceIDs(tl_platform(), CL_DEVICE_TYPE_CPU, 1, &dev, NULL);
   if (err != CL_SUCCESS)
     tl_fail(__FILE__, __LINE__, "clGetDeviceIDs: %s", tl_cl_error_name(err));
+  /* A run for a target of LANECL_SIMD_BITS that the device is not (wider
+   * than the host: an AVX-512 target on an AVX2 host) checks nothing. */
+  const char *sb = getenv("LANECL_SIMD_BITS");
+  cl_uint lanes = 0;
+  if (sb && *sb && clGetDeviceInfo(dev, CL_DEVICE_NATIVE_VECTOR_WIDTH_INT, sizeof(lanes), &lanes, NULL) == CL_SUCCESS &&
+      lanes * 32 != (cl_uint)atoi(sb))
+    tl_skip("LANECL_SIMD_BITS=%s: the device runs %u-bit vectors on this host", sb, lanes * 32);
   return dev;
 }
 
@@ -126,7 +166,7 @@ cl_program tl_build(cl_context ctx, const char *src, const char *options)
  * child; prints one line per test and the closing "N passed, N failed". */
 int main(int argc, char **argv)
 {
-  int passed = 0, failed = 0;
+  int passed = 0, failed = 0, skipped = 0;
   int nofork = getenv("TL_NOFORK") != NULL;
   /* TL_SKIP=name,name: tests that can't run in this mode (e.g. those that need
    * a fresh process per test, under TL_NOFORK). */
@@ -153,9 +193,9 @@ int main(int argc, char **argv)
         continue;
       }
     }
-    int ok;
+    int ok, skip = 0;
     if (nofork) {
-      tests[i].fn();
+      skip = run_here(tests[i].fn);
       ok = 1;
     } else {
       fflush(stdout);
@@ -168,13 +208,19 @@ int main(int argc, char **argv)
       }
       int st = 0;
       waitpid(pid, &st, 0);
+      skip = WIFEXITED(st) && WEXITSTATUS(st) == TL_SKIP_CODE;
       ok = WIFEXITED(st) && WEXITSTATUS(st) == 0;
       if (WIFSIGNALED(st))
         fprintf(stderr, "  (killed by signal %d)\n", WTERMSIG(st));
     }
+    if (skip) {
+      printf("SKIP %s\n", tests[i].name);
+      skipped++;
+      continue;
+    }
     printf("%s %s\n", ok ? "PASS" : "FAIL", tests[i].name);
     ok ? passed++ : failed++;
   }
-  printf("%d passed, %d failed\n", passed, failed);
-  return failed ? 1 : 0;
+  printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
+  return failed ? 1 : !passed && skipped ? TL_SKIP_CODE : 0;
 }

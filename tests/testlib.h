@@ -24,6 +24,12 @@ void tl_register(const char *name, tl_fn fn);
 
 void tl_fail(const char *file, int line, const char *fmt, ...) __attribute__((noreturn, format(printf, 3, 4)));
 const char *tl_cl_error_name(cl_int err);
+/* Ends the running test as skipped: a check that does not apply here (e.g.
+ * to the target's ISA), with the reason.  A test file whose tests all
+ * skip exits with TL_SKIP_CODE (ctest's SKIP_RETURN_CODE); one with tests
+ * that passed and tests that skipped passes, and lists each skip. */
+#define TL_SKIP_CODE 77
+void tl_skip(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 
 #define ASSERT_TRUE(c)                                                      \
   do {                                                                      \

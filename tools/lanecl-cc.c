@@ -8,7 +8,10 @@
  * --emit-llvm (SPIR IR of the program), --emit-llvm-opt (the optimized host IR),
  * --emit-asm (assembly), --report (per kernel: vector width, regions,
  * work-group context bytes, why a region stayed scalar, arguments);
- * device: --cpu NAME --features STR --simd-bits N --max-wg N --cl-ext LIST.
+ * device: --cpu NAME --features STR --simd-bits N --max-wg N --cl-ext LIST
+ * (default: the host, or what LANECL_CPU and LANECL_SIMD_BITS make of it, as
+ * for the runtime's device); --print-target prints the CPU, SIMD width and
+ * features the compiler targets for that device.
  * The build log goes to stderr.  Exit status: 0 ok, 1 failed, 2 usage.
  */
 #include "compiler/cc_internal.h"
@@ -31,6 +34,8 @@ static void usage(FILE *f)
           "  --emit-asm             print the kernels' assembly\n"
           "  --report               per kernel: vector width, regions, context bytes, arguments\n"
           "  --cpu NAME --features STR --simd-bits N --max-wg N --cl-ext LIST   the device\n"
+          "                         (--features \"\": the named CPU's own features)\n"
+          "  --print-target         print the target chosen for the device: cpu, simd-bits, features\n"
           "  -o FILE                output file (default: file.bin, or stdout for --emit-*)\n");
 }
 
@@ -135,14 +140,20 @@ static void print_report(const cc_binary *bin, const cc_device_desc *dev)
   }
 }
 
+/* The runtime's device width (runtime/device.c): the host's, or
+ * LANECL_SIMD_BITS where that is narrower. */
 static int default_simd_bits(void)
 {
   __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f"))
-    return 512;
-  if (__builtin_cpu_supports("avx2"))
-    return 256;
-  return 128;
+  int bits = 128;
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+    bits = 512;
+  else if (__builtin_cpu_supports("avx2"))
+    bits = 256;
+  const char *sb = getenv("LANECL_SIMD_BITS");
+  int want = sb && *sb ? atoi(sb) : 0;
+  return (want == 128 || want == 256) && want < bits ? want : bits;
 }
 
 /* Appends opt to a growing option string. */
@@ -164,7 +175,10 @@ int main(int argc, char **argv)
   const char **link_inputs = NULL;
   size_t nlink = 0;
   char *options = NULL;
-  int compile_only = 0, emit = -1, report = 0, link = 0, create_library = 0;
+  int compile_only = 0, emit = -1, report = 0, link = 0, create_library = 0, print_target = 0;
+  const char *env_cpu = getenv("LANECL_CPU");
+  if (env_cpu && *env_cpu)
+    dev.cpu_name = env_cpu;
 
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -212,6 +226,8 @@ int main(int argc, char **argv)
       emit = 2;
     } else if (!strcmp(a, "--report")) {
       report = 1;
+    } else if (!strcmp(a, "--print-target")) {
+      print_target = 1;
     } else if (!strncmp(a, "-D", 2) || !strncmp(a, "-I", 2)) {
       /* "-D X" and "-DX" both */
       if ((!a[2] && (!next || append_opt(&options, a) || append_opt(&options, argv[++i]))) ||
@@ -252,12 +268,32 @@ int main(int argc, char **argv)
     free(log);
     return rc == CC_OK ? 0 : 1;
   }
+  int bits_given = dev.simd_bits != 0;
+  if (!dev.simd_bits)
+    dev.simd_bits = (unsigned)default_simd_bits();
+  /* LANECL_SIMD_BITS wider than the host (an AVX-512 target on an AVX2
+   * host): the CPU that LANECL_CPU names, with its own features and
+   * AVX-512 (the code is not meant to run here). */
+  const char *env_bits = getenv("LANECL_SIMD_BITS");
+  if (!bits_given && env_bits && env_cpu && *env_cpu && dev.cpu_name == env_cpu && !dev.cpu_features &&
+      (unsigned)atoi(env_bits) > dev.simd_bits && atoi(env_bits) == 512) {
+    dev.simd_bits = 512;
+    dev.cpu_features = "+avx512f,+avx512bw,+avx512dq,+avx512vl";
+  }
+  if (print_target) {
+    char *cpu = NULL, *features = NULL;
+    if (cc_get_api()->target(&dev, &cpu, &features) != CC_OK)
+      return 1;
+    printf("cpu %s\nsimd-bits %u\nfeatures %s\n", cpu, dev.simd_bits, features);
+    free(cpu);
+    free(features);
+    if (!input && !nlink)
+      return 0;
+  }
   if (!input && !nlink) {
     usage(stderr);
     return 2;
   }
-  if (!dev.simd_bits)
-    dev.simd_bits = (unsigned)default_simd_bits();
 
   const cc_api *api = cc_get_api();
   cc_blob bin = {0};

@@ -89,10 +89,8 @@ static int epilogues(const char *ir)
 
 TEST(small_groups_get_vector_epilogues)
 {
-  if (ct_dev()->simd_bits < 256) {
-    printf("SKIP: no AVX2 or AVX-512 here\n");
-    return;
-  }
+  if (ct_target_simd_bits() < 256)
+    tl_skip("no AVX2 or AVX-512 in the target");
   char *ours = NULL, *llvms = NULL;
   ASSERT_EQ(emit_opt(div_src, NULL, &ours), 0);
   /* LLVM's own choice: its default value, given through LANECL_LLVM_ARGS
@@ -106,7 +104,7 @@ TEST(small_groups_get_vector_epilogues)
   /* Half the width: 8 x i32 on AVX-512, 4 x i32 on AVX2. */
   ASSERT_EQ(emit_opt(tree_src, NULL, &ours), 0);
   ASSERT_TRUE(epilogues(ours) > 0);
-  ASSERT_CONTAINS(ours, ct_dev()->simd_bits >= 512 ? "<8 x i32>" : "<4 x i32>");
+  ASSERT_CONTAINS(ours, ct_target_simd_bits() >= 512 ? "<8 x i32>" : "<4 x i32>");
   free(ours);
 }
 

@@ -25,7 +25,7 @@ TEST(every_lane_to_one_address_in_a_loop_of_one_block_is_one_store)
       "  out[g] = acc;\n"
       "}\n";
   char *ir = optimized_ir(src); /* crashed in one_address_scatter before */
-  unsigned W = ct_dev()->simd_bits / 32;
+  unsigned W = ct_target_simd_bits() / 32;
   unsigned sp = count_in_function(ir, "__lanecl_wg_pre", "@llvm.masked.scatter");
   /* (out[g] keeps a scatter behind its test that no lane wraps: a float one) */
   char want[64];
@@ -53,7 +53,7 @@ TEST(masked_copy_into_local_is_widened_and_tests_its_own_mask)
       "  barrier(CLK_LOCAL_MEM_FENCE);\n"
       "  results[tid] = vload2(offsets[tid], sh + al[tid]);\n"
       "}\n";
-  unsigned W = ct_dev()->simd_bits / 32;
+  unsigned W = ct_target_simd_bits() / 32;
   if (W < 4)
     return;
   wg_prog p;

@@ -24,7 +24,7 @@ static void assert_masked(const cc_kernel_info *k)
 {
   ASSERT_CONTAINS(k->report, "lane loop vectorized (masked: inner loops run while any lane is active), width");
   ASSERT_TRUE(k->simd_width > 1);
-  ASSERT_TRUE(k->simd_width <= ct_dev()->simd_bits / 32);
+  ASSERT_TRUE(k->simd_width <= ct_target_simd_bits() / 32);
 }
 
 /* The report says the lane loop of region 0 went through the native path at full width. */
@@ -32,7 +32,7 @@ static void assert_outer_vectorized(const cc_kernel_info *k)
 {
   ASSERT_CONTAINS(k->report, "inner loop, lane loop vectorized (outer loop), width");
   ASSERT_TRUE(k->simd_width > 1);
-  ASSERT_TRUE(k->simd_width <= ct_dev()->simd_bits / 32);
+  ASSERT_TRUE(k->simd_width <= ct_target_simd_bits() / 32);
 }
 
 TEST(nbody_lane_loop_vectorizes_around_its_inner_loop)
@@ -84,8 +84,10 @@ TEST(nbody_lane_loop_vectorizes_around_its_inner_loop)
     if (lv == 0) {
       assert_outer_vectorized(k);
       ASSERT_CONTAINS(k->report, "lane loops vectorized: 1 of 1");
-      if (ct_dev()->simd_bits == 512)
+      if (ct_target_simd_bits() == 512)
         ASSERT_CONTAINS(p.asm_text, "zmm");
+      else if (strstr(p.asm_text, "zmm"))
+        tl_fail(__FILE__, __LINE__, "zmm registers in code for a %u-bit target", ct_target_simd_bits());
     }
     wg_free(&p);
   }
@@ -335,8 +337,17 @@ TEST(divergent_branches_in_inner_loops_stay_correct)
       ASSERT_EQ(out[g], s);
     }
     if (lv == 0) {
-      /* a branch on the work-item in the inner loop: the native path refuses it */
-      assert_masked(built(&p, "div", lv));
+      /* a branch on the work-item in the inner loop: the native path refuses
+       * it; masked widening turns the store under it into a scatter, which
+       * only AVX-512 has: elsewhere the cost model may keep the loop scalar,
+       * and says so */
+      const cc_kernel_info *kd = built(&p, "div", lv);
+      if (ct_target_vectorizes(1) || strstr(kd->report, "lane loop vectorized (masked"))
+        assert_masked(kd);
+      else
+        ASSERT_CONTAINS(kd->report, "lane loop not vectorized: a branch depends on the work-item (divergent control "
+                                    "flow around an inner loop) (masked widening: slower than scalar: gathers/scatters "
+                                    "dominate");
       /* a break on loaded data: the trip count is per work-item */
       ASSERT_CONTAINS(built(&p, "brk", lv)->report, "trip count per work-item, lane loop vectorized (masked");
     }
@@ -486,7 +497,7 @@ TEST(gathers_of_one_or_consecutive_addresses_become_plain_loads)
                     "  b[i] = s;\n"
                     "}\n";
   char *ir = optimized_ir(src);
-  unsigned W = ct_dev()->simd_bits / 32;
+  unsigned W = ct_target_simd_bits() / 32;
   char want[64];
   snprintf(want, sizeof(want), "load <%u x float>", W);
   ASSERT_CONTAINS(ir, want);

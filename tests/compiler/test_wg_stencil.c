@@ -67,10 +67,15 @@ static float at(const float *in, long x, long y, long w, long h, long x0, long y
   return in[y * w + x];
 }
 
+/* The rewrites start from the loop vectorizer's gathers: a target without
+ * them (AVX2 on a CPU of slow gathers: LLVM loads the lanes one by one)
+ * has nothing to rewrite. */
 TEST(clamped_loads_and_halos_become_vector_loads_and_lane_loops)
 {
+  if (!ct_target_vectorizes(0))
+    tl_skip("the target's loop vectorizer makes no gathers (%u-bit SIMD, CPU model's tuning)", ct_target_simd_bits());
   char *ir = optimized_ir(stencil_src);
-  unsigned W = ct_dev()->simd_bits / 32;
+  unsigned W = ct_target_simd_bits() / 32;
   char want[64];
   snprintf(want, sizeof(want), "load <%u x float>, ptr addrspace(1)", W);
   unsigned plain_stencil = count_in_function(ir, "__lanecl_wg_stencil", want);
@@ -84,7 +89,8 @@ TEST(clamped_loads_and_halos_become_vector_loads_and_lane_loops)
   unsigned ge = count_in_function(ir, "__lanecl_wg_edges", "@llvm.masked.gather");
   unsigned se = count_in_function(ir, "__lanecl_wg_edges", "sparse.lane");
   free(ir);
-  if (W >= 4) {
+  {
+    ASSERT_TRUE(W >= 4);
     ASSERT_TRUE(plain_stencil > 0);
     ASSERT_TRUE(plain_direct >= 5);
     ASSERT_EQ(sc, 0);
@@ -96,7 +102,11 @@ TEST(clamped_loads_and_halos_become_vector_loads_and_lane_loops)
     ASSERT_EQ(ge, 0);
     ASSERT_TRUE(se > 0);
   }
+}
 
+/* The same kernels, whatever the target made of them, against C. */
+TEST(clamped_loads_and_halos_compute_right)
+{
   enum { SW = 45, SH = 35 };
   float *in = malloc(SW * SH * 4), *out = malloc(SW * SH * 4);
   for (int i = 0; i < SW * SH; i++)

@@ -62,7 +62,7 @@ TEST(big_char_lane_loop_is_capped_to_32_bit_lanes)
     for (int e = 0; e < 16; e++)
       ASSERT_EQ(out[16 * i + e], big_ref_char(in, i, e));
   const cc_kernel_info *k = ct_kernel(&p.bin, "big");
-  ASSERT_EQ(k->simd_width, ct_dev()->simd_bits / 32);
+  ASSERT_EQ(k->simd_width, ct_target_simd_bits() / 32);
   free(in), free(out), free(src);
   wg_free(&p);
 }
@@ -83,7 +83,7 @@ TEST(small_char_lane_loop_keeps_the_vectorizers_width)
   for (int i = 0; i < N; i++)
     ASSERT_EQ(b[i], (int8_t)(i + 1));
   const cc_kernel_info *k = ct_kernel(&p.bin, "inc");
-  ASSERT_EQ(k->simd_width, ct_dev()->simd_bits / 8);
+  ASSERT_EQ(k->simd_width, ct_target_simd_bits() / 8);
   free(a), free(b);
   wg_free(&p);
 }
@@ -102,7 +102,7 @@ static uint32_t big_width(const char *t, int guarded)
 
 TEST(big_int_lane_loop_keeps_the_vectorizers_width)
 {
-  ASSERT_EQ(big_width("int", 1), ct_dev()->simd_bits / 32);
+  ASSERT_EQ(big_width("int", 1), ct_target_simd_bits() / 32);
 }
 
 /* The CTS's test_relationals shuffle_built_in shape: work-item 0 alone
@@ -152,5 +152,5 @@ TEST(one_work_item_shuffles_are_not_forced_to_vectorize)
  * lane loop does each work-item's work, and stays forced (char: capped). */
 TEST(per_work_item_stores_keep_forced_vectorization)
 {
-  ASSERT_EQ(big_width("char", 2), ct_dev()->simd_bits / 32);
+  ASSERT_EQ(big_width("char", 2), ct_target_simd_bits() / 32);
 }
