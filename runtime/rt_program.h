@@ -161,7 +161,12 @@ cl_int rt_kernel_sub_group_info(cl_kernel k, cl_device_id dev, cl_kernel_sub_gro
 
 /* CL_KERNEL_WORK_GROUP_SIZE of k on dev. */
 size_t rt_kernel_max_work_group_size(cl_kernel k, cl_device_id dev);
-/* Bytes of __local memory one group needs: static + each __local argument. */
+/* False when k's reqd_work_group_size is beyond dev's limits (a dimension
+ * above CL_DEVICE_MAX_WORK_ITEM_SIZES, or a product above
+ * CL_DEVICE_MAX_WORK_GROUP_SIZE or beyond 64 bits); true without one. */
+bool rt_kernel_reqd_fits(cl_kernel k, cl_device_id dev);
+/* Bytes of __local memory one group needs: static + each __local argument
+ * (UINT64_MAX when the sum does not fit). */
 uint64_t rt_kernel_local_mem(cl_kernel k);
 /* Index of the first argument not set, or -1 when all are. */
 int rt_kernel_first_unset_arg(cl_kernel k);
