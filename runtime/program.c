@@ -489,8 +489,10 @@ static cl_int failure_code(job_kind kind)
 }
 
 /* Runs the compiler for one device; fills nb->blob and nb->log.  Returns the
- * CL result of the step. */
-static cl_int job_run_device(build_job *j, cl_uint k, const rt_build *old, rt_build *nb)
+ * CL result of the step.  *cached: the blob came from the cache (looked up
+ * only when use_cache). */
+static cl_int job_run_device(build_job *j, cl_uint k, const rt_build *old, rt_build *nb, bool use_cache,
+                             bool *cached)
 {
   cl_program p = j->p;
   cl_device_id dev = nb->device;
@@ -501,9 +503,10 @@ static cl_int job_run_device(build_job *j, cl_uint k, const rt_build *old, rt_bu
 
   if (j->kind == JOB_BUILD && p->origin == RT_PROG_SOURCE) {
     cacheable = rt_cache_key_for(&dev->cc, p->source, j->options, &key);
-    if (cacheable && rt_cache_lookup(&key, cc_device_key(&dev->cc), &nb->blob)) {
+    if (cacheable && use_cache && rt_cache_lookup(&key, cc_device_key(&dev->cc), &nb->blob)) {
       nb->log = dup_str("");
-      return CL_SUCCESS;
+      *cached = true;
+      return nb->log ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
     }
   }
   if (j->kind == JOB_BUILD && p->origin == RT_PROG_BINARY && old->binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
@@ -558,10 +561,23 @@ static void job_run(build_job *j)
     build_init(&nb, p->devices[i]);
     nb.options = dup_str(j->options);
     /* Read-only use of the old state: this job owns the device until it swaps the result in. */
-    cl_int err = job_run_device(j, k, &p->builds[i], &nb);
+    bool cached = false;
+    cl_int err = job_run_device(j, k, &p->builds[i], &nb, true, &cached);
     if (err == CL_SUCCESS) {
       rt_str why = {0};
-      if (!build_install(&nb, cc_device_key(&nb.device->cc), &why)) {
+      bool installed = build_install(&nb, cc_device_key(&nb.device->cc), &why);
+      if (!installed && cached) {
+        /* A cache entry that doesn't install: compile instead; the new
+         * entry replaces it. */
+        rt_log(RT_LOG_BUILD, "program %llu: the cached executable does not install (%s); compiling",
+               (unsigned long long)p->obj.id, why.s ? why.s : "");
+        rt_str_free(&why);
+        build_clear(&nb);
+        nb.options = dup_str(j->options);
+        err = job_run_device(j, k, &p->builds[i], &nb, false, &cached);
+        installed = err != CL_SUCCESS || build_install(&nb, cc_device_key(&nb.device->cc), &why);
+      }
+      if (err == CL_SUCCESS && !installed) {
         rt_str log = {0};
         rt_str_add(&log, "%sLaneCL: %s\n", nb.log ? nb.log : "", why.s ? why.s : "");
         free(nb.log);
