@@ -237,9 +237,15 @@ static void *open_native(const cc_blob *native, int *fd_out, rt_str *why)
 
 /* Parses b->blob into b->bin; for an executable also loads its native code
  * and finds every kernel's work-group function.  On failure *why says why. */
-static bool build_install(rt_build *b, uint64_t device_key, rt_str *why)
+static bool build_install(rt_build *b, uint64_t device_key, rt_str *why, bool *oom)
 {
-  if (cc_binary_read(b->blob.data, b->blob.size, &b->bin) != CC_OK) {
+  int rc = cc_binary_read(b->blob.data, b->blob.size, &b->bin);
+  if (rc == CC_OUT_OF_MEMORY) {
+    *oom = true;
+    rt_str_add(why, "out of host memory reading the program container");
+    return false;
+  }
+  if (rc != CC_OK) {
     rt_str_add(why, "the compiler's output is not a valid program container");
     return false;
   }
@@ -262,6 +268,7 @@ static bool build_install(rt_build *b, uint64_t device_key, rt_str *why)
     return false;
   b->fns = calloc(b->bin.nkernels ? b->bin.nkernels : 1, sizeof(*b->fns));
   if (!b->fns) {
+    *oom = true;
     rt_str_add(why, "out of host memory");
     return false;
   }
@@ -270,6 +277,7 @@ static bool build_install(rt_build *b, uint64_t device_key, rt_str *why)
     rt_str sym = {0};
     rt_str_add(&sym, LANECL_WG_PREFIX "%s", b->bin.kernels[i].name);
     if (!sym.s) {
+      *oom = true;
       rt_str_add(why, "out of host memory");
       return false;
     }
@@ -565,8 +573,9 @@ static void job_run(build_job *j)
     cl_int err = job_run_device(j, k, &p->builds[i], &nb, true, &cached);
     if (err == CL_SUCCESS) {
       rt_str why = {0};
-      bool installed = build_install(&nb, cc_device_key(&nb.device->cc), &why);
-      if (!installed && cached) {
+      bool oom = false;
+      bool installed = build_install(&nb, cc_device_key(&nb.device->cc), &why, &oom);
+      if (!installed && cached && !oom) {
         /* A cache entry that doesn't install: compile instead; the new
          * entry replaces it. */
         rt_log(RT_LOG_BUILD, "program %llu: the cached executable does not install (%s); compiling",
@@ -575,14 +584,14 @@ static void job_run(build_job *j)
         build_clear(&nb);
         nb.options = dup_str(j->options);
         err = job_run_device(j, k, &p->builds[i], &nb, false, &cached);
-        installed = err != CL_SUCCESS || build_install(&nb, cc_device_key(&nb.device->cc), &why);
+        installed = err != CL_SUCCESS || build_install(&nb, cc_device_key(&nb.device->cc), &why, &oom);
       }
       if (err == CL_SUCCESS && !installed) {
         rt_str log = {0};
-        rt_str_add(&log, "%sLaneCL: %s\n", nb.log ? nb.log : "", why.s ? why.s : "");
+        rt_str_add(&log, "%sLaneCL: %s\n", nb.log ? nb.log : "", why.s ? why.s : "out of host memory");
         free(nb.log);
         nb.log = log.s;
-        err = failure_code(j->kind);
+        err = oom ? CL_OUT_OF_HOST_MEMORY : failure_code(j->kind);
       }
       rt_str_free(&why);
     }

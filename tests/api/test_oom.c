@@ -261,3 +261,64 @@ TEST(host_cpu_name_out_of_memory)
   ASSERT_EQ(result(&f), 5);
   teardown(&f);
 }
+
+/* A build served by the cache (no compiler: every allocation is the
+ * runtime's), each allocation failed in turn: the build fails with
+ * CL_OUT_OF_HOST_MEMORY or a build error whose log says what happened
+ * (running out of memory reading the container was reported as "not a
+ * valid program container"), or succeeds and the kernel runs. */
+TEST(build_from_cache_out_of_memory)
+{
+  alarm(300);
+  const char *src = "kernel void step(global int *a, int v) { a[0] = a[0] * 10 + v + 7; }\n";
+  cl_context ctx = tl_context();
+  cl_program warm = tl_build(ctx, src, ""); /* the entry is in the cache now */
+  ASSERT_OK(clReleaseProgram(warm));
+  int failures = 0;
+  for (long n = 1;; n++) {
+    cl_int err;
+    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+    ASSERT_OK(err);
+    fa_arm(n);
+    err = clBuildProgram(p, 0, NULL, "", NULL, NULL);
+    int hit = fa_disarm();
+    if (err != CL_SUCCESS) {
+      ASSERT_TRUE(hit);
+      failures++;
+      size_t len = 0;
+      ASSERT_OK(clGetProgramBuildInfo(p, tl_device(), CL_PROGRAM_BUILD_LOG, 0, NULL, &len));
+      char *log = calloc(1, len + 1);
+      ASSERT_OK(clGetProgramBuildInfo(p, tl_device(), CL_PROGRAM_BUILD_LOG, len, log, NULL));
+      if (err != CL_OUT_OF_HOST_MEMORY) {
+        ASSERT_CL(err, CL_BUILD_PROGRAM_FAILURE);
+        if (!strstr(log, "out of host memory") && !strstr(log, "memory")) {
+          printf("allocation %ld: %s\n", n, log);
+          ASSERT_TRUE(!"the log says why");
+        }
+      }
+      ASSERT_TRUE(!strstr(log, "not a valid program container"));
+      free(log);
+      ASSERT_OK(clReleaseProgram(p));
+      continue;
+    }
+    fixture f = {.ctx = ctx, .prog = p};
+    f.q = tl_queue(ctx, 0);
+    f.k = clCreateKernel(p, "step", &err);
+    ASSERT_OK(err);
+    int zero = 0;
+    f.a = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof(int), &zero, &err);
+    ASSERT_OK(err);
+    ASSERT_OK(clSetKernelArg(f.k, 0, sizeof(cl_mem), &f.a));
+    ASSERT_OK(step(&f, 1, 0, NULL, NULL));
+    ASSERT_EQ(result(&f), 8);
+    clReleaseMemObject(f.a);
+    clReleaseKernel(f.k);
+    clReleaseCommandQueue(f.q);
+    ASSERT_OK(clReleaseProgram(p));
+    if (!hit)
+      break;
+  }
+  printf("%d allocations of a cached build failed in turn\n", failures);
+  ASSERT_TRUE(failures >= 3);
+  ASSERT_OK(clReleaseContext(ctx));
+}
