@@ -36,6 +36,8 @@ static _Thread_local int fa_resolving;
 static _Thread_local long fa_fail_at, fa_seen;
 static _Thread_local int fa_hit;
 static atomic_long fa_total;
+static atomic_long fa_g_fail_at = -1, fa_g_seen;
+static atomic_int fa_g_hit;
 
 static void *fa_boot_alloc(size_t n)
 {
@@ -70,10 +72,33 @@ static int fa_resolve(void)
   return 1;
 }
 
-/* True when this allocation is to fail. */
-static int fa_fail_now(void)
+/* Process-wide mode (fa_global_arm): the n-th allocation made straight
+ * from the code of chosen objects (fa_watch_object), by any thread, fails. */
+#define FA_MAX_RANGES 16
+static uintptr_t fa_range_lo[FA_MAX_RANGES], fa_range_hi[FA_MAX_RANGES];
+static atomic_int fa_nranges;
+
+static int fa_watched(const void *ret)
+{
+  uintptr_t a = (uintptr_t)ret;
+  int n = atomic_load_explicit(&fa_nranges, memory_order_acquire);
+  for (int i = 0; i < n; i++)
+    if (a >= fa_range_lo[i] && a < fa_range_hi[i])
+      return 1;
+  return 0;
+}
+
+/* True when this allocation (called from ret) is to fail. */
+static int fa_fail_at_ret(const void *ret)
 {
   atomic_fetch_add_explicit(&fa_total, 1, memory_order_relaxed);
+  if (atomic_load_explicit(&fa_g_fail_at, memory_order_relaxed) >= 0 && fa_watched(ret)) {
+    long n = atomic_fetch_add(&fa_g_seen, 1) + 1;
+    if (n == atomic_load(&fa_g_fail_at)) {
+      atomic_store(&fa_g_hit, 1);
+      return 1;
+    }
+  }
   if (!fa_fail_at)
     return 0;
   if (++fa_seen != fa_fail_at)
@@ -81,6 +106,7 @@ static int fa_fail_now(void)
   fa_hit = 1;
   return 1;
 }
+#define fa_fail_now() fa_fail_at_ret(__builtin_return_address(0))
 
 void *malloc(size_t n)
 {
@@ -175,14 +201,15 @@ static int fa_strdup_fails(const char *s, const void *ret)
 
 char *strndup(const char *s, size_t n)
 {
-  if (fa_strdup_fails(s, __builtin_return_address(0))) {
+  if (fa_strdup_fails(s, __builtin_return_address(0)) || fa_fail_at_ret(__builtin_return_address(0))) {
     errno = ENOMEM;
     return NULL;
   }
   size_t len = 0;
   while (len < n && s[len])
     len++;
-  char *p = malloc(len + 1);
+  fa_resolve();
+  char *p = fa_real_malloc(len + 1);
   if (p) {
     __builtin_memcpy(p, s, len);
     p[len] = 0;
@@ -192,12 +219,13 @@ char *strndup(const char *s, size_t n)
 
 char *strdup(const char *s)
 {
-  if (fa_strdup_fails(s, __builtin_return_address(0))) {
+  if (fa_strdup_fails(s, __builtin_return_address(0)) || fa_fail_at_ret(__builtin_return_address(0))) {
     errno = ENOMEM;
     return NULL;
   }
   size_t len = __builtin_strlen(s);
-  char *p = malloc(len + 1);
+  fa_resolve();
+  char *p = fa_real_malloc(len + 1);
   if (p)
     __builtin_memcpy(p, s, len + 1);
   return p;
@@ -214,6 +242,54 @@ static inline int fa_disarm(void)
 {
   fa_fail_at = 0;
   return fa_hit;
+}
+
+#include <link.h>
+
+static int fa_watch_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+  (void)size;
+  const char *name = data;
+  if (!info->dlpi_name || !__builtin_strstr(info->dlpi_name, name))
+    return 0;
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    int n = atomic_load(&fa_nranges);
+    if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X) || n == FA_MAX_RANGES)
+      continue;
+    fa_range_lo[n] = info->dlpi_addr + ph->p_vaddr;
+    fa_range_hi[n] = fa_range_lo[n] + ph->p_memsz;
+    atomic_store_explicit(&fa_nranges, n + 1, memory_order_release);
+  }
+  return 0;
+}
+
+/* Watches the code of the loaded objects whose path contains name; false
+ * when none is loaded.  Call while no allocation is armed. */
+static inline int fa_watch_object(const char *name)
+{
+  int before = atomic_load(&fa_nranges);
+  dl_iterate_phdr(fa_watch_cb, (void *)name);
+  return atomic_load(&fa_nranges) > before;
+}
+
+/* Process-wide: the n-th watched allocation from now fails (n >= 1); 0:
+ * none fails, only counted.  fa_global_count: watched allocations so far. */
+static inline void fa_global_arm(long n)
+{
+  atomic_store(&fa_g_seen, 0);
+  atomic_store(&fa_g_hit, 0);
+  atomic_store(&fa_g_fail_at, n);
+}
+
+static inline long fa_global_count(void)
+{
+  return atomic_load(&fa_g_seen);
+}
+
+static inline int fa_global_hit(void)
+{
+  return atomic_load(&fa_g_hit);
 }
 
 static long fa_count_base;
