@@ -5,8 +5,12 @@
  * the wait list (these carry errors: B fails with
  * CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST when A failed), from the queue
  * order (in-order queue: the previous command; out-of-order queue: the last
- * barrier) and from markers/barriers without a wait list (all unfinished
- * commands of the queue).  A command whose predecessors are all complete is
+ * barrier).  A marker or barrier without a wait list on an out-of-order
+ * queue waits for every unfinished command before it through one count
+ * (waits_prior), given back when it becomes the oldest unfinished command of
+ * its queue: no edge per command.  An enqueue allocates its edges before it
+ * takes the lock, so it either fails with nothing changed or builds them
+ * all.  A command whose predecessors are all complete is
  * "ready": it is SUBMITTED and put on its queue's ready list, from which the
  * queue's runtime thread takes it (RUNNING, run(), COMPLETE).  A host thread
  * blocked in clFinish, clWaitForEvents or a blocking enqueue takes ready
