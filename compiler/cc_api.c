@@ -18,8 +18,10 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -278,19 +280,33 @@ LLVMContextRef cc_context_create(cc_diag *d)
 
 /* ---- files and processes ---- */
 
-int cc_tmpdir_create(char *path, size_t size)
+/* Temporary directories (the source, headers and objects of a build):
+ * <TMPDIR>/lanecl-<pid>-XXXXXX.  Those of this process are listed while
+ * they exist, and removed when the process exits (exit() while another
+ * thread builds; the library's destructor runs then), after which no new
+ * one is made.  Those of processes that died without exiting (killed,
+ * crashed) are removed by the next process that makes one: owned by this
+ * user, their process gone, unchanged for STALE_TMPDIR_SECONDS. */
+#define STALE_TMPDIR_SECONDS 600
+
+typedef struct live_tmpdir {
+  struct live_tmpdir *next;
+  char path[];
+} live_tmpdir;
+
+static pthread_mutex_t tmpdir_lock = PTHREAD_MUTEX_INITIALIZER;
+static live_tmpdir *live_tmpdirs;
+static bool tmpdirs_closed;
+static pthread_once_t tmpdir_sweep_once = PTHREAD_ONCE_INIT;
+
+static const char *tmp_base(void)
 {
   const char *base = getenv("TMPDIR");
-  if (!base || !base[0])
-    base = "/tmp";
-  if ((size_t)snprintf(path, size, "%s/lanecl-XXXXXX", base) >= size) {
-    errno = ENAMETOOLONG;
-    return CC_INTERNAL;
-  }
-  return mkdtemp(path) ? CC_OK : CC_INTERNAL;
+  return base && base[0] ? base : "/tmp";
 }
 
-void cc_tmpdir_remove(const char *path)
+/* The files in path (one level), then path. */
+static void remove_dir_files(const char *path)
 {
   DIR *d = opendir(path);
   if (d) {
@@ -302,6 +318,89 @@ void cc_tmpdir_remove(const char *path)
     closedir(d);
   }
   rmdir(path);
+}
+
+static void sweep_stale_tmpdirs(void)
+{
+  const char *base = tmp_base();
+  DIR *d = opendir(base);
+  if (!d)
+    return;
+  time_t now = time(NULL);
+  for (struct dirent *e; (e = readdir(d));) {
+    char *end = NULL;
+    if (strncmp(e->d_name, "lanecl-", 7))
+      continue;
+    long pid = strtol(e->d_name + 7, &end, 10);
+    if (end == e->d_name + 7 || *end != '-' || pid <= 0 || pid == (long)getpid())
+      continue;
+    struct stat st;
+    if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode) ||
+        st.st_uid != geteuid() || now - st.st_mtim.tv_sec < STALE_TMPDIR_SECONDS)
+      continue;
+    if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+      continue;
+    char path[PATH_MAX];
+    if ((size_t)snprintf(path, sizeof(path), "%s/%s", base, e->d_name) < sizeof(path))
+      remove_dir_files(path);
+  }
+  closedir(d);
+}
+
+__attribute__((destructor)) static void remove_live_tmpdirs(void)
+{
+  pthread_mutex_lock(&tmpdir_lock);
+  tmpdirs_closed = true;
+  while (live_tmpdirs) {
+    live_tmpdir *t = live_tmpdirs;
+    live_tmpdirs = t->next;
+    remove_dir_files(t->path);
+    free(t);
+  }
+  pthread_mutex_unlock(&tmpdir_lock);
+}
+
+int cc_tmpdir_create(char *path, size_t size)
+{
+  pthread_once(&tmpdir_sweep_once, sweep_stale_tmpdirs);
+  if ((size_t)snprintf(path, size, "%s/lanecl-%ld-XXXXXX", tmp_base(), (long)getpid()) >= size) {
+    errno = ENAMETOOLONG;
+    return CC_INTERNAL;
+  }
+  live_tmpdir *t = malloc(sizeof(*t) + strlen(path) + 1);
+  if (!t) {
+    errno = ENOMEM;
+    return CC_OUT_OF_MEMORY;
+  }
+  int rc = CC_INTERNAL;
+  pthread_mutex_lock(&tmpdir_lock);
+  if (tmpdirs_closed) {
+    errno = ESHUTDOWN;
+  } else if (mkdtemp(path)) {
+    strcpy(t->path, path);
+    t->next = live_tmpdirs;
+    live_tmpdirs = t;
+    t = NULL;
+    rc = CC_OK;
+  }
+  pthread_mutex_unlock(&tmpdir_lock);
+  free(t);
+  return rc;
+}
+
+void cc_tmpdir_remove(const char *path)
+{
+  pthread_mutex_lock(&tmpdir_lock);
+  for (live_tmpdir **pp = &live_tmpdirs; *pp; pp = &(*pp)->next) {
+    if (!strcmp((*pp)->path, path)) {
+      live_tmpdir *t = *pp;
+      *pp = t->next;
+      remove_dir_files(path);
+      free(t);
+      break;
+    }
+  }
+  pthread_mutex_unlock(&tmpdir_lock);
 }
 
 int cc_write_file(const char *path, const void *data, size_t size)

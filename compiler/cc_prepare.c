@@ -27,6 +27,8 @@
 #include "compiler/cc_internal.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,22 +40,40 @@
 
 /* ---- target ---- */
 
-static pthread_once_t host_once = PTHREAD_ONCE_INIT;
+/* The host's triple, CPU and features, asked of LLVM until all three are
+ * there: LLVM returns strdup'ed strings, and one that failed to allocate
+ * (NULL) is asked for again by the next call instead of staying NULL for the
+ * life of the process. */
+static pthread_mutex_t host_lock = PTHREAD_MUTEX_INITIALIZER;
+static atomic_bool host_ready;
 static char *host_triple, *host_cpu, *host_features;
 
-static void host_init(void)
+static bool host_init(void)
 {
-  char *t = LLVMGetDefaultTargetTriple();
-  host_triple = LLVMNormalizeTargetTriple(t);
-  LLVMDisposeMessage(t);
-  host_cpu = LLVMGetHostCPUName();
-  host_features = LLVMGetHostCPUFeatures();
+  if (atomic_load_explicit(&host_ready, memory_order_acquire))
+    return true;
+  pthread_mutex_lock(&host_lock);
+  if (!host_triple) {
+    char *t = LLVMGetDefaultTargetTriple();
+    if (t) {
+      host_triple = LLVMNormalizeTargetTriple(t);
+      LLVMDisposeMessage(t);
+    }
+  }
+  if (!host_cpu)
+    host_cpu = LLVMGetHostCPUName();
+  if (!host_features)
+    host_features = LLVMGetHostCPUFeatures();
+  bool ok = host_triple && host_cpu && host_features;
+  if (ok)
+    atomic_store_explicit(&host_ready, true, memory_order_release);
+  pthread_mutex_unlock(&host_lock);
+  return ok;
 }
 
 const char *cc_host_triple(void)
 {
-  pthread_once(&host_once, host_init);
-  return host_triple;
+  return host_init() ? host_triple : "(unknown: out of memory)";
 }
 
 /* Features of the vector extensions wider than bits (256: AVX-512; 128:
@@ -119,7 +139,9 @@ LLVMTargetMachineRef cc_target_machine(const cc_device_desc *dev, int opt_level)
   static const LLVMCodeGenOptLevel levels[] = {LLVMCodeGenLevelNone, LLVMCodeGenLevelLess,
                                                LLVMCodeGenLevelDefault, LLVMCodeGenLevelAggressive};
   cc_llvm_init();
-  const char *triple = cc_host_triple();
+  if (!host_init())
+    return NULL;
+  const char *triple = host_triple;
   LLVMTargetRef target;
   char *err = NULL;
   if (LLVMGetTargetFromTriple(triple, &target, &err)) {

@@ -29,8 +29,27 @@ static cl_int check_sizes(const char *func, cl_kernel kernel, cl_device_id dev, 
       return CL_INVALID_GLOBAL_OFFSET;
     }
   }
+  /* CL_INVALID_GLOBAL_WORK_SIZE: the work-items (and so the work-groups)
+   * of the NDRange must be countable in 64 bits (get_global_linear_id, the
+   * scheduler's group numbers). */
+  uint64_t items = 1;
+  for (cl_uint d = 0; global && !empty && d < work_dim; d++) {
+    if (__builtin_mul_overflow(items, (uint64_t)global[d], &items)) {
+      rt_err("%s: the global work size has more than 2^64 work-items", func);
+      return CL_INVALID_GLOBAL_WORK_SIZE;
+    }
+  }
   const uint64_t *reqd = kernel->info->reqd_work_group_size;
   bool has_reqd = reqd[0] && reqd[1] && reqd[2];
+  /* A reqd_work_group_size beyond the device's limits: no local size can
+   * match it (CL_KERNEL_WORK_GROUP_SIZE reports the device's limit). */
+  if (has_reqd && !rt_kernel_reqd_fits(kernel, dev) && !local) {
+    rt_err("%s: kernel %s requires work-groups of %llu x %llu x %llu; the device runs at most %zu work-items "
+           "per group (and per dimension)",
+           func, kernel->info->name, (unsigned long long)reqd[0], (unsigned long long)reqd[1],
+           (unsigned long long)reqd[2], dev->max_work_group_size);
+    return CL_INVALID_WORK_GROUP_SIZE;
+  }
   bool uniform = !rt_kernel_nonuniform_ok(kernel, dev);
   size_t maxwg = rt_kernel_max_work_group_size(kernel, dev);
   for (cl_uint d = 0; d < 3; d++)

@@ -113,10 +113,7 @@ static void event_free(cl_event e)
     next = cb->next;
     free(cb);
   }
-  for (struct rt_edge *edge = e->succ, *next; edge; edge = next) {
-    next = edge->next;
-    free(edge);
-  }
+  rt_edges_free(e->succ);
   if (e->cmd)
     rt_command_free(e->cmd);
   e->obj.magic = 0;
@@ -259,24 +256,53 @@ void rt_event_set_status_locked(cl_event e, cl_int status, rt_defer *d)
     callbacks_fire_locked(e);
 }
 
-void rt_event_add_dep_locked(cl_event from, cl_event to, bool propagate, rt_defer *d)
+bool rt_edges_alloc(cl_event to, size_t n, struct rt_edge **out)
 {
-  (void)d;
+  struct rt_edge *list = NULL;
+  for (size_t i = 1; i < n; i++) {
+    struct rt_edge *edge = malloc(sizeof(*edge));
+    if (!edge) {
+      rt_edges_free(list);
+      *out = NULL;
+      return false;
+    }
+    edge->embedded = false;
+    edge->next = list;
+    list = edge;
+  }
+  if (n) {
+    to->edge0.embedded = true;
+    to->edge0.next = list;
+    list = &to->edge0;
+  }
+  *out = list;
+  return true;
+}
+
+void rt_edges_free(struct rt_edge *list)
+{
+  for (struct rt_edge *next; list; list = next) {
+    next = list->next;
+    if (!list->embedded)
+      free(list);
+  }
+}
+
+void rt_event_add_dep_locked(cl_event from, cl_event to, bool propagate, struct rt_edge **spare)
+{
   cl_int st = atomic_load_explicit(&from->status, memory_order_relaxed);
   if (st <= CL_COMPLETE) {
     if (st < 0 && propagate)
       to->dep_failed = true;
     return;
   }
-  struct rt_edge *edge = malloc(sizeof(*edge));
+  struct rt_edge *edge = *spare;
   if (!edge) {
-    /* Without memory for the edge, wait here: correct, only slower. */
-    rt_err("out of memory for a dependency; waiting for it on the host");
-    rt_event_wait_locked(from, d);
-    if (atomic_load(&from->status) < 0 && propagate)
-      to->dep_failed = true;
-    return;
+    /* The caller counts the edges it may add: a bug, never out of memory. */
+    rt_err("internal error: no edge allocated for a dependency");
+    abort();
   }
+  *spare = edge->next;
   edge->to = to;
   edge->propagate = propagate;
   edge->next = from->succ;
@@ -287,6 +313,20 @@ void rt_event_add_dep_locked(cl_event from, cl_event to, bool propagate, rt_defe
 static bool runs_inline(cl_event e)
 {
   return !e->cmd || (!e->cmd->run && !e->cmd->destroy);
+}
+
+void rt_event_now_ready_locked(cl_event e, cl_event *work, rt_defer *d)
+{
+  /* A command whose wait list failed is never submitted: its status goes
+   * from CL_QUEUED to the error. */
+  if (!e->dep_failed)
+    rt_event_set_status_locked(e, CL_SUBMITTED, d);
+  if (runs_inline(e)) {
+    e->rnext = *work;
+    *work = e;
+  } else {
+    rt_queue_push_ready_locked(e, true);
+  }
 }
 
 /* Completes every event on the work list (linked through rnext) and those
@@ -317,23 +357,14 @@ static void complete_work_locked(cl_event work, rt_defer *d)
       cl_event to = edge->to;
       if (status < 0 && edge->propagate)
         to->dep_failed = true;
-      if (--to->npending == 0) {
-        /* A command whose wait list failed is never submitted: its status
-         * goes from CL_QUEUED to the error. */
-        if (!to->dep_failed)
-          rt_event_set_status_locked(to, CL_SUBMITTED, d);
-        if (runs_inline(to)) {
-          to->rnext = work;
-          work = to;
-        } else {
-          rt_queue_push_ready_locked(to, true);
-        }
-      }
-      free(edge);
+      if (--to->npending == 0)
+        rt_event_now_ready_locked(to, &work, d);
+      if (!edge->embedded)
+        free(edge);
       edge = next;
     }
     if (e->q)
-      rt_queue_retire_locked(e, d);
+      rt_queue_retire_locked(e, &work, d);
   }
   atomic_fetch_add_explicit(&rt_graph_gen, 1, memory_order_release);
   if (rt_graph_waiters)

@@ -245,11 +245,16 @@ int rt_kernel_first_unset_arg(cl_kernel k)
 
 uint64_t rt_kernel_local_mem(cl_kernel k)
 {
+  /* The sizes come from the application (any size_t): saturate, never wrap. */
   uint64_t total = k->info->local_mem_bytes;
   pthread_mutex_lock(&k->lock);
-  for (uint32_t i = 0; i < k->info->nargs; i++)
-    if (k->info->args[i].kind == CC_ARG_LOCAL && k->args[i].set)
-      total += (k->args[i].local_size + 63) / 64 * 64;
+  for (uint32_t i = 0; i < k->info->nargs; i++) {
+    if (k->info->args[i].kind != CC_ARG_LOCAL || !k->args[i].set)
+      continue;
+    uint64_t size = k->args[i].local_size;
+    if (size > UINT64_MAX - 63 || __builtin_add_overflow(total, (size + 63) / 64 * 64, &total))
+      total = UINT64_MAX;
+  }
   pthread_mutex_unlock(&k->lock);
   return total;
 }
@@ -268,10 +273,25 @@ static const cc_kernel_info *info_for(cl_kernel k, cl_device_id dev)
   return k->info;
 }
 
-size_t rt_kernel_max_work_group_size(cl_kernel k, cl_device_id dev)
+bool rt_kernel_reqd_fits(cl_kernel k, cl_device_id dev)
 {
   const uint64_t *r = k->info->reqd_work_group_size;
-  if (r[0] && r[1] && r[2])
+  if (!(r[0] && r[1] && r[2]))
+    return true;
+  uint64_t n;
+  if (__builtin_mul_overflow(r[0], r[1], &n) || __builtin_mul_overflow(n, r[2], &n))
+    return false;
+  /* CL_DEVICE_MAX_WORK_ITEM_SIZES is max_work_group_size in each dimension. */
+  return n <= dev->max_work_group_size && r[0] <= dev->max_work_group_size &&
+         r[1] <= dev->max_work_group_size && r[2] <= dev->max_work_group_size;
+}
+
+size_t rt_kernel_max_work_group_size(cl_kernel k, cl_device_id dev)
+{
+  /* A required size the device can't run leaves the device's limit (the
+   * enqueue refuses the required size, CL_INVALID_WORK_GROUP_SIZE). */
+  const uint64_t *r = k->info->reqd_work_group_size;
+  if (r[0] && r[1] && r[2] && rt_kernel_reqd_fits(k, dev))
     return (size_t)(r[0] * r[1] * r[2]);
   return dev->max_work_group_size;
 }

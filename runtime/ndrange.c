@@ -17,6 +17,7 @@
 
 #define LOCAL_ALIGN 128u /* __local arguments: long16/double16 need 128 (the arena is aligned so) */
 #define VALUES_ALIGN 128u
+#define STACK_RESERVE (256u << 10) /* a worker's stack beyond private variables: runtime, builtins, spills */
 #define FRAME_TARGET (256u << 10) /* bytes of frame a chosen local size aims at */
 /* Groups per core a chosen local size aims at: enough that a core slowed
  * down by something else (another process, a lower clock) leaves groups for
@@ -158,6 +159,7 @@ typedef struct ndr_cmd {
   uint64_t local_bytes;          /* the group's __local block */
   size_t frame_bytes;            /* the group's frame */
   size_t coll_bytes;
+  size_t stack_need;             /* stack bytes a group may use (its private variables) */
   _Atomic cl_int status;         /* the first failure of a group */
 } ndr_cmd;
 
@@ -274,7 +276,8 @@ static cl_int ndr_run(rt_command *cmd)
     rt_err("clEnqueueNDRangeKernel: the device's worker pool can't be created");
     return CL_OUT_OF_RESOURCES;
   }
-  sched_job job = {.num_groups = {c->groups[0], c->groups[1], c->groups[2]}, .run_span = run_span, .data = c};
+  sched_job job = {.num_groups = {c->groups[0], c->groups[1], c->groups[2]}, .run_span = run_span, .data = c,
+                   .stack_need = c->stack_need};
   rt_log(RT_LOG_QUEUE, "kernel %s: %llu x %llu x %llu groups of %llu x %llu x %llu, streaming stores %s",
          c->info->name, (unsigned long long)c->groups[0], (unsigned long long)c->groups[1],
          (unsigned long long)c->groups[2], (unsigned long long)c->local[0], (unsigned long long)c->local[1],
@@ -284,9 +287,12 @@ static cl_int ndr_run(rt_command *cmd)
 }
 
 /* Copies k's arguments into c: values, pointers, retained buffers and the
- * layout of the __local block.  k->lock held. */
-static void snapshot_args(ndr_cmd *c, cl_kernel k)
+ * layout of the __local block.  k->lock held.  False when the __local
+ * arguments need more than the device's local memory (sizes are whatever
+ * the application set: the arithmetic is checked). */
+static bool snapshot_args(ndr_cmd *c, cl_kernel k)
 {
+  bool fits = true;
   memcpy(c->values, k->values, k->values_size);
   for (uint32_t i = 0; i < c->info->nargs; i++) {
     const rt_kernel_arg *a = &k->args[i];
@@ -297,14 +303,22 @@ static void snapshot_args(ndr_cmd *c, cl_kernel k)
       if (a->mem)
         rt_mem_retain(a->mem);
       break;
-    case CC_ARG_LOCAL:
+    case CC_ARG_LOCAL: {
       c->local_off[i] = c->local_bytes;
-      c->local_bytes += (a->local_size + LOCAL_ALIGN - 1) / LOCAL_ALIGN * LOCAL_ALIGN;
+      uint64_t size = a->local_size;
+      if (size > c->dev->local_mem_size || c->local_bytes > c->dev->local_mem_size) {
+        fits = false;
+        break;
+      }
+      /* Both below the device's local memory (far below 2^63): no wrap. */
+      c->local_bytes += (size + LOCAL_ALIGN - 1) / LOCAL_ALIGN * LOCAL_ALIGN;
       break;
+    }
     default:
       break;
     }
   }
+  return fits && c->local_bytes <= c->dev->local_mem_size + (uint64_t)c->info->nargs * LOCAL_ALIGN;
 }
 
 /* One allocation per command: the ndr_cmd, its per-argument arrays and the
@@ -368,10 +382,39 @@ cl_int rt_enqueue_ndrange(cl_command_queue q, cl_command_type type, cl_kernel k,
   if (stream_decide(c->info, dev, total))
     c->ctx.flags |= LANECL_WG_STREAM;
   c->full_x = c->local[0] ? c->global[0] / c->local[0] : 0;
-  c->frame_bytes = (size_t)(c->info->frame_bytes * nwi);
+  uint64_t frame;
+  if (__builtin_mul_overflow(c->info->frame_bytes, nwi, &frame) || frame > SIZE_MAX / 2) {
+    rt_err("clEnqueueNDRangeKernel: kernel %s: a work-group of %llu work-items needs a frame beyond the "
+           "address space", c->info->name, (unsigned long long)nwi);
+    rt_command_free(&c->cmd);
+    return CL_OUT_OF_RESOURCES;
+  }
+  c->frame_bytes = (size_t)frame;
+  /* Private variables live on the stack of the thread that runs the group:
+   * one copy per SIMD lane where the vectorizer widened them.  What a
+   * worker's stack can't hold fails here rather than crash there. */
+  uint64_t lanes = c->info->simd_width > 1 ? c->info->simd_width : 1, stack;
+  if (__builtin_mul_overflow(c->info->private_mem_bytes, lanes, &stack) ||
+      stack > sched_worker_stack_size() - STACK_RESERVE) {
+    rt_err("clEnqueueNDRangeKernel: kernel %s needs about %llu bytes of private memory per work-item (x %llu "
+           "lanes); the threads that run work-groups have %zu bytes of stack",
+           c->info->name, (unsigned long long)c->info->private_mem_bytes, (unsigned long long)lanes,
+           sched_worker_stack_size() - STACK_RESERVE);
+    rt_command_free(&c->cmd);
+    return CL_OUT_OF_RESOURCES;
+  }
+  c->stack_need = (size_t)stack;
   c->coll_bytes = 16 * (dev->max_work_group_size > nwi ? dev->max_work_group_size : nwi);
   pthread_mutex_lock(&k->lock);
-  snapshot_args(c, k);
+  bool fits = snapshot_args(c, k);
   pthread_mutex_unlock(&k->lock);
+  if (!fits) {
+    /* The check of the enqueue saw sizes that fit: another thread changed
+     * them since, or they wrapped there. */
+    rt_err("clEnqueueNDRangeKernel: the __local arguments of kernel %s need more than the device's %llu "
+           "bytes of local memory", c->info->name, (unsigned long long)dev->local_mem_size);
+    rt_command_free(&c->cmd);
+    return CL_OUT_OF_RESOURCES;
+  }
   return rt_enqueue(q, &c->cmd, nwait, wait, event);
 }

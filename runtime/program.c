@@ -272,9 +272,15 @@ static void *open_native(const cc_blob *native, int *fd_out, rt_str *why)
 
 /* Parses b->blob into b->bin; for an executable also loads its native code
  * and finds every kernel's work-group function.  On failure *why says why. */
-static bool build_install(rt_build *b, uint64_t device_key, rt_str *why)
+static bool build_install(rt_build *b, uint64_t device_key, rt_str *why, bool *oom)
 {
-  if (cc_binary_read(b->blob.data, b->blob.size, &b->bin) != CC_OK) {
+  int rc = cc_binary_read(b->blob.data, b->blob.size, &b->bin);
+  if (rc == CC_OUT_OF_MEMORY) {
+    *oom = true;
+    rt_str_add(why, "out of host memory reading the program container");
+    return false;
+  }
+  if (rc != CC_OK) {
     rt_str_add(why, "the compiler's output is not a valid program container");
     return false;
   }
@@ -297,6 +303,7 @@ static bool build_install(rt_build *b, uint64_t device_key, rt_str *why)
     return false;
   b->fns = calloc(b->bin.nkernels ? b->bin.nkernels : 1, sizeof(*b->fns));
   if (!b->fns) {
+    *oom = true;
     rt_str_add(why, "out of host memory");
     return false;
   }
@@ -305,6 +312,7 @@ static bool build_install(rt_build *b, uint64_t device_key, rt_str *why)
     rt_str sym = {0};
     rt_str_add(&sym, LANECL_WG_PREFIX "%s", b->bin.kernels[i].name);
     if (!sym.s) {
+      *oom = true;
       rt_str_add(why, "out of host memory");
       return false;
     }
@@ -524,8 +532,10 @@ static cl_int failure_code(job_kind kind)
 }
 
 /* Runs the compiler for one device; fills nb->blob and nb->log.  Returns the
- * CL result of the step. */
-static cl_int job_run_device(build_job *j, cl_uint k, const rt_build *old, rt_build *nb)
+ * CL result of the step.  *cached: the blob came from the cache (looked up
+ * only when use_cache). */
+static cl_int job_run_device(build_job *j, cl_uint k, const rt_build *old, rt_build *nb, bool use_cache,
+                             bool *cached)
 {
   cl_program p = j->p;
   cl_device_id dev = nb->device;
@@ -547,9 +557,10 @@ static cl_int job_run_device(build_job *j, cl_uint k, const rt_build *old, rt_bu
   }
   if (j->kind == JOB_BUILD && p->origin == RT_PROG_SOURCE) {
     cacheable = rt_cache_key_for(&dev->cc, p->source, j->options, &key);
-    if (cacheable && rt_cache_lookup(&key, cc_device_key(&dev->cc), &nb->blob)) {
+    if (cacheable && use_cache && rt_cache_lookup(&key, cc_device_key(&dev->cc), &nb->blob)) {
       nb->log = dup_str("");
-      return CL_SUCCESS;
+      *cached = true;
+      return nb->log ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
     }
   }
   if (j->kind == JOB_BUILD && p->origin == RT_PROG_BINARY && old->binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
@@ -604,15 +615,29 @@ static void job_run(build_job *j)
     build_init(&nb, p->devices[i]);
     nb.options = dup_str(j->options);
     /* Read-only use of the old state: this job owns the device until it swaps the result in. */
-    cl_int err = job_run_device(j, k, &p->builds[i], &nb);
+    bool cached = false;
+    cl_int err = job_run_device(j, k, &p->builds[i], &nb, true, &cached);
     if (err == CL_SUCCESS) {
       rt_str why = {0};
-      if (!build_install(&nb, cc_device_key(&nb.device->cc), &why)) {
+      bool oom = false;
+      bool installed = build_install(&nb, cc_device_key(&nb.device->cc), &why, &oom);
+      if (!installed && cached && !oom) {
+        /* A cache entry that doesn't install: compile instead; the new
+         * entry replaces it. */
+        rt_log(RT_LOG_BUILD, "program %llu: the cached executable does not install (%s); compiling",
+               (unsigned long long)p->obj.id, why.s ? why.s : "");
+        rt_str_free(&why);
+        build_clear(&nb);
+        nb.options = dup_str(j->options);
+        err = job_run_device(j, k, &p->builds[i], &nb, false, &cached);
+        installed = err != CL_SUCCESS || build_install(&nb, cc_device_key(&nb.device->cc), &why, &oom);
+      }
+      if (err == CL_SUCCESS && !installed) {
         rt_str log = {0};
-        rt_str_add(&log, "%sLaneCL: %s\n", nb.log ? nb.log : "", why.s ? why.s : "");
+        rt_str_add(&log, "%sLaneCL: %s\n", nb.log ? nb.log : "", why.s ? why.s : "out of host memory");
         free(nb.log);
         nb.log = log.s;
-        err = failure_code(j->kind);
+        err = oom ? CL_OUT_OF_HOST_MEMORY : failure_code(j->kind);
       }
       rt_str_free(&why);
     }

@@ -249,9 +249,10 @@ void rt_queue_push_ready_locked(cl_event e, bool wake)
     pthread_cond_broadcast(&rt_graph_done);
 }
 
-void rt_queue_retire_locked(cl_event e, rt_defer *d)
+void rt_queue_retire_locked(cl_event e, cl_event *work, rt_defer *d)
 {
   cl_command_queue q = e->q;
+  bool was_oldest = !e->qprev;
   if (e->qprev)
     e->qprev->qnext = e->qnext;
   else
@@ -263,6 +264,13 @@ void rt_queue_retire_locked(cl_event e, rt_defer *d)
   e->qprev = e->qnext = NULL;
   if (q->barrier == e)
     q->barrier = NULL;
+  /* The new oldest command: every command before it is complete. */
+  cl_event h = q->head;
+  if (was_oldest && h && h->waits_prior) {
+    h->waits_prior = false;
+    if (--h->npending == 0)
+      rt_event_now_ready_locked(h, work, d);
+  }
   if (q->released && !q->head && q->worker_started && q->worker_idle) {
     q->worker_idle = false;
     pthread_cond_signal(&q->work_cv);
@@ -314,6 +322,16 @@ static cl_int enqueue(cl_command_queue q, rt_command *cmd, cl_command_type type,
       rt_command_free(cmd);
     return CL_OUT_OF_HOST_MEMORY;
   }
+  /* Every edge this command may get, allocated before the graph is touched:
+   * one per wait list event and one for the queue order (the previous
+   * command, or the last barrier).  A marker or barrier without a wait
+   * list waits for the commands before it through waits_prior, no edge. */
+  struct rt_edge *spare;
+  if (!rt_edges_alloc(e, (size_t)nwait + 1, &spare)) {
+    rt_err("out of host memory for the dependencies of a command");
+    rt_event_unref(e); /* frees the command */
+    return CL_OUT_OF_HOST_MEMORY;
+  }
   atomic_fetch_add(&e->iref, 1); /* the queue list's reference */
 
   rt_defer d = {0};
@@ -322,17 +340,17 @@ static cl_int enqueue(cl_command_queue q, rt_command *cmd, cl_command_type type,
   if (e->timed)
     e->t_queued = rt_time_ns();
   for (cl_uint i = 0; i < nwait; i++)
-    rt_event_add_dep_locked(wait[i], e, true, &d);
+    rt_event_add_dep_locked(wait[i], e, true, &spare);
   if (!(q->props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) {
     if (q->tail)
-      rt_event_add_dep_locked(q->tail, e, false, &d);
+      rt_event_add_dep_locked(q->tail, e, false, &spare);
   } else {
     if (q->barrier)
-      rt_event_add_dep_locked(q->barrier, e, false, &d);
-    if (kind != KIND_COMMAND && nwait == 0)
-      for (cl_event x = q->head; x; x = x->qnext)
-        if (x != q->barrier)
-          rt_event_add_dep_locked(x, e, false, &d);
+      rt_event_add_dep_locked(q->barrier, e, false, &spare);
+    if (kind != KIND_COMMAND && nwait == 0 && q->tail) {
+      e->waits_prior = true;
+      e->npending++;
+    }
     if (kind == KIND_BARRIER)
       q->barrier = e;
   }
@@ -347,9 +365,14 @@ static cl_int enqueue(cl_command_queue q, rt_command *cmd, cl_command_type type,
     atomic_fetch_add(&e->iref, 1);
     *out = e;
   }
+  /* edge0 comes first: if it is left, nothing was taken; the rest (plain
+   * mallocs) are freed after the lock. */
+  if (spare == &e->edge0)
+    spare = spare->next;
   if (e->npending == 0)
     rt_event_ready_locked(e, wake, &d);
   pthread_mutex_unlock(&rt_graph_lock);
+  rt_edges_free(spare);
   rt_defer_run(&d);
   return CL_SUCCESS;
 }

@@ -100,15 +100,24 @@ const cc_api *rt_compiler(const char **why);
  * Cache of built executables (runtime/cache.c).  LANECL_CACHE_DIR: the
  * directory, "off" disables; default $XDG_CACHE_HOME/lanecl or ~/.cache/lanecl.
  * ------------------------------------------------------------------------- */
+/* Each part 128 bits; the entry's header holds them all and a lookup uses
+ * an entry only when every part matches. */
 typedef struct rt_cache_key {
-  uint64_t h[2];
+  uint64_t h[2];                 /* of all the parts below: names the entry's file */
+  uint64_t source[2], options[2], device[2];
+  uint64_t compiler[2];          /* liblanecl_cc.so's build id */
+  uint64_t builtins[2];          /* the builtins library's checksum */
+  uint64_t runtime[2];           /* liblanecl.so's build id, the version, the entry format */
 } rt_cache_key;
 
-/* False when the cache is off. */
+/* False when the cache is off (or the compiler, builtins or runtime can't
+ * be identified). */
 bool rt_cache_key_for(const cc_device_desc *dev, const char *source, const char *options,
                       rt_cache_key *key);
 /* A valid executable container for the key's device (CC_BIN_EXECUTABLE of
- * device_key), or false.  A corrupt entry is removed. */
+ * device_key), or false.  An entry that is not exactly the key's, not whole
+ * or not a regular file is ignored (the store after compiling replaces
+ * it). */
 bool rt_cache_lookup(const rt_cache_key *key, uint64_t device_key, cc_blob *out);
 void rt_cache_store(const rt_cache_key *key, const cc_blob *blob);
 /* The directory of liblanecl.so (for the compiler and the builtins). */
@@ -161,7 +170,12 @@ cl_int rt_kernel_sub_group_info(cl_kernel k, cl_device_id dev, cl_kernel_sub_gro
 
 /* CL_KERNEL_WORK_GROUP_SIZE of k on dev. */
 size_t rt_kernel_max_work_group_size(cl_kernel k, cl_device_id dev);
-/* Bytes of __local memory one group needs: static + each __local argument. */
+/* False when k's reqd_work_group_size is beyond dev's limits (a dimension
+ * above CL_DEVICE_MAX_WORK_ITEM_SIZES, or a product above
+ * CL_DEVICE_MAX_WORK_GROUP_SIZE or beyond 64 bits); true without one. */
+bool rt_kernel_reqd_fits(cl_kernel k, cl_device_id dev);
+/* Bytes of __local memory one group needs: static + each __local argument
+ * (UINT64_MAX when the sum does not fit). */
 uint64_t rt_kernel_local_mem(cl_kernel k);
 /* Index of the first argument not set, or -1 when all are. */
 int rt_kernel_first_unset_arg(cl_kernel k);

@@ -5,8 +5,12 @@
  * the wait list (these carry errors: B fails with
  * CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST when A failed), from the queue
  * order (in-order queue: the previous command; out-of-order queue: the last
- * barrier) and from markers/barriers without a wait list (all unfinished
- * commands of the queue).  A command whose predecessors are all complete is
+ * barrier).  A marker or barrier without a wait list on an out-of-order
+ * queue waits for every unfinished command before it through one count
+ * (waits_prior), given back when it becomes the oldest unfinished command of
+ * its queue: no edge per command.  An enqueue allocates its edges before it
+ * takes the lock, so it either fails with nothing changed or builds them
+ * all.  A command whose predecessors are all complete is
  * "ready": it is SUBMITTED and put on its queue's ready list, from which the
  * queue's runtime thread takes it (RUNNING, run(), COMPLETE).  A host thread
  * blocked in clFinish, clWaitForEvents or a blocking enqueue takes ready
@@ -141,6 +145,7 @@ uint64_t rt_time_ns(void);
 struct rt_edge {                 /* "to" waits for the event that owns the edge */
   cl_event to;
   bool propagate;                /* an error of the owner fails "to" */
+  bool embedded;                 /* "to"'s own edge0: not freed */
   struct rt_edge *next;
 };
 
@@ -170,6 +175,12 @@ struct _cl_event {
   cl_event rnext;                /* the queue's ready list */
   cl_event dnext;                /* a deferred-work list (rt_defer) */
   uint64_t seq;                  /* enqueue number within the queue */
+  /* A marker or barrier without a wait list on an out-of-order queue: one
+   * count of npending stands for "every command enqueued before it", given
+   * back when it becomes the oldest unfinished command of its queue (no
+   * edge per command: memory stays linear however deep the queue). */
+  bool waits_prior;
+  struct rt_edge edge0;          /* the first edge to this event, without a malloc */
   bool timed;                    /* its queue has CL_QUEUE_PROFILING_ENABLE: the t_* are kept */
   uint64_t t_queued, t_submit, t_start, t_end;
 };
@@ -227,8 +238,18 @@ void rt_event_complete_locked(cl_event e, cl_int status, rt_defer *d);
  * has nothing to run, else onto its queue's ready list (waking the queue's
  * thread when wake). */
 void rt_event_ready_locked(cl_event e, bool wake, rt_defer *d);
-/* Adds the edge from -> to (to must be unfinished and not yet ready). */
-void rt_event_add_dep_locked(cl_event from, cl_event to, bool propagate, rt_defer *d);
+/* Adds the edge from -> to (to must be unfinished and not yet ready),
+ * taking the edge from *spare (allocated before the lock was taken with
+ * rt_edges_alloc): an enqueue never runs out of memory half way through
+ * building its edges. */
+void rt_event_add_dep_locked(cl_event from, cl_event to, bool propagate, struct rt_edge **spare);
+/* Without the lock: n edges for "to", the first its edge0, linked through
+ * next; false (nothing allocated) when out of memory. */
+bool rt_edges_alloc(cl_event to, size_t n, struct rt_edge **out);
+void rt_edges_free(struct rt_edge *list);
+/* e has no unfinished predecessor left: SUBMITTED (unless its wait list
+ * failed), then onto *work (to complete inline) or its queue's ready list. */
+void rt_event_now_ready_locked(cl_event e, cl_event *work, rt_defer *d);
 void rt_event_unref_locked(cl_event e, rt_defer *d);
 /* Waits until e is complete, running ready commands of e's queue meanwhile. */
 void rt_event_wait_locked(cl_event e, rt_defer *d);
@@ -241,8 +262,10 @@ cl_event rt_event_alloc(cl_context ctx, cl_command_queue q, cl_command_type type
 
 /* queue.c, called with rt_graph_lock held: */
 void rt_queue_push_ready_locked(cl_event e, bool wake);
-/* Removes a completed e from its queue's unfinished list. */
-void rt_queue_retire_locked(cl_event e, rt_defer *d);
+/* Removes a completed e from its queue's unfinished list; an event this
+ * makes ready (a marker waiting for every earlier command) goes onto *work
+ * or its queue's ready list. */
+void rt_queue_retire_locked(cl_event e, cl_event *work, rt_defer *d);
 /* Pops one ready command of q and runs it (drops the lock while running).
  * Returns false when q had none. */
 bool rt_queue_run_one_locked(cl_command_queue q, rt_defer *d);

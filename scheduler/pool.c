@@ -65,6 +65,7 @@
 #define POOL_ARENA_ALIGN 128           /* the largest OpenCL C type, long16/double16 */
 #define POOL_DEFAULT_SPIN_US 20       /* LANECL_SPIN_US */
 #define POOL_STACK_SIZE (8u << 20)
+#define POOL_STACK_RESERVE (64u << 10)  /* stack the runtime's own frames keep below a group's need */
 #define POOL_NONE UINT32_MAX
 #define POOL_WAKE_FANOUT 4
 #define POOL_MAX_PU 8192         /* OS PU indexes sched_pu_core can map */
@@ -560,6 +561,35 @@ static void pool_wait_done(sched_pool *pool)
 }
 
 /* The worker whose core the calling thread runs on, POOL_NONE if none. */
+size_t sched_worker_stack_size(void)
+{
+  return POOL_STACK_SIZE;
+}
+
+/* Bytes of stack left below this point on the calling thread (SIZE_MAX when
+ * the system won't say). */
+static size_t pool_stack_room(void)
+{
+  static _Thread_local const char *lo __attribute__((tls_model("initial-exec")));
+  static _Thread_local bool known __attribute__((tls_model("initial-exec")));
+  if (!known) {
+    pthread_attr_t a;
+    void *addr = NULL;
+    size_t size = 0;
+    if (pthread_getattr_np(pthread_self(), &a) == 0) {
+      if (pthread_attr_getstack(&a, &addr, &size) != 0)
+        addr = NULL;
+      pthread_attr_destroy(&a);
+    }
+    lo = addr;
+    known = true;
+  }
+  const char *here = __builtin_frame_address(0);
+  if (!lo || here < lo)
+    return SIZE_MAX;
+  return (size_t)(here - lo);
+}
+
 static unsigned pool_caller_worker(const sched_pool *pool)
 {
   int cpu = sched_getcpu();
@@ -608,7 +638,9 @@ void sched_run(sched_pool *pool, const sched_job *job)
   sched_worker *me = &pool->workers[pool->nworkers];
   unsigned stand_in = pool_caller_worker(pool);
   unsigned seats = total < pool->nworkers ? (unsigned)total : pool->nworkers;
-  bool take_part = stand_in != POOL_NONE;
+  /* A caller whose stack can't hold a group (an application thread with a
+   * small stack waiting in clFinish) leaves the groups to the workers. */
+  bool take_part = stand_in != POOL_NONE && pool_stack_room() >= job->stack_need + POOL_STACK_RESERVE;
   if (take_part && seats == 1) {
     /* One seat and we sit on it: no worker hears of this job. */
     pool_tls_worker = me;

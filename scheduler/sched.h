@@ -70,7 +70,14 @@ typedef struct sched_job {
    * reaches it as one call per row it touches, so a job of many small groups
    * costs one call per claim, not one per group. */
   void (*run_span)(void *data, const uint64_t group_id[3], uint64_t count, sched_worker *w);
+  /* Bytes of stack a group may use (0: little).  The caller of sched_run
+   * takes part only while it has that much stack left; the workers have
+   * sched_worker_stack_size. */
+  size_t stack_need;
 } sched_job;
+
+/* The stack size of every worker thread. */
+size_t sched_worker_stack_size(void);
 
 /* Runs every group of job and returns when all are done.  Groups are handed out
  * in ranges through atomics; idle workers steal.  run_group or run_span must

@@ -4,8 +4,10 @@
  * enqueue, queues released while their thread spins, and events without
  * profiling.  ctest also runs this file with LANECL_SPIN_US=0 (every wait
  * goes straight to sleep) and with long spins. */
+#define _GNU_SOURCE 1 /* pthread_setattr_default_np */
 #include <pthread.h>
 #include <stdbool.h>
+#include <unistd.h>
 
 #include "tests/testlib.h"
 
@@ -202,4 +204,90 @@ TEST(events_without_profiling_have_no_timestamps)
   ASSERT_OK(clReleaseKernel(k));
   ASSERT_OK(clReleaseProgram(p));
   ASSERT_OK(clReleaseContext(ctx));
+}
+
+/* Private memory lives on the stack of the thread that runs a work-group.
+ * A kernel whose private variables no worker's stack can hold fails the
+ * enqueue with CL_OUT_OF_RESOURCES (it crashed); one that fits a worker's
+ * stack runs even when every other thread (the application's, the queue's
+ * runtime thread) has a stack far too small for it. */
+static const char priv_src[] =
+    "kernel void priv(global const int *in, global int *out)\n"
+    "{\n"
+    "  int a[N];\n"
+    "  int n = in[0];\n"
+    "  for (int i = 0; i < N; i++)\n"
+    "    a[i] = in[(i + n) & 3] + i;\n"
+    "  out[get_global_id(0)] = a[(n * 7 + (int)get_global_id(0)) % N];\n"
+    "}\n";
+
+typedef struct priv_run {
+  cl_context ctx;
+  cl_kernel k;
+  cl_mem in, out;
+  size_t global;
+  cl_int enqueue_err;
+  int out0;
+} priv_run;
+
+static void *priv_launch(void *arg)
+{
+  priv_run *r = arg;
+  cl_command_queue q = tl_queue(r->ctx, 0);
+  r->enqueue_err = clEnqueueNDRangeKernel(q, r->k, 1, NULL, &r->global, NULL, 0, NULL, NULL);
+  ASSERT_OK(clFinish(q));
+  ASSERT_OK(clEnqueueReadBuffer(q, r->out, CL_TRUE, 0, sizeof(int), &r->out0, 0, NULL, NULL));
+  ASSERT_OK(clReleaseCommandQueue(q));
+  return NULL;
+}
+
+static void priv_case(long ints, size_t stack, size_t global, priv_run *r)
+{
+  char opts[64];
+  snprintf(opts, sizeof(opts), "-DN=%ld", ints);
+  r->ctx = tl_context();
+  cl_program p = tl_build(r->ctx, priv_src, opts);
+  cl_int err;
+  r->k = clCreateKernel(p, "priv", &err);
+  ASSERT_OK(err);
+  int in[4] = {0, 1, 2, 3};
+  r->in = clCreateBuffer(r->ctx, CL_MEM_COPY_HOST_PTR, sizeof(in), in, &err);
+  ASSERT_OK(err);
+  r->out = clCreateBuffer(r->ctx, 0, global * sizeof(int), NULL, &err);
+  ASSERT_OK(err);
+  ASSERT_OK(clSetKernelArg(r->k, 0, sizeof(cl_mem), &r->in));
+  ASSERT_OK(clSetKernelArg(r->k, 1, sizeof(cl_mem), &r->out));
+  r->global = global;
+  r->out0 = -1;
+  /* Every thread created from here on (this test's, the queue's runtime
+   * thread) gets this stack unless it asks for another. */
+  pthread_attr_t a;
+  pthread_attr_init(&a);
+  ASSERT_EQ(pthread_attr_setstacksize(&a, stack), 0);
+  ASSERT_EQ(pthread_setattr_default_np(&a), 0);
+  pthread_t t;
+  ASSERT_EQ(pthread_create(&t, &a, priv_launch, r), 0);
+  pthread_join(t, NULL);
+  pthread_attr_destroy(&a);
+  clReleaseMemObject(r->in);
+  clReleaseMemObject(r->out);
+  clReleaseKernel(r->k);
+  clReleaseProgram(p);
+  clReleaseContext(r->ctx);
+}
+
+TEST(private_memory_beyond_the_stack)
+{
+  alarm(120);
+  priv_run r;
+  /* 16 MiB per work-item: more than any worker's stack. */
+  priv_case(4 << 20, 256 << 10, 4, &r);
+  ASSERT_CL(r.enqueue_err, CL_OUT_OF_RESOURCES);
+  /* 192 KiB per work-item from threads with 128 KiB stacks: one group (the
+   * caller would run it itself) and several. */
+  for (size_t global = 1; global <= 8; global *= 8) {
+    priv_case(48 << 10, 128 << 10, global, &r);
+    ASSERT_OK(r.enqueue_err);
+    ASSERT_EQ(r.out0, 0); /* a[0] = in[0] + 0 */
+  }
 }

@@ -4,6 +4,7 @@
  * clEnqueueNativeKernel, argument snapshots at enqueue time, what a pending
  * command keeps alive, and programs built for another (sub-)device. */
 #include <stdbool.h>
+#include <unistd.h>
 
 #include "tests/testlib.h"
 
@@ -604,6 +605,137 @@ TEST(event_chains_out_of_order)
     ASSERT_EQ(out[i], R * (R + 1) / 2);
   clReleaseEvent(prev);
   clReleaseMemObject(buf);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+}
+
+/* __local sizes come from the application: any size_t.  A size (or a sum)
+ * beyond the device's local memory fails the enqueue with
+ * CL_OUT_OF_RESOURCES (clSetKernelArg lists no error for it); sizes near
+ * SIZE_MAX must not wrap into a small block where the arguments alias. */
+TEST(local_sizes_that_would_wrap)
+{
+  static const char src[] =
+      "__kernel void two(__global int *o, __local int *a, __local int *b)\n"
+      "{\n"
+      "  a[get_local_id(0)] = 1; b[get_local_id(0)] = 2;\n"
+      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+      "  o[get_global_id(0)] = a[get_local_id(0)] * 10 + b[get_local_id(0)];\n"
+      "}\n";
+  cl_context ctx = tl_context();
+  cl_command_queue q = tl_queue(ctx, 0);
+  cl_program p = tl_build(ctx, src, "");
+  cl_kernel k = kernel_of(p, "two");
+  cl_ulong lmem = 0;
+  ASSERT_OK(clGetDeviceInfo(tl_device(), CL_DEVICE_LOCAL_MEM_SIZE, sizeof(lmem), &lmem, NULL));
+  cl_mem o = buffer(ctx, 64 * sizeof(int), NULL);
+  ASSERT_OK(clSetKernelArg(k, 0, sizeof(o), &o));
+  size_t g = 64, l = 16;
+  const size_t huge[][2] = {
+      {SIZE_MAX, 64},           {SIZE_MAX - 10, 64},      {64, SIZE_MAX - 62},
+      {SIZE_MAX / 2 + 1, SIZE_MAX / 2 + 1}, {(size_t)lmem + 1, 64}, {(size_t)lmem / 2 + 64, (size_t)lmem / 2 + 64},
+  };
+  for (size_t i = 0; i < sizeof(huge) / sizeof(huge[0]); i++) {
+    ASSERT_OK(clSetKernelArg(k, 1, huge[i][0], NULL));
+    ASSERT_OK(clSetKernelArg(k, 2, huge[i][1], NULL));
+    ASSERT_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL), CL_OUT_OF_RESOURCES);
+  }
+  ASSERT_OK(clFinish(q));
+  /* Sizes that fit still run, the blocks apart. */
+  ASSERT_OK(clSetKernelArg(k, 1, l * sizeof(int), NULL));
+  ASSERT_OK(clSetKernelArg(k, 2, l * sizeof(int), NULL));
+  ASSERT_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL));
+  int out[64];
+  ASSERT_OK(clEnqueueReadBuffer(q, o, CL_TRUE, 0, sizeof(out), out, 0, NULL, NULL));
+  for (int i = 0; i < 64; i++)
+    ASSERT_EQ(out[i], 12);
+  clReleaseMemObject(o);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+}
+
+/* reqd_work_group_size beyond the device's limits (a dimension above
+ * CL_DEVICE_MAX_WORK_ITEM_SIZES, a product above
+ * CL_DEVICE_MAX_WORK_GROUP_SIZE, a product that wraps 64 bits to 0): the
+ * program builds (the attribute is legal OpenCL C), CL_KERNEL_WORK_GROUP_SIZE
+ * stays within the device, and no enqueue runs it: CL_INVALID_WORK_GROUP_SIZE
+ * for a NULL local size, the local size's own error otherwise. */
+TEST(reqd_work_group_size_beyond_the_device)
+{
+  static const char src[] =
+      "__kernel __attribute__((reqd_work_group_size(8192, 1, 1))) void wide(__global int *o) { o[0] = 1; }\n"
+      "__kernel __attribute__((reqd_work_group_size(1024, 1024, 1))) void square(__global int *o) { o[0] = 1; }\n"
+      "__kernel __attribute__((reqd_work_group_size(65536, 65536, 65536))) void huge(__global int *o) { o[0] = 1; }\n"
+      "__kernel __attribute__((reqd_work_group_size(2147483648, 2147483648, 2147483648))) void wraps(__global int *o)"
+      " { o[0] = 1; }\n";
+  alarm(60);
+  cl_context ctx = tl_context();
+  cl_command_queue q = tl_queue(ctx, 0);
+  cl_program p = tl_build(ctx, src, "");
+  size_t maxwg = device_size(tl_device(), CL_DEVICE_MAX_WORK_GROUP_SIZE);
+  int zero = 0;
+  cl_mem o = buffer(ctx, sizeof(int), &zero);
+  static const struct {
+    const char *name;
+    size_t reqd[3], global[3];
+    cl_int with_reqd_local;
+  } cases[] = {
+      {"wide", {8192, 1, 1}, {8192, 1, 1}, CL_INVALID_WORK_ITEM_SIZE},
+      {"square", {1024, 1024, 1}, {1024, 1024, 1}, CL_INVALID_WORK_GROUP_SIZE},
+      {"huge", {65536, 65536, 65536}, {65536, 65536, 65536}, CL_INVALID_WORK_ITEM_SIZE},
+      {"wraps", {(size_t)1 << 31, (size_t)1 << 31, (size_t)1 << 31}, {(size_t)1 << 31, (size_t)1 << 31, 1},
+       CL_INVALID_WORK_ITEM_SIZE},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    cl_kernel k = kernel_of(p, cases[i].name);
+    size_t wg = 0, compiled[3] = {0};
+    ASSERT_OK(clGetKernelWorkGroupInfo(k, tl_device(), CL_KERNEL_WORK_GROUP_SIZE, sizeof(wg), &wg, NULL));
+    ASSERT_TRUE(wg >= 1 && wg <= maxwg);
+    ASSERT_OK(clGetKernelWorkGroupInfo(k, tl_device(), CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof(compiled),
+                                       compiled, NULL));
+    ASSERT_EQ(compiled[0], cases[i].reqd[0]);
+    ASSERT_OK(clSetKernelArg(k, 0, sizeof(o), &o));
+    const size_t *g = cases[i].global;
+    ASSERT_CL(clEnqueueNDRangeKernel(q, k, 3, NULL, g, NULL, 0, NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
+    ASSERT_CL(clEnqueueNDRangeKernel(q, k, 3, NULL, g, cases[i].reqd, 0, NULL, NULL), cases[i].with_reqd_local);
+    ASSERT_OK(clFinish(q));
+    clReleaseKernel(k);
+  }
+  int v = -1;
+  ASSERT_OK(clEnqueueReadBuffer(q, o, CL_TRUE, 0, sizeof(v), &v, 0, NULL, NULL));
+  ASSERT_EQ(v, 0); /* none ran */
+  clReleaseMemObject(o);
+  clReleaseProgram(p);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+}
+
+/* An NDRange of more than 2^64 work-items (and work-groups) can't be
+ * counted: CL_INVALID_GLOBAL_WORK_SIZE, not CL_SUCCESS with nothing run. */
+TEST(global_size_beyond_64_bits)
+{
+  alarm(60);
+  cl_context ctx = tl_context();
+  cl_command_queue q = tl_queue(ctx, 0);
+  cl_program p = tl_build(ctx, misc_src, "");
+  cl_kernel k = kernel_of(p, "add");
+  cl_mem o = buffer(ctx, sizeof(int), NULL);
+  ASSERT_OK(clSetKernelArg(k, 0, sizeof(o), &o));
+  int one = 1;
+  ASSERT_OK(clSetKernelArg(k, 1, sizeof(one), &one));
+  const size_t big[][3] = {
+      {(size_t)1 << 32, (size_t)1 << 32, 2}, {SIZE_MAX, SIZE_MAX, 1}, {SIZE_MAX, 2, 1}, {(size_t)1 << 40, (size_t)1 << 40, 1}};
+  const size_t ones[3] = {1, 1, 1};
+  for (size_t i = 0; i < sizeof(big) / sizeof(big[0]); i++) {
+    ASSERT_CL(clEnqueueNDRangeKernel(q, k, 3, NULL, big[i], ones, 0, NULL, NULL), CL_INVALID_GLOBAL_WORK_SIZE);
+    ASSERT_CL(clEnqueueNDRangeKernel(q, k, 3, NULL, big[i], NULL, 0, NULL, NULL), CL_INVALID_GLOBAL_WORK_SIZE);
+  }
+  ASSERT_OK(clFinish(q));
+  clReleaseMemObject(o);
   clReleaseKernel(k);
   clReleaseProgram(p);
   clReleaseCommandQueue(q);
