@@ -3,15 +3,18 @@
  *   lanecl-difftest gen SEED [SIZE]            print the program of SEED
  *   lanecl-difftest gen-dir DIR FIRST COUNT [SIZE]
  *                                              write DIR/pSEED.cl for COUNT seeds
- *   lanecl-difftest run [--full] [--emulate-wg] [--options OPTS] [-o DIR] FILE.cl...
+ *   lanecl-difftest run [--full] [--emulate-wg] [--no-switch] [--options OPTS] [-o DIR] FILE.cl...
  *        run each program on the first device of the first platform the
  *        ICD loader offers (choose it with OCL_ICD_VENDORS) and print its
  *        results, or write them to DIR/NAME.out (one file per program,
  *        written as soon as it ran, so a crash leaves the earlier ones);
  *        --emulate-wg builds with -DDIFFTEST_EMULATE_WG: the programs then
  *        use work-group functions of their own (__local memory, barriers)
- *        in place of OpenCL 2.0's, for implementations without them
- *   lanecl-difftest check [--options OPTS] FILE.cl...
+ *        in place of OpenCL 2.0's, for implementations without them;
+ *        --no-switch builds with -DDIFFTEST_NO_SWITCH: chains of ifs in
+ *        place of switch statements (Oclgrind 21.10 runs some switches
+ *        whose cases fall through wrongly)
+ *   lanecl-difftest check [--emulate-wg] [--no-switch] [--options OPTS] FILE.cl...
  *        run each program and compare its results with FILE.ref next to
  *        it; exit status 1 when one differs
  *
@@ -177,7 +180,7 @@ static void sb(sbuf *b, const char *fmt, ...)
 }
 
 /* Runs the program; its results as text (malloc'd). */
-static char *run_program(const char *path, const char *extra_options, bool full, bool emulate)
+static char *run_program(const char *path, const char *extra_options, bool full, bool emulate, bool no_switch)
 {
   sbuf r = {0};
   char *src = read_file(path);
@@ -186,8 +189,8 @@ static char *run_program(const char *path, const char *extra_options, bool full,
   header h;
   parse_header(src, &h, path);
   char opts[2000];
-  snprintf(opts, sizeof(opts), "%s %s %s", h.options, emulate ? "-DDIFFTEST_EMULATE_WG" : h.native_options,
-           extra_options ? extra_options : "");
+  snprintf(opts, sizeof(opts), "%s %s %s %s", h.options, emulate ? "-DDIFFTEST_EMULATE_WG" : h.native_options,
+           no_switch ? "-DDIFFTEST_NO_SWITCH" : "", extra_options ? extra_options : "");
   cl_int err;
   const char *srcs[] = {src};
   cl_program prog = clCreateProgramWithSource(ctx, 1, srcs, NULL, &err);
@@ -319,7 +322,7 @@ int main(int argc, char **argv)
     }
     return 0;
   }
-  bool full = false, emulate = false, check = !strcmp(cmd, "check");
+  bool full = false, emulate = false, no_switch = false, check = !strcmp(cmd, "check");
   if (!check && strcmp(cmd, "run"))
     fail("unknown command %s", cmd);
   const char *options = "", *outdir = NULL;
@@ -329,6 +332,8 @@ int main(int argc, char **argv)
       full = true;
     else if (!strcmp(argv[i], "--emulate-wg"))
       emulate = true;
+    else if (!strcmp(argv[i], "--no-switch"))
+      no_switch = true;
     else if (!strcmp(argv[i], "--options") && i + 1 < argc)
       options = argv[++i];
     else if (!strcmp(argv[i], "-o") && i + 1 < argc)
@@ -339,7 +344,7 @@ int main(int argc, char **argv)
   setup();
   int bad = 0, total = 0;
   for (; i < argc; i++) {
-    char *res = run_program(argv[i], options, full, emulate);
+    char *res = run_program(argv[i], options, full, emulate, no_switch);
     total++;
     if (check) {
       char refpath[4096];

@@ -21,6 +21,7 @@
 #include "difftest.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -628,30 +629,88 @@ static void stmt_if(gen *g, int size)
   g->uniform = saved;
 }
 
+/* What the generator writes while it runs f, taken out of the program. */
+static char *capture_start(gen *g) { return (char *)(uintptr_t)g->len; }
+static char *capture_end(gen *g, char *start)
+{
+  size_t from = (size_t)(uintptr_t)start;
+  char *s = malloc(g->len - from + 1);
+  memcpy(s, g->buf + from, g->len - from);
+  s[g->len - from] = 0;
+  g->len = from;
+  return s;
+}
+
+/* A switch, with fall-through; built with -DDIFFTEST_NO_SWITCH it is the
+ * same as a chain of ifs (Oclgrind 21.10 takes the default of some
+ * switches whose cases fall through). */
 static void stmt_switch(gen *g)
 {
   bool saved = g->uniform;
-  indent(g);
-  out(g, "switch (("); expr(g, 1, false); out(g, ") %% 6u) {\n"); /* a reachable default: Oclgrind 21.10 traps on an unreachable one */
+  char *m = capture_start(g);
+  expr(g, 1, false);
+  char *sel = capture_end(g, m);
   g->uniform = false;
-  for (unsigned c = 0; c < 4; c++) {
-    if (chance(g, 25))
+  char *body[5] = {0};
+  bool brk[5] = {0};
+  g->indent += 2;
+  for (unsigned c = 0; c < 5; c++) {
+    if (c < 4 && chance(g, 25))
       continue;
-    line(g, "case %uu: {", c);
-    g->indent++;
+    m = capture_start(g);
     block(g, 1);
-    g->indent--;
+    body[c] = capture_end(g, m);
+    brk[c] = c == 4 || chance(g, 75);
+  }
+  g->indent -= 2;
+  g->uniform = saved;
+  unsigned id = (unsigned)g->nloop_names++;
+  out(g, "#ifndef DIFFTEST_NO_SWITCH\n");
+  /* % 6: a reachable default (Oclgrind traps on an unreachable one) */
+  indent(g);
+  out(g, "switch ((%s) %% 6u) {\n", sel);
+  for (unsigned c = 0; c < 5; c++) {
+    if (!body[c])
+      continue;
+    if (c < 4)
+      line(g, "case %uu: {", c);
+    else
+      line(g, "default: {");
+    out(g, "%s", body[c]);
     line(g, "}");
-    if (chance(g, 75))
+    if (brk[c])
       line(g, "  break;");
   }
-  line(g, "default: {");
-  g->indent++;
-  block(g, 1);
-  g->indent--;
   line(g, "}");
+  out(g, "#else\n");
+  line(g, "{");
+  line(g, "  uint sw%u = (%s) %% 6u;", id, sel);
+  indent(g);
+  out(g, " ");
+  for (unsigned c = 0; c < 5; c++) {
+    if (!body[c])
+      continue;
+    if (c < 4)
+      out(g, " if (sw%u == %uu) {\n", id, c);
+    else
+      out(g, " {\n");
+    for (unsigned d = c; d < 5; d++) {
+      if (!body[d])
+        continue;
+      line(g, "  {");
+      out(g, "%s", body[d]);
+      line(g, "  }");
+      if (brk[d])
+        break;
+    }
+    indent(g);
+    out(g, "  }%s", c < 4 ? " else" : "\n");
+  }
   line(g, "}");
-  g->uniform = saved;
+  out(g, "#endif\n");
+  for (unsigned c = 0; c < 5; c++)
+    free(body[c]);
+  free(sel);
 }
 
 static void stmt_return(gen *g)
