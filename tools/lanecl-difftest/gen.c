@@ -948,13 +948,16 @@ char *difftest_generate(uint64_t seed, int size)
   out(g, "#define LSZ ((uint)(get_local_size(0) * get_local_size(1)))\n");
   out(g, "#define LID ((uint)(get_local_id(1) * get_local_size(0) + get_local_id(0)))\n");
   out(g, "#define GLIN ((uint)(get_global_id(1) * get_global_size(0) + get_global_id(0)))\n");
+  /* -DDIFFTEST_CONST_OSTRIDE: the outputs at a constant stride (to tell
+   * a bug of runtime-strided stores from others) */
+  out(g, "#ifdef DIFFTEST_CONST_OSTRIDE\n#define OSTRIDE %du\n#else\n#define OSTRIDE ostride\n#endif\n", DIFFTEST_NOUT);
   out(g, "#define STORE() do { \\\n");
   for (int i = 0; i < NV; i++)
-    out(g, "  out[GLIN * ostride + %du] = v%d; \\\n", i, i);
+    out(g, "  out[GLIN * OSTRIDE + %du] = v%d; \\\n", i, i);
   for (int i = 0; i < NU; i++)
-    out(g, "  out[GLIN * ostride + %du] = u%d; \\\n", NV + i, i);
-  out(g, "  out[GLIN * ostride + %du] = pa[0] + pa[1] * 3u + pa[2] * 5u + pa[3] * 7u + pa[4] * 11u + pa[5] * 13u + pa[6] * 17u + pa[7] * 19u; \\\n", NV + NU);
-  out(g, "  out[GLIN * ostride + %du] = w0.x ^ (w0.y * 3u) ^ (w0.z * 5u) ^ (w0.w * 7u); \\\n", NV + NU + 1);
+    out(g, "  out[GLIN * OSTRIDE + %du] = u%d; \\\n", NV + i, i);
+  out(g, "  out[GLIN * OSTRIDE + %du] = pa[0] + pa[1] * 3u + pa[2] * 5u + pa[3] * 7u + pa[4] * 11u + pa[5] * 13u + pa[6] * 17u + pa[7] * 19u; \\\n", NV + NU);
+  out(g, "  out[GLIN * OSTRIDE + %du] = w0.x ^ (w0.y * 3u) ^ (w0.z * 5u) ^ (w0.w * 7u); \\\n", NV + NU + 1);
   out(g, "} while (0)\n\n");
   out(g, "// the global index of the work-item of this group with local linear id l\n");
   out(g, "uint gslot(uint l)\n{\n"
