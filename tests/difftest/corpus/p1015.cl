@@ -1,0 +1,139 @@
+// lanecl-difftest program, seed 1015
+//@ native-options -cl-std=CL2.0
+//@ args 7 47 2881467677 11
+//@ cfg 2 2 14 1 7
+//@ cfg 2 16 6 8 2
+//@ cfg 2 6 5 6 5
+#define NIN_MASK 16383u
+#define LSZ ((uint)(get_local_size(0) * get_local_size(1)))
+#define LID ((uint)(get_local_id(1) * get_local_size(0) + get_local_id(0)))
+#define GLIN ((uint)(get_global_id(1) * get_global_size(0) + get_global_id(0)))
+#ifdef DIFFTEST_CONST_OSTRIDE
+#define OSTRIDE 12u
+#else
+#define OSTRIDE ostride
+#endif
+#define STORE() do { \
+  out[GLIN * OSTRIDE + 0u] = v0; \
+  out[GLIN * OSTRIDE + 1u] = v1; \
+  out[GLIN * OSTRIDE + 2u] = v2; \
+  out[GLIN * OSTRIDE + 3u] = v3; \
+  out[GLIN * OSTRIDE + 4u] = v4; \
+  out[GLIN * OSTRIDE + 5u] = v5; \
+  out[GLIN * OSTRIDE + 6u] = u0; \
+  out[GLIN * OSTRIDE + 7u] = u1; \
+  out[GLIN * OSTRIDE + 8u] = u2; \
+  out[GLIN * OSTRIDE + 9u] = u3; \
+  out[GLIN * OSTRIDE + 10u] = pa[0] + pa[1] * 3u + pa[2] * 5u + pa[3] * 7u + pa[4] * 11u + pa[5] * 13u + pa[6] * 17u + pa[7] * 19u; \
+  out[GLIN * OSTRIDE + 11u] = w0.x ^ (w0.y * 3u) ^ (w0.z * 5u) ^ (w0.w * 7u); \
+} while (0)
+
+// the global index of the work-item of this group with local linear id l
+uint gslot(uint l)
+{
+  uint lx = l % (uint)get_local_size(0), ly = l / (uint)get_local_size(0);
+  return ((uint)get_group_id(1) * (uint)get_local_size(1) + ly) * (uint)get_global_size(0)
+         + (uint)get_group_id(0) * (uint)get_local_size(0) + lx;
+}
+
+#ifdef DIFFTEST_EMULATE_WG
+ulong dt_wg(__local ulong *s, ulong x, int op, int incl)
+{
+  /* op: 0 add, 1 min, 2 max, 3 add of ulong; incl: 0 reduce, 1 inclusive scan, 2 exclusive scan */
+  barrier(CLK_LOCAL_MEM_FENCE);
+  s[LID] = x;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  uint end = incl == 0 ? LSZ : incl == 1 ? LID + 1u : LID;
+  ulong r = op == 1 ? 0xffffffffu : 0u;
+  for (uint i = 0u; i < end; i++) {
+    ulong y = s[i];
+    r = op == 1 ? min(r, y) : op == 2 ? max(r, y) : r + y;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return op == 3 ? r : (uint)r;
+}
+ulong dt_wg_bcast(__local ulong *s, ulong x, uint l)
+{
+  barrier(CLK_LOCAL_MEM_FENCE);
+  s[LID] = x;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  ulong r = s[l];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return r;
+}
+#define WG_REDUCE_ADD(x) ((uint)dt_wg(WG, (uint)(x), 0, 0))
+#define WG_REDUCE_MIN(x) ((uint)dt_wg(WG, (uint)(x), 1, 0))
+#define WG_REDUCE_MAX(x) ((uint)dt_wg(WG, (uint)(x), 2, 0))
+#define WG_REDUCE_ADD_UL(x) dt_wg(WG, (x), 3, 0)
+#define WG_SCAN_INCLUSIVE_ADD(x) ((uint)dt_wg(WG, (uint)(x), 0, 1))
+#define WG_SCAN_INCLUSIVE_MIN(x) ((uint)dt_wg(WG, (uint)(x), 1, 1))
+#define WG_SCAN_INCLUSIVE_MAX(x) ((uint)dt_wg(WG, (uint)(x), 2, 1))
+#define WG_SCAN_EXCLUSIVE_ADD(x) ((uint)dt_wg(WG, (uint)(x), 0, 2))
+#define WG_SCAN_EXCLUSIVE_MIN(x) ((uint)dt_wg(WG, (uint)(x), 1, 2))
+#define WG_SCAN_EXCLUSIVE_MAX(x) ((uint)dt_wg(WG, (uint)(x), 2, 2))
+#define WG_BROADCAST(x, ...) ((uint)dt_wg_bcast(WG, (uint)(x), dt_lin(__VA_ARGS__, 0, 0)))
+#define dt_lin(lx, ly, ...) ((uint)(ly) * (uint)get_local_size(0) + (uint)(lx))
+#define WG_ALL(c) (dt_wg(WG, (c) ? 1u : 0u, 1, 0) != 0u)
+#define WG_ANY(c) (dt_wg(WG, (c) ? 1u : 0u, 2, 0) != 0u)
+#else
+#define WG_REDUCE_ADD work_group_reduce_add
+#define WG_REDUCE_MIN work_group_reduce_min
+#define WG_REDUCE_MAX work_group_reduce_max
+#define WG_REDUCE_ADD_UL work_group_reduce_add
+#define WG_SCAN_INCLUSIVE_ADD work_group_scan_inclusive_add
+#define WG_SCAN_INCLUSIVE_MIN work_group_scan_inclusive_min
+#define WG_SCAN_INCLUSIVE_MAX work_group_scan_inclusive_max
+#define WG_SCAN_EXCLUSIVE_ADD work_group_scan_exclusive_add
+#define WG_SCAN_EXCLUSIVE_MIN work_group_scan_exclusive_min
+#define WG_SCAN_EXCLUSIVE_MAX work_group_scan_exclusive_max
+#define WG_BROADCAST work_group_broadcast
+#define WG_ALL work_group_all
+#define WG_ANY work_group_any
+#endif
+
+__kernel void k(__global uint *restrict out, __global const uint *restrict in,
+                __global uint *cnt, __global uint *scratch, uint ostride,
+                uint stride, uint n, uint p0, uint p1)
+{
+#ifdef DIFFTEST_EMULATE_WG
+  __local ulong WG[128];
+#endif
+  __local uint L[128];
+  __local uint LC[4];
+  uint v0 = GLIN, v1 = in[GLIN & NIN_MASK], v2 = LID, v3 = (uint)get_global_id(0) * stride;
+  uint v4 = (uint)get_local_id(0) ^ p0, v5 = in[((uint)get_global_id(0) * stride) & NIN_MASK];
+  uint u0 = p0, u1 = (uint)get_group_id(0) * 7u + p1, u2 = n, u3 = LSZ;
+  uint pa[8];
+  for (uint j = 0u; j < 8u; j++) pa[j] = in[(GLIN * 8u + j) & NIN_MASK] ^ j;
+  uint4 w0 = (uint4)(v0, v1, p1, 5u);
+  L[LID] = v1;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  v5 += (uint)(add_sat(add_sat(v2, v0), (v4 + (uint)get_global_id(1))) < ((uint)get_global_id(1) + pa[((uint)get_group_id(1)) & 7u]));
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  scratch[GLIN] = (GLIN | v5);
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  v1 += scratch[gslot((LID + 3u) % LSZ)];
+  v5 = mul_hi((uint)get_local_id(1), ((uint)((int)GLIN < (int)LSZ) + LSZ));
+  v4 |= mul_hi(v1, rotate(in[in[GLIN] & NIN_MASK], v0));
+  u1 += WG_BROADCAST(hadd(v0, ((uint)get_global_id(0) & p1)), (size_t)((in[(p0) & NIN_MASK]) % (uint)get_local_size(0)), (size_t)((in[(max((uint)get_group_id(0), (uint)get_local_size(0))) & NIN_MASK]) % (uint)get_local_size(1)));
+  v1 += (uint)(WG_REDUCE_ADD_UL((ulong)(u0) << 20) >> 7);
+  v5 = (v3 << (in[in[GLIN] & NIN_MASK] & 31u));
+  v0 -= (uint)(((ulong)(uint)get_local_size(0) * (ulong)(uint)(uchar)((uint)(uchar)(in[in[GLIN] & NIN_MASK]))) >> 29);
+  atomic_max(&cnt[10u + ((v0) & 1u)], (uint)get_local_id(0));
+  v5 -= (hadd(pa[((uint)get_global_id(1)) & 7u], ((uint)get_group_id(1) / (u2 | 1u))) / ((v4 / ((uint)get_local_id(1) | 1u)) | 1u));
+  pa[(in[in[GLIN] & NIN_MASK]) & 7u] += (uint)(((ulong)v3 * (ulong)((uint)get_local_id(1) + GLIN)) >> 29);
+  atomic_inc(&cnt[14]);
+  if ((v2) & 1u) {
+    v2 ^= (((uint)get_group_id(0) >> ((in[(uint)get_local_id(0) * stride + (uint)get_group_id(0)] & in[(uint)get_local_id(0) * stride + (uint)get_group_id(0)]) & 31u)) % ((uint)((in[(v3) & NIN_MASK] % (in[(uint)get_global_id(0) * stride] | 1u)) == in[(v3) & NIN_MASK]) | 1u));
+    atomic_inc(&cnt[14]);
+    v0 = popcount(v0);
+    pa[(hadd((pa[((rotate((uint)get_local_size(1), v4) + ((GLIN) & 1u ? v5 : v1))) & 7u] * v4), (uint)(short)(pa[((pa[(((uint)((int)v5 >> (v1 & 31u)) & stride)) & 7u] << (in[in[GLIN] & NIN_MASK] & 31u))) & 7u]))) & 7u] = in[(((uint)(short)(clz(stride)) + (uint)get_num_groups(0))) & NIN_MASK];
+  } else {
+  }
+  v4 = in[(rotate(in[(uint)get_local_id(0) * stride + (uint)get_group_id(0)], in[(v4) & NIN_MASK])) & NIN_MASK];
+  u3 -= add_sat(((uint)get_local_size(0) % (((uint)get_local_size(0) + u0) | 1u)), (uint)((int)stride >> (in[((uint)(short)((uint)(uchar)((uint)get_num_groups(1)))) & NIN_MASK] & 31u)));
+  v0 = (uint)get_local_id(1);
+  v4 = (in[in[GLIN] & NIN_MASK] ^ hadd(mul_hi(v1, v5), in[((uint)get_global_id(1)) & NIN_MASK]));
+  v2 ^= min(rotate(v4, v2), in[in[GLIN] & NIN_MASK]);
+  STORE();
+}

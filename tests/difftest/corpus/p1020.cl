@@ -1,0 +1,160 @@
+// lanecl-difftest program, seed 1020
+//@ native-options -cl-std=CL2.0
+//@ args 6 47 415928699 14
+//@ cfg 1 100 1 100 1
+//@ cfg 1 14 1 7 1
+#define NIN_MASK 16383u
+#define LSZ ((uint)(get_local_size(0) * get_local_size(1)))
+#define LID ((uint)(get_local_id(1) * get_local_size(0) + get_local_id(0)))
+#define GLIN ((uint)(get_global_id(1) * get_global_size(0) + get_global_id(0)))
+#ifdef DIFFTEST_CONST_OSTRIDE
+#define OSTRIDE 12u
+#else
+#define OSTRIDE ostride
+#endif
+#define STORE() do { \
+  out[GLIN * OSTRIDE + 0u] = v0; \
+  out[GLIN * OSTRIDE + 1u] = v1; \
+  out[GLIN * OSTRIDE + 2u] = v2; \
+  out[GLIN * OSTRIDE + 3u] = v3; \
+  out[GLIN * OSTRIDE + 4u] = v4; \
+  out[GLIN * OSTRIDE + 5u] = v5; \
+  out[GLIN * OSTRIDE + 6u] = u0; \
+  out[GLIN * OSTRIDE + 7u] = u1; \
+  out[GLIN * OSTRIDE + 8u] = u2; \
+  out[GLIN * OSTRIDE + 9u] = u3; \
+  out[GLIN * OSTRIDE + 10u] = pa[0] + pa[1] * 3u + pa[2] * 5u + pa[3] * 7u + pa[4] * 11u + pa[5] * 13u + pa[6] * 17u + pa[7] * 19u; \
+  out[GLIN * OSTRIDE + 11u] = w0.x ^ (w0.y * 3u) ^ (w0.z * 5u) ^ (w0.w * 7u); \
+} while (0)
+
+// the global index of the work-item of this group with local linear id l
+uint gslot(uint l)
+{
+  uint lx = l % (uint)get_local_size(0), ly = l / (uint)get_local_size(0);
+  return ((uint)get_group_id(1) * (uint)get_local_size(1) + ly) * (uint)get_global_size(0)
+         + (uint)get_group_id(0) * (uint)get_local_size(0) + lx;
+}
+
+#ifdef DIFFTEST_EMULATE_WG
+ulong dt_wg(__local ulong *s, ulong x, int op, int incl)
+{
+  /* op: 0 add, 1 min, 2 max, 3 add of ulong; incl: 0 reduce, 1 inclusive scan, 2 exclusive scan */
+  barrier(CLK_LOCAL_MEM_FENCE);
+  s[LID] = x;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  uint end = incl == 0 ? LSZ : incl == 1 ? LID + 1u : LID;
+  ulong r = op == 1 ? 0xffffffffu : 0u;
+  for (uint i = 0u; i < end; i++) {
+    ulong y = s[i];
+    r = op == 1 ? min(r, y) : op == 2 ? max(r, y) : r + y;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return op == 3 ? r : (uint)r;
+}
+ulong dt_wg_bcast(__local ulong *s, ulong x, uint l)
+{
+  barrier(CLK_LOCAL_MEM_FENCE);
+  s[LID] = x;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  ulong r = s[l];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return r;
+}
+#define WG_REDUCE_ADD(x) ((uint)dt_wg(WG, (uint)(x), 0, 0))
+#define WG_REDUCE_MIN(x) ((uint)dt_wg(WG, (uint)(x), 1, 0))
+#define WG_REDUCE_MAX(x) ((uint)dt_wg(WG, (uint)(x), 2, 0))
+#define WG_REDUCE_ADD_UL(x) dt_wg(WG, (x), 3, 0)
+#define WG_SCAN_INCLUSIVE_ADD(x) ((uint)dt_wg(WG, (uint)(x), 0, 1))
+#define WG_SCAN_INCLUSIVE_MIN(x) ((uint)dt_wg(WG, (uint)(x), 1, 1))
+#define WG_SCAN_INCLUSIVE_MAX(x) ((uint)dt_wg(WG, (uint)(x), 2, 1))
+#define WG_SCAN_EXCLUSIVE_ADD(x) ((uint)dt_wg(WG, (uint)(x), 0, 2))
+#define WG_SCAN_EXCLUSIVE_MIN(x) ((uint)dt_wg(WG, (uint)(x), 1, 2))
+#define WG_SCAN_EXCLUSIVE_MAX(x) ((uint)dt_wg(WG, (uint)(x), 2, 2))
+#define WG_BROADCAST(x, ...) ((uint)dt_wg_bcast(WG, (uint)(x), dt_lin(__VA_ARGS__, 0, 0)))
+#define dt_lin(lx, ly, ...) ((uint)(ly) * (uint)get_local_size(0) + (uint)(lx))
+#define WG_ALL(c) (dt_wg(WG, (c) ? 1u : 0u, 1, 0) != 0u)
+#define WG_ANY(c) (dt_wg(WG, (c) ? 1u : 0u, 2, 0) != 0u)
+#else
+#define WG_REDUCE_ADD work_group_reduce_add
+#define WG_REDUCE_MIN work_group_reduce_min
+#define WG_REDUCE_MAX work_group_reduce_max
+#define WG_REDUCE_ADD_UL work_group_reduce_add
+#define WG_SCAN_INCLUSIVE_ADD work_group_scan_inclusive_add
+#define WG_SCAN_INCLUSIVE_MIN work_group_scan_inclusive_min
+#define WG_SCAN_INCLUSIVE_MAX work_group_scan_inclusive_max
+#define WG_SCAN_EXCLUSIVE_ADD work_group_scan_exclusive_add
+#define WG_SCAN_EXCLUSIVE_MIN work_group_scan_exclusive_min
+#define WG_SCAN_EXCLUSIVE_MAX work_group_scan_exclusive_max
+#define WG_BROADCAST work_group_broadcast
+#define WG_ALL work_group_all
+#define WG_ANY work_group_any
+#endif
+
+uint h0(uint a, uint b)
+{
+  uint r = min(b, b);
+  return r ^ ((uint)(5u < b));
+}
+
+uint h1(uint a, uint b)
+{
+  uint r = (uint)(uchar)((uint)(((ulong)b * (ulong)(b % (4294967293u | 1u))) >> 29));
+  if ((a ^ b) & 1u) r = b;
+  return r ^ ((uint)(uchar)(popcount(0x5874290fu)));
+}
+
+__kernel void k(__global uint *restrict out, __global const uint *restrict in,
+                __global uint *cnt, __global uint *scratch, uint ostride,
+                uint stride, uint n, uint p0, uint p1)
+{
+#ifdef DIFFTEST_EMULATE_WG
+  __local ulong WG[128];
+#endif
+  __local uint L[128];
+  __local uint LC[4];
+  uint v0 = GLIN, v1 = in[GLIN & NIN_MASK], v2 = LID, v3 = (uint)get_global_id(0) * stride;
+  uint v4 = (uint)get_local_id(0) ^ p0, v5 = in[((uint)get_global_id(0) * stride) & NIN_MASK];
+  uint u0 = p0, u1 = (uint)get_group_id(0) * 7u + p1, u2 = n, u3 = LSZ;
+  uint pa[8];
+  for (uint j = 0u; j < 8u; j++) pa[j] = in[(GLIN * 8u + j) & NIN_MASK] ^ j;
+  uint4 w0 = (uint4)(v0, v1, p1, 5u);
+  L[LID] = v1;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  v0 |= v3;
+  v2 = 7u;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  L[LID] = clz(in[(uint)get_local_id(0) * stride + (uint)get_group_id(0)]);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  v2 = L[(LID + 3u) % LSZ];
+  v4 = L[(LID + LSZ / 2u) % LSZ];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  L[LID] += v4;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  v5 ^= L[(LID + 1u) % LSZ];
+  if ((v5 + min(v1, pa[((uint)get_group_id(0)) & 7u])) < (((uint)get_global_id(0)) & 1u ? add_sat(v4, LSZ) : hadd(in[(h0(LSZ, v4)) & NIN_MASK], v2))) {
+    pa[((v1 + v4)) & 7u] = (((uint)get_global_id(0)) & 1u ? v4 : mul_hi(v1, p1));
+  }
+  v0 = h0((uint)(uchar)((uint)get_global_id(0)), LID);
+  v3 += min(in[(v2) & NIN_MASK], v0);
+  u0 += WG_BROADCAST(GLIN, (size_t)(((abs_diff(u2, (uint)get_local_size(0)) & LSZ)) % (uint)get_local_size(0)));
+  v1 = (uint)(((ulong)(in[in[GLIN] & NIN_MASK] + in[(LSZ) & NIN_MASK]) * (ulong)v2) >> 29);
+  for (uint i0 = 0u; i0 < ((rotate((uint)get_num_groups(0), (uint)get_local_size(0))) & 3u) + 1u; i0++) {
+    v1 ^= (((in[((((uint)get_local_id(0) & in[(uint)get_local_id(0) * stride + (uint)get_group_id(0)]) + pa[(h0((LID - pa[(((uint)(v4 < v5) << (h1((uint)get_local_id(0), LID) & 31u))) & 7u]), u0)) & 7u])) & NIN_MASK] << ((uint)get_local_id(0) & 31u))) & 1u ? rotate((uint)get_global_id(0), (uint)(i0 == i0)) : v5);
+  }
+  if (((uint)((int)((uint)get_num_groups(0) ^ (uint)get_local_size(0)) < (int)popcount(p0))) & 4u) {
+    v4 = (pa[(min(pa[(LID) & 7u], v2)) & 7u] << (in[in[GLIN] & NIN_MASK] & 31u));
+    v1 += clz(in[((uint)(uchar)(v4)) & NIN_MASK]);
+    v4 ^= WG_SCAN_INCLUSIVE_MAX(hadd((in[in[GLIN] & NIN_MASK] - v3), in[(uint)get_local_id(0) * stride + (uint)get_group_id(0)]));
+    v3 = h1(popcount(v2), (uint)get_local_id(0));
+  } else {
+  }
+  v0 |= popcount((uint)((int)(in[(((in[((uint)get_num_groups(0)) & NIN_MASK] - p0) | (uint)(n == (uint)(uchar)(u0)))) & NIN_MASK] << (in[in[GLIN] & NIN_MASK] & 31u)) < (int)(v3 * v0)));
+  v3 -= rotate(v1, v1);
+  if (((uint)get_global_id(0)) % 3u == 0u) {
+    STORE();
+    return;
+  }
+  v4 -= pa[(mul_hi(min((uint)get_num_groups(0), pa[((uint)(short)(6u)) & 7u]), (uint)get_global_id(0))) & 7u];
+  v2 = (v4 % (GLIN | 1u));
+  STORE();
+}

@@ -1,0 +1,144 @@
+// lanecl-difftest program, seed 1025
+//@ native-options -cl-std=CL2.0
+//@ args 2 48 3802762394 4
+//@ cfg 1 30 1 5 1
+//@ cfg 1 26 1 13 1
+#define NIN_MASK 16383u
+#define LSZ ((uint)(get_local_size(0) * get_local_size(1)))
+#define LID ((uint)(get_local_id(1) * get_local_size(0) + get_local_id(0)))
+#define GLIN ((uint)(get_global_id(1) * get_global_size(0) + get_global_id(0)))
+#ifdef DIFFTEST_CONST_OSTRIDE
+#define OSTRIDE 12u
+#else
+#define OSTRIDE ostride
+#endif
+#define STORE() do { \
+  out[GLIN * OSTRIDE + 0u] = v0; \
+  out[GLIN * OSTRIDE + 1u] = v1; \
+  out[GLIN * OSTRIDE + 2u] = v2; \
+  out[GLIN * OSTRIDE + 3u] = v3; \
+  out[GLIN * OSTRIDE + 4u] = v4; \
+  out[GLIN * OSTRIDE + 5u] = v5; \
+  out[GLIN * OSTRIDE + 6u] = u0; \
+  out[GLIN * OSTRIDE + 7u] = u1; \
+  out[GLIN * OSTRIDE + 8u] = u2; \
+  out[GLIN * OSTRIDE + 9u] = u3; \
+  out[GLIN * OSTRIDE + 10u] = pa[0] + pa[1] * 3u + pa[2] * 5u + pa[3] * 7u + pa[4] * 11u + pa[5] * 13u + pa[6] * 17u + pa[7] * 19u; \
+  out[GLIN * OSTRIDE + 11u] = w0.x ^ (w0.y * 3u) ^ (w0.z * 5u) ^ (w0.w * 7u); \
+} while (0)
+
+// the global index of the work-item of this group with local linear id l
+uint gslot(uint l)
+{
+  uint lx = l % (uint)get_local_size(0), ly = l / (uint)get_local_size(0);
+  return ((uint)get_group_id(1) * (uint)get_local_size(1) + ly) * (uint)get_global_size(0)
+         + (uint)get_group_id(0) * (uint)get_local_size(0) + lx;
+}
+
+#ifdef DIFFTEST_EMULATE_WG
+ulong dt_wg(__local ulong *s, ulong x, int op, int incl)
+{
+  /* op: 0 add, 1 min, 2 max, 3 add of ulong; incl: 0 reduce, 1 inclusive scan, 2 exclusive scan */
+  barrier(CLK_LOCAL_MEM_FENCE);
+  s[LID] = x;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  uint end = incl == 0 ? LSZ : incl == 1 ? LID + 1u : LID;
+  ulong r = op == 1 ? 0xffffffffu : 0u;
+  for (uint i = 0u; i < end; i++) {
+    ulong y = s[i];
+    r = op == 1 ? min(r, y) : op == 2 ? max(r, y) : r + y;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return op == 3 ? r : (uint)r;
+}
+ulong dt_wg_bcast(__local ulong *s, ulong x, uint l)
+{
+  barrier(CLK_LOCAL_MEM_FENCE);
+  s[LID] = x;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  ulong r = s[l];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return r;
+}
+#define WG_REDUCE_ADD(x) ((uint)dt_wg(WG, (uint)(x), 0, 0))
+#define WG_REDUCE_MIN(x) ((uint)dt_wg(WG, (uint)(x), 1, 0))
+#define WG_REDUCE_MAX(x) ((uint)dt_wg(WG, (uint)(x), 2, 0))
+#define WG_REDUCE_ADD_UL(x) dt_wg(WG, (x), 3, 0)
+#define WG_SCAN_INCLUSIVE_ADD(x) ((uint)dt_wg(WG, (uint)(x), 0, 1))
+#define WG_SCAN_INCLUSIVE_MIN(x) ((uint)dt_wg(WG, (uint)(x), 1, 1))
+#define WG_SCAN_INCLUSIVE_MAX(x) ((uint)dt_wg(WG, (uint)(x), 2, 1))
+#define WG_SCAN_EXCLUSIVE_ADD(x) ((uint)dt_wg(WG, (uint)(x), 0, 2))
+#define WG_SCAN_EXCLUSIVE_MIN(x) ((uint)dt_wg(WG, (uint)(x), 1, 2))
+#define WG_SCAN_EXCLUSIVE_MAX(x) ((uint)dt_wg(WG, (uint)(x), 2, 2))
+#define WG_BROADCAST(x, ...) ((uint)dt_wg_bcast(WG, (uint)(x), dt_lin(__VA_ARGS__, 0, 0)))
+#define dt_lin(lx, ly, ...) ((uint)(ly) * (uint)get_local_size(0) + (uint)(lx))
+#define WG_ALL(c) (dt_wg(WG, (c) ? 1u : 0u, 1, 0) != 0u)
+#define WG_ANY(c) (dt_wg(WG, (c) ? 1u : 0u, 2, 0) != 0u)
+#else
+#define WG_REDUCE_ADD work_group_reduce_add
+#define WG_REDUCE_MIN work_group_reduce_min
+#define WG_REDUCE_MAX work_group_reduce_max
+#define WG_REDUCE_ADD_UL work_group_reduce_add
+#define WG_SCAN_INCLUSIVE_ADD work_group_scan_inclusive_add
+#define WG_SCAN_INCLUSIVE_MIN work_group_scan_inclusive_min
+#define WG_SCAN_INCLUSIVE_MAX work_group_scan_inclusive_max
+#define WG_SCAN_EXCLUSIVE_ADD work_group_scan_exclusive_add
+#define WG_SCAN_EXCLUSIVE_MIN work_group_scan_exclusive_min
+#define WG_SCAN_EXCLUSIVE_MAX work_group_scan_exclusive_max
+#define WG_BROADCAST work_group_broadcast
+#define WG_ALL work_group_all
+#define WG_ANY work_group_any
+#endif
+
+__kernel void k(__global uint *restrict out, __global const uint *restrict in,
+                __global uint *cnt, __global uint *scratch, uint ostride,
+                uint stride, uint n, uint p0, uint p1)
+{
+#ifdef DIFFTEST_EMULATE_WG
+  __local ulong WG[128];
+#endif
+  __local uint L[128];
+  __local uint LC[4];
+  uint v0 = GLIN, v1 = in[GLIN & NIN_MASK], v2 = LID, v3 = (uint)get_global_id(0) * stride;
+  uint v4 = (uint)get_local_id(0) ^ p0, v5 = in[((uint)get_global_id(0) * stride) & NIN_MASK];
+  uint u0 = p0, u1 = (uint)get_group_id(0) * 7u + p1, u2 = n, u3 = LSZ;
+  uint pa[8];
+  for (uint j = 0u; j < 8u; j++) pa[j] = in[(GLIN * 8u + j) & NIN_MASK] ^ j;
+  uint4 w0 = (uint4)(v0, v1, p1, 5u);
+  L[LID] = v1;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  v2 |= (uint)(in[(6u) & NIN_MASK] < (pa[((v0 & (v5 - v3))) & 7u] / ((LID % ((uint)get_local_id(0) | 1u)) | 1u)));
+  u0 = (mul_hi(mul_hi(u1, in[(abs_diff((uint)get_num_groups(0), (u1 << (in[((mul_hi((in[(min(((u3 - n) >> (u1 & 31u)), (abs_diff(3u, u1) - (uint)(short)(u3)))) & NIN_MASK] & (uint)get_num_groups(0)), (uint)get_local_size(0)) + u3)) & NIN_MASK] & 31u)))) & NIN_MASK]), u0) << (hadd(((0x3990352cu) & 1u ? in[((uint)get_local_size(0)) & NIN_MASK] : 3u), (uint)get_local_size(0)) & 31u));
+  v3 |= (uint)get_global_id(0);
+  pa[(p1) & 7u] += v3;
+  if (p1 > 0x7fffffffu) {
+    STORE();
+    return;
+  }
+  v1 += abs_diff(pa[((v4 << (in[(uint)get_local_id(0) * stride + (uint)get_group_id(0)] & 31u))) & 7u], in[(v2) & NIN_MASK]);
+  pa[(u3) & 7u] += (in[(uint)get_global_id(0) * stride + 51u] / (u3 | 1u));
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if ((v0) & 1u)
+    L[LID] = (uint)((int)popcount(v0) < (int)(uint)((int)in[(uint)get_local_id(0) * stride + (uint)get_group_id(0)] >> (0xa9593dd5u & 31u)));
+  barrier(CLK_LOCAL_MEM_FENCE);
+  v3 = L[0];
+  v0 = L[(LID + LSZ / 2u) % LSZ];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  L[LID] += v0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  v2 ^= L[(LID + 1u) % LSZ];
+  v1 = in[in[GLIN] & NIN_MASK];
+  v1 += (min((v2 + in[(uint)get_global_id(0) * stride]), LID) | (uint)(v4 == v4));
+  u3 = (((uint)((int)u1 >> (u3 & 31u)) & stride) | (hadd((uint)get_num_groups(0), (uint)get_group_id(0)) & n));
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (((uint)get_num_groups(0)) & 1u)
+    L[LID] = u1;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  v3 = L[(LID ^ 1u) < LSZ ? (LID ^ 1u) : LID];
+  v0 = (LSZ | pa[(v1) & 7u]);
+  pa[((uint)get_num_groups(0)) & 7u] += (uint)get_local_id(0);
+  v1 -= n;
+  v5 -= add_sat((uint)((int)v1 >> ((uint)((int)in[(uint)get_global_id(0) * stride + 32u] < (int)in[in[GLIN] & NIN_MASK]) & 31u)), v2);
+  u0 ^= ((uint)((in[(add_sat(min((uint)get_group_id(0), u1), (uint)get_group_id(0))) & NIN_MASK] / (in[((uint)get_num_groups(0)) & NIN_MASK] | 1u)) == u1) + LSZ);
+  STORE();
+}

@@ -1,0 +1,149 @@
+// lanecl-difftest program, seed 1026
+//@ native-options -cl-std=CL2.0
+//@ args 4 63 4085594920 13
+//@ cfg 1 31 1 31 1
+//@ cfg 1 16 1 8 1
+//@ cfg 1 48 1 24 1
+#define NIN_MASK 16383u
+#define LSZ ((uint)(get_local_size(0) * get_local_size(1)))
+#define LID ((uint)(get_local_id(1) * get_local_size(0) + get_local_id(0)))
+#define GLIN ((uint)(get_global_id(1) * get_global_size(0) + get_global_id(0)))
+#ifdef DIFFTEST_CONST_OSTRIDE
+#define OSTRIDE 12u
+#else
+#define OSTRIDE ostride
+#endif
+#define STORE() do { \
+  out[GLIN * OSTRIDE + 0u] = v0; \
+  out[GLIN * OSTRIDE + 1u] = v1; \
+  out[GLIN * OSTRIDE + 2u] = v2; \
+  out[GLIN * OSTRIDE + 3u] = v3; \
+  out[GLIN * OSTRIDE + 4u] = v4; \
+  out[GLIN * OSTRIDE + 5u] = v5; \
+  out[GLIN * OSTRIDE + 6u] = u0; \
+  out[GLIN * OSTRIDE + 7u] = u1; \
+  out[GLIN * OSTRIDE + 8u] = u2; \
+  out[GLIN * OSTRIDE + 9u] = u3; \
+  out[GLIN * OSTRIDE + 10u] = pa[0] + pa[1] * 3u + pa[2] * 5u + pa[3] * 7u + pa[4] * 11u + pa[5] * 13u + pa[6] * 17u + pa[7] * 19u; \
+  out[GLIN * OSTRIDE + 11u] = w0.x ^ (w0.y * 3u) ^ (w0.z * 5u) ^ (w0.w * 7u); \
+} while (0)
+
+// the global index of the work-item of this group with local linear id l
+uint gslot(uint l)
+{
+  uint lx = l % (uint)get_local_size(0), ly = l / (uint)get_local_size(0);
+  return ((uint)get_group_id(1) * (uint)get_local_size(1) + ly) * (uint)get_global_size(0)
+         + (uint)get_group_id(0) * (uint)get_local_size(0) + lx;
+}
+
+#ifdef DIFFTEST_EMULATE_WG
+ulong dt_wg(__local ulong *s, ulong x, int op, int incl)
+{
+  /* op: 0 add, 1 min, 2 max, 3 add of ulong; incl: 0 reduce, 1 inclusive scan, 2 exclusive scan */
+  barrier(CLK_LOCAL_MEM_FENCE);
+  s[LID] = x;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  uint end = incl == 0 ? LSZ : incl == 1 ? LID + 1u : LID;
+  ulong r = op == 1 ? 0xffffffffu : 0u;
+  for (uint i = 0u; i < end; i++) {
+    ulong y = s[i];
+    r = op == 1 ? min(r, y) : op == 2 ? max(r, y) : r + y;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return op == 3 ? r : (uint)r;
+}
+ulong dt_wg_bcast(__local ulong *s, ulong x, uint l)
+{
+  barrier(CLK_LOCAL_MEM_FENCE);
+  s[LID] = x;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  ulong r = s[l];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return r;
+}
+#define WG_REDUCE_ADD(x) ((uint)dt_wg(WG, (uint)(x), 0, 0))
+#define WG_REDUCE_MIN(x) ((uint)dt_wg(WG, (uint)(x), 1, 0))
+#define WG_REDUCE_MAX(x) ((uint)dt_wg(WG, (uint)(x), 2, 0))
+#define WG_REDUCE_ADD_UL(x) dt_wg(WG, (x), 3, 0)
+#define WG_SCAN_INCLUSIVE_ADD(x) ((uint)dt_wg(WG, (uint)(x), 0, 1))
+#define WG_SCAN_INCLUSIVE_MIN(x) ((uint)dt_wg(WG, (uint)(x), 1, 1))
+#define WG_SCAN_INCLUSIVE_MAX(x) ((uint)dt_wg(WG, (uint)(x), 2, 1))
+#define WG_SCAN_EXCLUSIVE_ADD(x) ((uint)dt_wg(WG, (uint)(x), 0, 2))
+#define WG_SCAN_EXCLUSIVE_MIN(x) ((uint)dt_wg(WG, (uint)(x), 1, 2))
+#define WG_SCAN_EXCLUSIVE_MAX(x) ((uint)dt_wg(WG, (uint)(x), 2, 2))
+#define WG_BROADCAST(x, ...) ((uint)dt_wg_bcast(WG, (uint)(x), dt_lin(__VA_ARGS__, 0, 0)))
+#define dt_lin(lx, ly, ...) ((uint)(ly) * (uint)get_local_size(0) + (uint)(lx))
+#define WG_ALL(c) (dt_wg(WG, (c) ? 1u : 0u, 1, 0) != 0u)
+#define WG_ANY(c) (dt_wg(WG, (c) ? 1u : 0u, 2, 0) != 0u)
+#else
+#define WG_REDUCE_ADD work_group_reduce_add
+#define WG_REDUCE_MIN work_group_reduce_min
+#define WG_REDUCE_MAX work_group_reduce_max
+#define WG_REDUCE_ADD_UL work_group_reduce_add
+#define WG_SCAN_INCLUSIVE_ADD work_group_scan_inclusive_add
+#define WG_SCAN_INCLUSIVE_MIN work_group_scan_inclusive_min
+#define WG_SCAN_INCLUSIVE_MAX work_group_scan_inclusive_max
+#define WG_SCAN_EXCLUSIVE_ADD work_group_scan_exclusive_add
+#define WG_SCAN_EXCLUSIVE_MIN work_group_scan_exclusive_min
+#define WG_SCAN_EXCLUSIVE_MAX work_group_scan_exclusive_max
+#define WG_BROADCAST work_group_broadcast
+#define WG_ALL work_group_all
+#define WG_ANY work_group_any
+#endif
+
+__kernel void k(__global uint *restrict out, __global const uint *restrict in,
+                __global uint *cnt, __global uint *scratch, uint ostride,
+                uint stride, uint n, uint p0, uint p1)
+{
+#ifdef DIFFTEST_EMULATE_WG
+  __local ulong WG[128];
+#endif
+  __local uint L[128];
+  __local uint LC[4];
+  uint v0 = GLIN, v1 = in[GLIN & NIN_MASK], v2 = LID, v3 = (uint)get_global_id(0) * stride;
+  uint v4 = (uint)get_local_id(0) ^ p0, v5 = in[((uint)get_global_id(0) * stride) & NIN_MASK];
+  uint u0 = p0, u1 = (uint)get_group_id(0) * 7u + p1, u2 = n, u3 = LSZ;
+  uint pa[8];
+  for (uint j = 0u; j < 8u; j++) pa[j] = in[(GLIN * 8u + j) & NIN_MASK] ^ j;
+  uint4 w0 = (uint4)(v0, v1, p1, 5u);
+  L[LID] = v1;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  L[LID] = in[in[GLIN] & NIN_MASK];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  v5 = L[(((popcount(pa[(u0) & 7u])) & 1u ? (in[in[GLIN] & NIN_MASK] % (w0.w | 1u)) : (LSZ << (v4 & 31u)))) % LSZ];
+  pa[(((uint)get_num_groups(0) / (in[in[GLIN] & NIN_MASK] | 1u))) & 7u] = (pa[((((uint)get_global_id(0) >> (u1 & 31u)) ^ mul_hi(v1, u1))) & 7u] % (v1 | 1u));
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  scratch[GLIN] = (uint)(uchar)(min(w0.s1, v5));
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  v1 += scratch[gslot(((uint)((int)(v0 - in[(in[in[GLIN] & NIN_MASK]) & NIN_MASK]) < (int)u0)) % LSZ)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  L[LID] = (uint)(min(v3, v0) == (pa[(popcount((uint)((int)v5 < (int)(uint)get_global_id(0)))) & 7u] | v5));
+  barrier(CLK_LOCAL_MEM_FENCE);
+  v2 += L[(LID ^ 1u) < LSZ ? (LID ^ 1u) : LID];
+  if (((uint)get_global_id(0) / (v4 | 1u)) > 0x7fffffffu) {
+    v2 ^= (v5 / ((uint)(short)((uint)get_local_id(0)) | 1u));
+    v2 -= (p1 + (v1 & w0.z));
+    v2 += as_uint(convert_uchar4(w0 & (uint4)(255u)) + (uchar4)((uchar)v2));
+    w0 = rotate(w0, (uint4)((uint)(short)(u0))) + (w0 >> (uint4)(3u, 5u, 7u, 11u));
+  } else {
+    v5 += (max(v0, (uint)((int)(uint)get_global_id(0) >> (v1 & 31u))) * (uint)((int)v0 < (int)w0.y));
+    atomic_min(&cnt[8u + (((uint)((pa[((GLIN - v4)) & 7u] % (in[(uint)get_local_id(0) * stride + (uint)get_group_id(0)] | 1u)) == in[(uint)get_local_id(0) * stride + (uint)get_group_id(0)])) & 1u)], (v3 ^ in[(v4) & NIN_MASK]));
+    for (uint i0 = 0u; i0 < (uint)get_local_id(0) % 5u; i0++) {
+      for (uint i1 = 0u; i1 < ((i1) & 7u); i1++) {
+        v4 ^= hadd(in[in[GLIN] & NIN_MASK], w0.s3);
+        if ((v2) & 1u) break;
+        v1 = abs_diff(GLIN, add_sat(pa[(in[(((uint)get_local_id(0) | (v2 & v3))) & NIN_MASK]) & 7u], (uint)get_local_id(0)));
+      }
+      v5 -= ((((rotate(v3, v1)) & 1u ? (uint)(short)(v0) : in[(uint)get_local_id(0) * stride + (uint)get_group_id(0)])) & 1u ? in[in[GLIN] & NIN_MASK] : in[(uint)get_global_id(0) * stride + 25u]);
+    }
+  }
+  v3 ^= (uint)get_group_id(0);
+  for (uint i2 = 0u; i2 < 3u; i2++) {
+    v5 = v1;
+    v4 = ((in[(uint)get_local_id(0) * stride + (uint)get_group_id(0)] - u0) << ((uint)get_global_id(0) & 31u));
+    if (LSZ > 0x7fffffffu) break;
+    v1 ^= ((uint)(((ulong)v3 * (ulong)w0.s3) >> 29) + (GLIN & v5));
+  }
+  STORE();
+}
