@@ -874,7 +874,8 @@ static int api_disassemble(const cc_device_desc *dev, const cc_blob *binary, int
 
 static int api_target(const cc_device_desc *dev, char **cpu, char **features)
 {
-  *cpu = strdup(cc_target_cpu(dev));
+  const char *c = cc_target_cpu(dev);
+  *cpu = c ? strdup(c) : NULL;
   *features = cc_target_features(dev);
   if (*cpu && *features)
     return CC_OK;

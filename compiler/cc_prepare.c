@@ -94,13 +94,14 @@ static int wider_than(const char *name, size_t len, unsigned bits)
 
 char *cc_target_features(const cc_device_desc *dev)
 {
-  pthread_once(&host_once, host_init);
   if (dev && dev->cpu_features)
     return strdup(dev->cpu_features);
   /* The host's features, less those of vectors wider than the device's
    * simd_bits: a device of 256 bits on an AVX-512 host is an AVX2-only
    * x86-64 (LANECL_SIMD_BITS).  The roots go last as well: a "-" of
    * avx512f (avx) also takes every feature that implies it. */
+  if (!host_init())
+    return NULL;
   unsigned bits = dev && dev->simd_bits ? dev->simd_bits : 512;
   size_t n = strlen(host_features);
   char *out = malloc(n + 32);
@@ -130,8 +131,9 @@ char *cc_target_features(const cc_device_desc *dev)
 
 const char *cc_target_cpu(const cc_device_desc *dev)
 {
-  pthread_once(&host_once, host_init);
-  return dev && dev->cpu_name ? dev->cpu_name : host_cpu;
+  if (dev && dev->cpu_name)
+    return dev->cpu_name;
+  return host_init() ? host_cpu : NULL; /* NULL: out of memory */
 }
 
 LLVMTargetMachineRef cc_target_machine(const cc_device_desc *dev, int opt_level)

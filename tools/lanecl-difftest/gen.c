@@ -939,7 +939,7 @@ char *difftest_generate(uint64_t seed, int size)
 
   out(g, "// lanecl-difftest program, seed %llu\n", (unsigned long long)seed);
   if (g->use_collectives)
-    out(g, "//@ native-options -cl-std=CL2.0\n");
+    out(g, "//@ native-options -cl-std=CL3.0\n");
   out(g, "//@ args %u %u %u %u\n", 1 + rn(g, 8), rn(g, 64), (unsigned)rnd(g), rn(g, 16));
   char cfgs[512];
   pick_configs(g, cfgs, sizeof(cfgs));

@@ -1,5 +1,5 @@
 // lanecl-difftest program, seed 1000
-//@ native-options -cl-std=CL2.0
+//@ native-options -cl-std=CL3.0
 //@ args 2 43 3019933303 0
 //@ cfg 2 32 2 16 2
 //@ cfg 2 18 10 6 5

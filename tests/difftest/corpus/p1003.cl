@@ -1,5 +1,5 @@
 // lanecl-difftest program, seed 1003
-//@ native-options -cl-std=CL2.0
+//@ native-options -cl-std=CL3.0
 //@ args 8 15 2464930489 14
 //@ cfg 2 6 10 6 5
 //@ cfg 2 5 9 5 3

@@ -1,5 +1,5 @@
 // lanecl-difftest program, seed 1004
-//@ native-options -cl-std=CL2.0
+//@ native-options -cl-std=CL3.0
 //@ args 2 45 3703237864 15
 //@ cfg 1 200 1 100 1
 //@ cfg 1 200 1 100 1

@@ -1,5 +1,5 @@
 // lanecl-difftest program, seed 1006
-//@ native-options -cl-std=CL2.0
+//@ native-options -cl-std=CL3.0
 //@ args 7 17 367214176 6
 //@ cfg 2 4 18 2 9
 //@ cfg 2 12 15 6 5

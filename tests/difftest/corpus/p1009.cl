@@ -1,5 +1,5 @@
 // lanecl-difftest program, seed 1009
-//@ native-options -cl-std=CL2.0
+//@ native-options -cl-std=CL3.0
 //@ args 6 4 1790066643 1
 //@ cfg 2 12 5 6 5
 //@ cfg 2 21 2 7 1

@@ -1,5 +1,5 @@
 // lanecl-difftest program, seed 1010
-//@ native-options -cl-std=CL2.0
+//@ native-options -cl-std=CL3.0
 //@ args 5 36 660974953 13
 //@ cfg 2 5 9 5 3
 //@ cfg 2 15 9 5 3

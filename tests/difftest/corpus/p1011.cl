@@ -1,5 +1,5 @@
 // lanecl-difftest program, seed 1011
-//@ native-options -cl-std=CL2.0
+//@ native-options -cl-std=CL3.0
 //@ args 4 53 3153058747 8
 //@ cfg 1 8 1 8 1
 //@ cfg 1 96 1 16 1

@@ -1,5 +1,5 @@
 // lanecl-difftest program, seed 1012
-//@ native-options -cl-std=CL2.0
+//@ native-options -cl-std=CL3.0
 //@ args 2 0 160137056 11
 //@ cfg 1 6 1 3 1
 //@ cfg 1 155 1 31 1

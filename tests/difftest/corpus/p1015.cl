@@ -1,5 +1,5 @@
 // lanecl-difftest program, seed 1015
-//@ native-options -cl-std=CL2.0
+//@ native-options -cl-std=CL3.0
 //@ args 7 47 2881467677 11
 //@ cfg 2 2 14 1 7
 //@ cfg 2 16 6 8 2

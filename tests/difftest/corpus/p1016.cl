@@ -1,5 +1,5 @@
 // lanecl-difftest program, seed 1016
-//@ native-options -cl-std=CL2.0
+//@ native-options -cl-std=CL3.0
 //@ args 1 1 3586518147 10
 //@ cfg 1 96 1 32 1
 //@ cfg 1 42 1 7 1

@@ -1,5 +1,5 @@
 // lanecl-difftest program, seed 1018
-//@ native-options -cl-std=CL2.0
+//@ native-options -cl-std=CL3.0
 //@ args 8 42 3009158953 14
 //@ cfg 1 21 1 7 1
 //@ cfg 1 34 1 17 1

@@ -1,5 +1,5 @@
 // lanecl-difftest program, seed 1020
-//@ native-options -cl-std=CL2.0
+//@ native-options -cl-std=CL3.0
 //@ args 6 47 415928699 14
 //@ cfg 1 100 1 100 1
 //@ cfg 1 14 1 7 1

@@ -1,5 +1,5 @@
 // lanecl-difftest program, seed 1023
-//@ native-options -cl-std=CL2.0
+//@ native-options -cl-std=CL3.0
 //@ args 6 59 3134304266 12
 //@ cfg 1 3 1 3 1
 //@ cfg 1 80 1 16 1

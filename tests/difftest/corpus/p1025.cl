@@ -1,5 +1,5 @@
 // lanecl-difftest program, seed 1025
-//@ native-options -cl-std=CL2.0
+//@ native-options -cl-std=CL3.0
 //@ args 2 48 3802762394 4
 //@ cfg 1 30 1 5 1
 //@ cfg 1 26 1 13 1

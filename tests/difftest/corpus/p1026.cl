@@ -1,5 +1,5 @@
 // lanecl-difftest program, seed 1026
-//@ native-options -cl-std=CL2.0
+//@ native-options -cl-std=CL3.0
 //@ args 4 63 4085594920 13
 //@ cfg 1 31 1 31 1
 //@ cfg 1 16 1 8 1

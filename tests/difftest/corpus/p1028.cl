@@ -1,5 +1,5 @@
 // lanecl-difftest program, seed 1028
-//@ native-options -cl-std=CL2.0
+//@ native-options -cl-std=CL3.0
 //@ args 6 46 4058712976 10
 //@ cfg 1 32 1 16 1
 //@ cfg 1 155 1 31 1

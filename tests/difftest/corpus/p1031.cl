@@ -1,5 +1,5 @@
 // lanecl-difftest program, seed 1031
-//@ native-options -cl-std=CL2.0
+//@ native-options -cl-std=CL3.0
 //@ args 1 7 999125999 4
 //@ cfg 1 30 1 5 1
 //@ cfg 1 192 1 64 1
