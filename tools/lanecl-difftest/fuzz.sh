@@ -12,7 +12,8 @@
 # lanecl, lanecl-O0 or lanecl-emu (a crash of the driver on a program shows
 # as a mismatch too: its .out says "crash"); const-stride-ok: the results
 # match when the outputs are stored at a constant stride
-# (-DDIFFTEST_CONST_OSTRIDE).  Each
+# (-DDIFFTEST_CONST_OSTRIDE); no-restrict-ok: they match without restrict
+# (-DDIFFTEST_NO_RESTRICT).  Each
 # mismatch is then run on PoCL; WORK_DIR/pocl/SEED.out says whether PoCL
 # agrees with Oclgrind.
 #
@@ -97,8 +98,13 @@ while [ "$s" -lt "$end" ]; do
         mkdir -p "$b/$run-cs"
         OCL_ICD_VENDORS=$build/lanecl.icd timeout "$TIMEOUT" "$tool" run $emu --options "$opts" \
           -o "$b/$run-cs" "$b/src/$p.cl" >/dev/null 2>&1
+        mkdir -p "$b/$run-nr"
+        OCL_ICD_VENDORS=$build/lanecl.icd timeout "$TIMEOUT" "$tool" run $emu \
+          --options "-DDIFFTEST_NO_RESTRICT${flags:+ }$(echo "$flags" | grep -v emulate)" \
+          -o "$b/$run-nr" "$b/src/$p.cl" >/dev/null 2>&1
         tag=
         cmp -s "$f" "$b/$run-cs/$p.out" && tag=" (const-stride-ok)"
+        cmp -s "$f" "$b/$run-nr/$p.out" && tag="$tag (no-restrict-ok)"
         echo "${p#p} $run$tag" >> "$work/mismatches.txt"
         mkdir -p "$work/cases"
         cp "$b/src/$p.cl" "$work/cases/"

@@ -969,7 +969,10 @@ char *difftest_generate(uint64_t seed, int size)
   for (int k = 0; k < g->nhelpers; k++)
     helper(g, k);
 
-  out(g, "__kernel void k(__global uint *restrict out, __global const uint *restrict in,\n"
+  /* -DDIFFTEST_NO_RESTRICT: the same without restrict (to tell a bug of
+   * restrict pointers from others) */
+  out(g, "#ifdef DIFFTEST_NO_RESTRICT\n#define RESTRICT\n#else\n#define RESTRICT restrict\n#endif\n");
+  out(g, "__kernel void k(__global uint *RESTRICT out, __global const uint *RESTRICT in,\n"
          "                __global uint *cnt, __global uint *scratch, uint ostride,\n"
          "                uint stride, uint n, uint p0, uint p1)\n{\n");
   g->indent = 1;

@@ -34,7 +34,12 @@ uint gslot(uint l)
          + (uint)get_group_id(0) * (uint)get_local_size(0) + lx;
 }
 
-__kernel void k(__global uint *restrict out, __global const uint *restrict in,
+#ifdef DIFFTEST_NO_RESTRICT
+#define RESTRICT
+#else
+#define RESTRICT restrict
+#endif
+__kernel void k(__global uint *RESTRICT out, __global const uint *RESTRICT in,
                 __global uint *cnt, __global uint *scratch, uint ostride,
                 uint stride, uint n, uint p0, uint p1)
 {

@@ -98,7 +98,12 @@ uint h0(uint a, uint b)
   return r ^ (22u);
 }
 
-__kernel void k(__global uint *restrict out, __global const uint *restrict in,
+#ifdef DIFFTEST_NO_RESTRICT
+#define RESTRICT
+#else
+#define RESTRICT restrict
+#endif
+__kernel void k(__global uint *RESTRICT out, __global const uint *RESTRICT in,
                 __global uint *cnt, __global uint *scratch, uint ostride,
                 uint stride, uint n, uint p0, uint p1)
 {

@@ -103,7 +103,12 @@ uint h1(uint a, uint b)
   return r ^ ((uint)(uchar)(popcount(0x5874290fu)));
 }
 
-__kernel void k(__global uint *restrict out, __global const uint *restrict in,
+#ifdef DIFFTEST_NO_RESTRICT
+#define RESTRICT
+#else
+#define RESTRICT restrict
+#endif
+__kernel void k(__global uint *RESTRICT out, __global const uint *RESTRICT in,
                 __global uint *cnt, __global uint *scratch, uint ostride,
                 uint stride, uint n, uint p0, uint p1)
 {

@@ -91,7 +91,12 @@ ulong dt_wg_bcast(__local ulong *s, ulong x, uint l)
 #define WG_ANY work_group_any
 #endif
 
-__kernel void k(__global uint *restrict out, __global const uint *restrict in,
+#ifdef DIFFTEST_NO_RESTRICT
+#define RESTRICT
+#else
+#define RESTRICT restrict
+#endif
+__kernel void k(__global uint *RESTRICT out, __global const uint *RESTRICT in,
                 __global uint *cnt, __global uint *scratch, uint ostride,
                 uint stride, uint n, uint p0, uint p1)
 {
