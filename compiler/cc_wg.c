@@ -1420,12 +1420,6 @@ static LLVMValueRef build_lane_loops(wg_gen *g, LLVMValueRef *argv, unsigned sta
   v[1] = x1, from[0] = yh, from[1] = xb;
   LLVMAddIncoming(x, v, from, 2);
   LLVMPositionBuilderAtEnd(g->b, dn);
-  /* lanes.done is never empty (llvm.sideeffect, which emits no code): an
-   * empty block here let SimplifyCFG make the lane loop's latch the back
-   * edge of the serial loop around it too, which then inherited the lane
-   * loop's vectorize.enable (see mark_serial_loop). */
-  if (!g->opt_disable)
-    cc_build_intrinsic(g->b, g->m, "llvm.sideeffect", NULL, 0, NULL, 0, "");
   return r;
 }
 
@@ -1577,7 +1571,10 @@ static LLVMValueRef chunk_origin(wg_gen *g, LLVMValueRef chunk, LLVMValueRef bas
  * serial outer loop: a loop of barriers `for (y = 0; y < get_local_size(0);
  * y++)` ran y 16 at a time.  SimplifyCFG does not fold a block whose
  * terminator has loop metadata into a predecessor that has some, so with
- * this id neither loop takes the other's. */
+ * this id neither loop takes the other's.  The state loop's back edges also
+ * get a block of their own that is never empty (build_state_machine): jump
+ * threading bypassed the block after the lane loop and its metadata went with
+ * it. */
 static void mark_serial_loop(wg_gen *g, LLVMValueRef term)
 {
   if (g->opt_disable)
@@ -1863,9 +1860,23 @@ static int build_state_machine(wg_gen *g, LLVMValueRef *argv, const LLVMValueRef
       r = build_lane_loops(g, argv, s, coll, lsx, NULL, vec_state[s]);
     }
     LLVMValueRef sw = LLVMBuildSwitch(g->b, r, exitb, g->nbnd);
-    for (unsigned b = 0; b < g->nbnd; b++)
-      LLVMAddCase(sw, wg_c32(g, b + 1), cblock[b]);
     mark_serial_loop(g, sw);
+    for (unsigned b = 0; b < g->nbnd; b++) {
+      LLVMBasicBlockRef to = cblock[b];
+      if (b + 1 <= s && !g->opt_disable) {
+        /* Back to an earlier state: a latch of the state loop of its own,
+         * never empty (llvm.sideeffect emits no code), so that neither
+         * SimplifyCFG nor jump threading turns the lane loop's latch into
+         * the state loop's back edge (see mark_serial_loop). */
+        LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
+        to = LLVMAppendBasicBlockInContext(g->c, g->wg, "state.latch");
+        LLVMPositionBuilderAtEnd(g->b, to);
+        cc_build_intrinsic(g->b, g->m, "llvm.sideeffect", NULL, 0, NULL, 0, "");
+        mark_serial_loop(g, LLVMBuildBr(g->b, cblock[b]));
+        LLVMPositionBuilderAtEnd(g->b, here);
+      }
+      LLVMAddCase(sw, wg_c32(g, b + 1), to);
+    }
   }
   free(sblock);
   free(cvals);
