@@ -672,7 +672,7 @@ TEST(scan_fusion_shapes)
     "  long c = 0;\n"
     "  for (int r = 0; r < reps; r++)\n"
     "    c += work_group_scan_inclusive_min((long)(x ^ r)) + r;\n"
-    "  out[i] = a + b * 3 + sq + u;\n"
+    "  out[i] = (int)((uint)a + (uint)b * 3u + (uint)sq + (uint)u);\n" /* b may be INT_MIN */
     "  out2[i] = c;\n"
     "}\n";
   static const size_t locals[] = {1, 2, 4, 5, 8, 16, 17, 33, 64, 250, 1024};
@@ -725,7 +725,8 @@ TEST(scan_fusion_shapes)
                   mn = (long)(in[g0 + t] ^ r);
               c += mn + r;
             }
-            int want = a + b * 3 + sq + u;
+            /* wrapping, as the kernel's int arithmetic (b starts at INT_MIN) */
+            int want = (int)((unsigned)a + (unsigned)b * 3u + (unsigned)sq + (unsigned)u);
             if (out[g0 + j] != want || out2[g0 + j] != c) {
               if (bad++ < 10)
                 fprintf(stderr, "%s local %zu reps %d item %zu: want %d %ld got %d %ld\n", opts[o], l, reps,
