@@ -1,6 +1,19 @@
-/* Internal to the work-group function generator (cc_wg.c: kernels, work-item
- * builtins, access groups, the work-group function; cc_wg_frame.c: regions,
- * the frame, boundaries).  See cc_wg.c for the design. */
+/* Internal to the work-group function generator.  See cc_wg.c for the
+ * design; one file per concern:
+ *   cc_wg.c          per kernel and per module: the steps in order
+ *   cc_wg_mangle.c   mangled builtin names; which calls are boundaries
+ *   cc_wg_body.c     K.body, the work-item builtins, access groups
+ *   cc_wg_tls.c      __local variables (thread-local) through a getter
+ *   cc_wg_regions.c  boundaries found, each region's plan and the report
+ *   cc_wg_frame.c    regions rewritten: the frame, saves and restores
+ *   cc_wg_uniform.c  uniform and divergent values of the body
+ *   cc_wg_trim.c     lane loops that need only the work-items below a bound
+ *   cc_wg_state.c    the work-group function: lane loops, state machine
+ *   cc_wg_coll.c     collectives and async copies in it: combines, fused
+ *                    scans, packed and spanned small groups
+ *   cc_wg_outer.c, cc_wg_diverge*.c, cc_wg_affine.c   lane loops with inner
+ *                    loops, divergence, affine accesses (after linking)
+ *   cc_wg_late.c     after linking and after O3 */
 #ifndef LANECL_CC_WG_H
 #define LANECL_CC_WG_H
 
@@ -10,6 +23,24 @@
 #include "compiler/cc_llvm_util.h"
 
 #define WG_MAX_SLOT_ALIGN 64 /* the frame must be this aligned */
+
+/* The body's parameters after the kernel's own (g->nparams of them): the
+ * body's argument k is argv[g->nparams + k] in the work-group function. */
+enum wg_body_param {
+  WG_P_CTX,      /* const lanecl_wg_ctx * */
+  WG_P_LX,       /* i64 local ids */
+  WG_P_LY,
+  WG_P_LZ,
+  WG_P_STATE,    /* i32: the region to run */
+  WG_P_COLL,     /* i64: the raw bits of a uniform collective result */
+  WG_P_UVAL,     /* the uniform values' area */
+  WG_P_GOFF,     /* i64: the group's place in the call's run of groups */
+  WG_P_CBUF,     /* where a work-item finds its scan result (coll_buf) */
+  WG_P_CBUF_OUT, /* where it puts its operand (coll_out) */
+  WG_P_CIDX,     /* i64: its element of them, all ones: the linear id */
+  WG_P_GX,       /* i64: group_off * enqueued local size + lx */
+  WG_NBODY_PARAMS
+};
 
 /* How a region's lane loop goes to LLVM's loop vectorizer. */
 enum { WG_VEC_NONE, WG_VEC_LANES, WG_VEC_OUTER };
@@ -67,6 +98,30 @@ typedef struct wg_trim {
   wg_trim_bound b[WG_TRIM_MAX];  /* it needs x below the largest */
 } wg_trim;
 
+/* Lane x of a chunk of packed small groups (wg_build_packed_groups): work-item
+ * x % size of group group_off + x / size, its collective element at
+ * chunk[x] (the body's coll_idx). */
+struct wg_pack {
+  unsigned shift;     /* log2 of the groups' size */
+  LLVMValueRef gk;    /* group_off of the chunk's first group */
+  LLVMValueRef chunk;
+  unsigned esize;
+  int in, out;        /* the chunk is the body's coll_buf / coll_out */
+  int coll_lane;      /* the body's coll is lane x's element of the chunk (reduce, all, any, broadcast) */
+};
+
+/* One z/y/x lane-loop nest around a call of the body (wg_build_lane_loops):
+ * x runs from xbase (NULL: 0), y from ybase, z from zbase, below ls. */
+typedef struct wg_lanes {
+  unsigned state;              /* the region it runs: a constant state */
+  LLVMValueRef coll;           /* the body's coll */
+  const LLVMValueRef *ls;      /* the trip counts of x, y, z */
+  LLVMValueRef xbase, ybase, zbase;
+  LLVMValueRef cidx_base;      /* coll_idx = cidx_base + x (NULL: as the caller's argv has it) */
+  const struct wg_pack *pack;  /* lane x of packed small groups (NULL: none) */
+  int vectorize;               /* WG_VEC_* */
+} wg_lanes;
+
 typedef struct wg_gen {
   LLVMModuleRef m;
   LLVMContextRef c;
@@ -115,14 +170,13 @@ typedef struct wg_gen {
    * loop runs fused with, 16 work-items at a time, in groups of one
    * dimension (see build_fused_scan); 0 when none. */
   unsigned *fuse_to;
+  struct wg_region *regions;  /* per state (nbnd + 1): what its walk found (cc_wg_regions.c) */
   /* Groups of 1, 2, 4, 8 or 16 work-items run 16 / size per chunk of a fused
    * scan, or of a reduce, all or any, after state 0 (build_packed_groups):
    * 0 when the kernel can't. */
   int packable;
   unsigned pack_to;               /* the collective they run through (boundary index) */
-  const struct wg_pack *cur_pack; /* the lane loops being built run packed groups */
-  LLVMValueRef ybase, zbase;      /* the lane loops' y and z start there (NULL: 0) */
-  LLVMValueRef cidx_base;         /* coll_idx = cidx_base + x (NULL: the body's linear id) */
+  LLVMValueRef *lane_argv;        /* scratch: the body's arguments in a lane loop */
   LLVMBasicBlockRef pk_from[6];  /* those runs' last blocks (and build_spanned_groups'), */
   LLVMValueRef pk_last[6];       /* the last group each ran (group_off) */
   unsigned npk;
@@ -169,14 +223,86 @@ static inline void wg_build_store(wg_gen *g, LLVMValueRef v, LLVMValueRef p, uns
     wg_mark_parallel(g, s);
 }
 
-/* cc_wg.c */
+/* cc_wg_mangle.c */
+/* A mangled builtin name: _Z<ilen><ident><params>. */
+typedef struct wg_mangled {
+  const char *ident;
+  size_t ilen;
+  const char *params;
+  size_t plen;
+} wg_mangled;
+/* call is to a function with a mangled name (mg filled). */
+int wg_demangle(LLVMValueRef call, wg_mangled *mg);
+int wg_ident_is(const wg_mangled *mg, const char *s);
+/* The identifier starts with s: *rest its length. */
+int wg_ident_starts(const wg_mangled *mg, const char *s, size_t *rest);
+/* 1 when call is a boundary (bd filled), 0 when not, -1 on a collective
+ * LaneCL can't lower (*why says what). */
+int wg_classify_boundary(LLVMValueRef call, wg_boundary *bd, const char **why);
+
+/* cc_wg_body.c */
 /* A field of *ctxp (never written while a work-group runs): an invariant load. */
 LLVMValueRef wg_ctx_load(wg_gen *g, LLVMValueRef ctxp, size_t off, LLVMTypeRef ty, const char *name);
 LLVMValueRef wg_ctx_dim(wg_gen *g, size_t field, unsigned d, const char *name);
+void wg_add_fn_attr(wg_gen *g, LLVMValueRef fn, const char *name);
+void wg_add_string_attr(wg_gen *g, LLVMValueRef fn, const char *k, const char *v);
+/* The kernel's blocks move into g->body (its parameters, then enum
+ * wg_body_param's); g->wg declared; the kernel deleted. */
+int wg_make_body(wg_gen *g, LLVMValueRef kernel, char **err);
+/* Work-item functions and to_global/to_local/to_private lowered. */
+void wg_lower_workitem_calls(wg_gen *g);
 /* The object a pointer points into, through GEPs and casts. */
 LLVMValueRef wg_ptr_base(LLVMValueRef p);
 /* The access group on every access to memory that is not private stack memory. */
 void wg_mark_accesses(wg_gen *g);
+
+/* cc_wg_tls.c */
+/* Every use of a thread-local global in the body through its getter. */
+int wg_isolate_tls(wg_gen *g);
+
+/* cc_wg_regions.c */
+/* g->bnd: the body's boundaries, in block order. */
+int wg_find_boundaries(wg_gen *g, char **err);
+/* The lane loops' width in 32-bit lanes for the device. */
+unsigned wg_lane_width(wg_gen *g);
+/* Each region's plan: vec_state[r] (WG_VEC_*), g->fuse_to, g->packable;
+ * what the regions' walks found stays in g->regions for the report. */
+int wg_plan_regions(wg_gen *g, int *vec_state);
+/* The report's lines for the regions and their plan. */
+void wg_report_regions(wg_gen *g);
+void wg_free_regions(wg_gen *g);
+
+/* cc_wg_state.c */
+/* The work-group function g->wg around g->body; vec_state per state. */
+int wg_build_wg_function(wg_gen *g, const int *vec_state);
+/* The lane loops of ln around the body called with argv, as the lane loop
+ * changes it (argv itself stays as it is); the builder is left after the
+ * nest.  Returns the call's value (the boundary reached: the same for every
+ * work-item). */
+LLVMValueRef wg_build_lane_loops(wg_gen *g, const LLVMValueRef *argv, const wg_lanes *ln);
+void wg_load_uniform_values(wg_gen *g, unsigned s, LLVMValueRef frame, LLVMValueRef area);
+/* A 64-byte aligned stack buffer in the work-group function's entry block. */
+LLVMValueRef wg_entry_alloca(wg_gen *g, unsigned bytes, const char *name);
+/* A loop of the work-group function that is not a lane loop: never vectorized. */
+void wg_mark_serial_loop(wg_gen *g, LLVMValueRef term);
+LLVMBasicBlockRef wg_close_loop(wg_gen *g, LLVMValueRef iv, LLVMValueRef init, LLVMBasicBlockRef pre,
+                                LLVMValueRef next, LLVMValueRef more, LLVMBasicBlockRef body, LLVMBasicBlockRef exit);
+
+/* cc_wg_coll.c */
+LLVMValueRef wg_build_combine(wg_gen *g, const wg_boundary *bd, LLVMValueRef ops, LLVMValueRef coll_buf,
+                              LLVMValueRef frame, LLVMValueRef nwi, const LLVMValueRef ls[3]);
+LLVMValueRef wg_build_fused_scan(wg_gen *g, LLVMValueRef *argv, unsigned s, LLVMValueRef coll, LLVMValueRef n,
+                                 LLVMValueRef frame, const int *vec_state, const LLVMValueRef *ls);
+void wg_build_packed_groups(wg_gen *g, const LLVMValueRef *argv, LLVMValueRef ls0, LLVMValueRef gk, LLVMValueRef count,
+                            LLVMBasicBlockRef gnext, const int *vec_state);
+void wg_build_spanned_groups(wg_gen *g, LLVMValueRef *argv, LLVMValueRef ls0, LLVMValueRef gk, LLVMValueRef count,
+                             LLVMBasicBlockRef gnext, LLVMValueRef frame, LLVMValueRef coll_buf,
+                             const int *vec_state);
+
+/* cc_wg_late.c */
+/* Function attribute of work-group functions whose builtins on vectors
+ * cc_wg_finish scalarizes once they are inlined. */
+#define WG_SCALARIZE_ATTR "lanecl-scalarize"
 
 /* cc_wg_frame.c */
 /* A scalar alloca used only by whole loads and stores: saved by value. */
