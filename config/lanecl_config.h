@@ -66,7 +66,7 @@ unsigned long lc_config_num(lc_var v);
 
 /* Whether name (LANECL_..., up to '=' or the end) is one that LaneCL or its
  * tests and tools read: in the table, LANECL_TEST_*, LANECL_BUILD_DIR,
- * LANECL_QUICK. */
+ * LANECL_QUICK, LANECL_ICD. */
 bool lc_config_known_name(const char *name);
 
 /* Once per process: to stderr, "LaneCL: <why>", each variable set to a bad

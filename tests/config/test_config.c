@@ -278,6 +278,7 @@ static void unknown_child(void)
   setenv("LANECL_TEST_ANYTHING", "1", 1); /* the tests' */
   setenv("LANECL_BUILD_DIR", "/x", 1);
   setenv("LANECL_QUICK", "1", 1);
+  setenv("LANECL_ICD", "/x/lanecl.icd", 1);
   setenv("LANECL_SPIN_US", "5", 1);
   lc_config_report();
 }
