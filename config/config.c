@@ -160,12 +160,11 @@ static const parsed *get(lc_var v, parsed *tmp)
 {
   if ((unsigned)v >= LC_NVARS)
     return NULL;
-  pthread_once(&parse_once, parse_all);
+  pthread_once(&parse_once, parse_all); /* also the words of the LC_TYPE_ENUM lists */
   if (table[v].live) {
     parse(v, getenv(table[v].name), tmp);
     return tmp;
   }
-  pthread_once(&parse_once, parse_all);
   return &values[v];
 }
 

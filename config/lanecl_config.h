@@ -57,7 +57,8 @@ const lc_var_desc *lc_config_table(void);
 /* Whether the variable is set to a valid value (empty counts as unset). */
 bool lc_config_given(lc_var v);
 /* Its value as text: the value given when valid, else the default where the
- * default is a value, else NULL. */
+ * default is a value, else NULL.  Valid for the life of the process (a live
+ * variable of LC_TYPE_STR would not be: there is none). */
 const char *lc_config_str(lc_var v);
 /* Its number: LC_TYPE_UINT: the value (or def_num); LC_TYPE_ENUM: the index
  * of the value in allowed (or def_num); LC_TYPE_FLAG: 1 when set, else 0;
