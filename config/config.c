@@ -146,12 +146,11 @@ static void parse_all(void)
     if (table[v].type == LC_TYPE_ENUM)
       split_words((lc_var)v);
     parse((lc_var)v, getenv(table[v].name), &values[v]);
-    if (values[v].raw) {
-      char *copy = strdup(values[v].raw);
+    /* A copy, for a later setenv or putenv of the name; without memory,
+     * glibc's own string (setenv and unsetenv never free one). */
+    char *copy = values[v].raw ? strdup(values[v].raw) : NULL;
+    if (copy)
       values[v].raw = copy;
-      if (!copy)
-        values[v].set = values[v].valid = false; /* no memory: the default */
-    }
   }
 }
 
