@@ -6,6 +6,7 @@
 #define _GNU_SOURCE 1
 #include "scheduler/pool.c"
 #include "scheduler/topology.c"
+#include "config/lanecl_config.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,7 +62,11 @@ int main(int argc, char **argv)
   const sched_topology *topo = sched_topology_get();
   double t_topo = bench_now_us() - t0;
   t0 = bench_now_us();
-  sched_pool *pool = sched_pool_create(NULL);
+  /* The runtime's settings (runtime/device.c, rt_device_pool). */
+  sched_config cfg = {.pin = (int)lc_config_num(LC_AFFINITY),
+                      .nthreads = (unsigned)lc_config_num(LC_NUM_THREADS),
+                      .spin_us = (int)lc_config_num(LC_SPIN_US)};
+  sched_pool *pool = sched_pool_create(&cfg);
   double t_create = bench_now_us() - t0;
   if (!pool)
     return 1;

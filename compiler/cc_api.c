@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include "compiler/cc_internal.h"
+#include "config/lanecl_config.h"
 
 #include <llvm-c/Support.h>
 
@@ -118,13 +119,7 @@ double cc_now_ms(void)
 
 void cc_timing(const char *what, double since_ms)
 {
-  static int on = -1;
-  int v = __atomic_load_n(&on, __ATOMIC_RELAXED);
-  if (v < 0) {
-    v = getenv("LANECL_CC_TIMING") != NULL;
-    __atomic_store_n(&on, v, __ATOMIC_RELAXED);
-  }
-  if (v)
+  if (lc_config_num(LC_CC_TIMING))
     fprintf(stderr, "lanecl-cc: %-12s %7.2f ms\n", what, cc_now_ms() - since_ms);
 }
 
@@ -188,15 +183,15 @@ static void llvm_init_once(void)
                           "-pass-remarks-missed=loop-vectorize", "-pass-remarks-analysis=loop-vectorize"};
   int argc = 5;
   static char extra[1024];
-  const char *env = getenv("LANECL_LLVM_ARGS");
+  const char *env = lc_config_str(LC_LLVM_ARGS);
   /* W/2 32-bit lanes of the device's vectors (AVX-512: 8, AVX2: 4): the
    * host's, or LANECL_SIMD_BITS's (the option is one per process); not when
    * LANECL_LLVM_ARGS sets it (an option given twice is a fatal error). */
   if (!(env && strstr(env, "epilogue-vectorization-force-VF"))) {
     char *features = LLVMGetHostCPUFeatures();
-    const char *sb = getenv("LANECL_SIMD_BITS");
+    const char *sb = lc_config_str(LC_SIMD_BITS); /* 128, 256, 512 or NULL */
     unsigned bits = features && strstr(features, "+avx512f") ? 512 : features && strstr(features, "+avx2") ? 256 : 128;
-    if (sb && (!strcmp(sb, "128") || !strcmp(sb, "256") || !strcmp(sb, "512")))
+    if (sb)
       bits = (unsigned)atoi(sb);
     if (bits == 512)
       argv[argc++] = "-epilogue-vectorization-force-VF=8";

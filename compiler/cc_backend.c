@@ -14,6 +14,7 @@
 #include "compiler/cc_printf.h"
 #include "compiler/cc_safediv.h"
 #include "compiler/cc_stream.h"
+#include "config/lanecl_config.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -398,15 +399,12 @@ typedef struct part {
   int rc;
 } part;
 
-/* How many threads a build may use: LANECL_CC_THREADS, else the cores this
- * process may run on (at most 16). */
+/* How many threads a build may use: LANECL_CC_THREADS (1..64, read at each
+ * build), else the cores this process may run on (at most 16). */
 static unsigned compile_threads(void)
 {
-  const char *env = getenv("LANECL_CC_THREADS");
-  long n = 0;
-  if (env && *env)
-    n = strtol(env, NULL, 10);
-  else {
+  long n = (long)lc_config_num(LC_CC_THREADS);
+  if (!n) {
     cpu_set_t set;
     n = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : sysconf(_SC_NPROCESSORS_ONLN);
     if (n > 16)

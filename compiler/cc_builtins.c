@@ -11,6 +11,7 @@
  */
 #define _GNU_SOURCE
 #include "compiler/cc_internal.h"
+#include "config/lanecl_config.h"
 
 #include <dlfcn.h>
 #include <limits.h>
@@ -112,8 +113,8 @@ static int builtins_index(void)
 
 static void builtins_load(void)
 {
-  const char *env = getenv("LANECL_BUILTINS");
-  if (env && env[0]) {
+  const char *env = lc_config_str(LC_BUILTINS);
+  if (env) {
     builtins_rc = cc_read_file(env, &builtins);
   } else {
     Dl_info info;

@@ -21,6 +21,7 @@
  */
 #define _GNU_SOURCE
 #include "compiler/cc_internal.h"
+#include "config/lanecl_config.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -353,8 +354,7 @@ static void atfork_child(void)
 
 static void procs_init(void)
 {
-  const char *env = getenv("LANECL_CLANG_SPARE");
-  spare_mode = !(env && !strcmp(env, "0")) && access("/proc/self/fd", F_OK) == 0;
+  spare_mode = lc_config_num(LC_CLANG_SPARE) != 0 && access("/proc/self/fd", F_OK) == 0;
   if (spare_mode && pthread_atfork(atfork_prepare, atfork_parent, atfork_child))
     spare_mode = 0;
 }

@@ -20,6 +20,7 @@
  */
 #include "compiler/cc_internal.h"
 #include "compiler/cc_llvm_util.h"
+#include "config/lanecl_config.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -320,7 +321,7 @@ unsigned cc_cap_lane_widths(LLVMModuleRef m, unsigned simd_bits)
       int unforce = s.insts >= CC_UNFORCE_INSTS && has_uniform_conditional_store(&cfg, in, header, latch);
       free(in);
       unsigned w = unforce ? 0 : cc_lane_width_cap(s.insts, s.min_bits, simd_bits);
-      if (getenv("LANECL_CC_TIMING"))
+      if (lc_config_num(LC_CC_TIMING))
         fprintf(stderr, "lanecl-cc: lane loop: %u instructions, narrowest %u bits, %s %u\n", s.insts,
                 s.min_bits, unforce ? "conditional lane-invariant stores: vectorization not forced" : "width cap",
                 w);

@@ -55,7 +55,6 @@
 #define ENTRY_HEADER (8u + 4u + 4u + 8u + 8u + ENTRY_KEY_WORDS * 8u)
 #define FNV_SEED_A 0xcbf29ce484222325ull
 #define FNV_SEED_B 0x84222325cbf29ce4ull
-#define DEFAULT_MAX_MB 1024u
 #define STALE_TMP_SECONDS 3600
 
 /* ---- where things are ---- */
@@ -226,7 +225,7 @@ static void file_identity(const char *path, file_id *id)
 static void compute_ids(void)
 {
   char path[PATH_MAX + 32];
-  const char *cc = rt_env("COMPILER");
+  const char *cc = lc_config_str(LC_COMPILER);
   if (cc)
     file_identity(cc, &compiler_id);
   else if (find_beside_library("liblanecl_cc.so", path, sizeof(path)))
@@ -276,7 +275,7 @@ static bool make_dirs(char *path)
 
 static void find_cache_dir(void)
 {
-  const char *env = rt_env("CACHE_DIR");
+  const char *env = lc_config_str(LC_CACHE_DIR);
   const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
   if (env && !strcmp(env, "off"))
     return;
@@ -298,13 +297,7 @@ static void find_cache_dir(void)
     rt_err("cache: %s is not a directory of this user; cache off", cache_dir);
     return;
   }
-  const char *max = rt_env("CACHE_MAX_MB");
-  char *end = NULL;
-  unsigned long long mb = max ? strtoull(max, &end, 10) : DEFAULT_MAX_MB;
-  if (max && (*end || !*max || max[0] == '-' || mb == 0 || mb > (1ull << 30))) {
-    rt_err("LANECL_CACHE_MAX_MB=%s: not a number of MiB from 1; %u", max, DEFAULT_MAX_MB);
-    mb = DEFAULT_MAX_MB;
-  }
+  unsigned long long mb = lc_config_num(LC_CACHE_MAX_MB); /* 1..2^30; a bad value: the default */
   cache_max_bytes = (uint64_t)mb << 20;
   cache_on = true;
   rt_log(RT_LOG_BUILD, "cache: %s (at most %llu MiB)", cache_dir, mb);

@@ -218,13 +218,12 @@ static void rt_init_once(void)
   /* LANECL_CPU: the LLVM CPU model code is tuned for (scheduling and the
    * choices that follow it, e.g. scan chunks of 256 bits on znver4), with the
    * host's features; unset or empty: the host's. */
-  const char *cpu = getenv("LANECL_CPU");
-  d->cc.cpu_name = cpu && *cpu ? cpu : NULL;
+  d->cc.cpu_name = lc_config_str(LC_CPU);
   /* LANECL_SIMD_BITS=256 (128): the device is an x86-64 of that SIMD width,
    * e.g. an AVX2-only one on an AVX-512 host; the compiler leaves out the
    * host's wider features (cc_target_features).  Never wider than the host. */
-  const char *sb = getenv("LANECL_SIMD_BITS");
-  unsigned bits = sb && *sb ? (unsigned)strtoul(sb, NULL, 10) : 0;
+  const char *sb = lc_config_str(LC_SIMD_BITS); /* 128, 256, 512 or NULL */
+  unsigned bits = sb ? (unsigned)strtoul(sb, NULL, 10) : 0;
   if ((bits == 128 || bits == 256) && bits < d->simd_bits) {
     d->simd_bits = bits;
     if (bits < 256)
@@ -249,7 +248,13 @@ sched_pool *rt_device_pool(cl_device_id dev)
 {
   pthread_mutex_lock(&dev->pool_lock);
   if (!dev->pool) {
-    sched_config cfg = {.ncores = dev->compute_units, .cores = dev->cores, .pin = 1};
+    /* LANECL_NUM_THREADS, LANECL_AFFINITY, LANECL_SPIN_US: the scheduler's
+     * settings come from here, it reads no environment. */
+    sched_config cfg = {.ncores = dev->compute_units,
+                        .cores = dev->cores,
+                        .pin = (int)lc_config_num(LC_AFFINITY),
+                        .nthreads = (unsigned)lc_config_num(LC_NUM_THREADS),
+                        .spin_us = (int)lc_config_num(LC_SPIN_US)};
     dev->pool = sched_pool_create(&cfg);
   }
   sched_pool *pool = dev->pool;

@@ -11,20 +11,13 @@ pthread_cond_t rt_graph_done = PTHREAD_COND_INITIALIZER;
 unsigned rt_graph_waiters;
 atomic_uint rt_graph_gen;
 
-#define SPIN_DEFAULT_US 20
-
 static uint64_t spin_ns;
 static pthread_once_t spin_once = PTHREAD_ONCE_INIT;
 
 static void spin_init(void)
 {
-  /* The worker pool reads the same variable (and warns about bad values). */
-  const char *v = rt_env("SPIN_US");
-  char *end = NULL;
-  unsigned long us = v ? strtoul(v, &end, 10) : SPIN_DEFAULT_US;
-  if (v && (*end || v[0] == '-' || us > 1000000))
-    us = SPIN_DEFAULT_US;
-  spin_ns = (uint64_t)us * 1000;
+  /* The worker pool gets the same value (rt_device_pool). */
+  spin_ns = (uint64_t)lc_config_num(LC_SPIN_US) * 1000;
 }
 
 uint64_t rt_spin_ns(void)

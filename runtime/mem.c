@@ -65,9 +65,9 @@ static cl_mem mem_root(cl_mem m)
 /* The mbind mode and node mask (OS indexes) for ctx's devices; 0: none. */
 static int mem_place_policy(cl_context ctx, unsigned long *mask)
 {
-  const char *env = getenv("LANECL_MEM_PLACE");
-  bool always = env && !strcmp(env, "always");
-  if (env && !strcmp(env, "0"))
+  const char *env = lc_config_str(LC_MEM_PLACE); /* 0, auto or always; read at each use */
+  bool always = !strcmp(env, "always");
+  if (!strcmp(env, "0"))
     return 0;
   const sched_topology *t = sched_topology_get();
   if (t->nnuma < 2 && !always)

@@ -110,13 +110,11 @@ static pthread_once_t stream_env_once = PTHREAD_ONCE_INIT;
 
 static void stream_env_read(void)
 {
-  const char *v = rt_env("STREAM_STORES");
-  if (v && !strcmp(v, "0"))
+  const char *v = lc_config_str(LC_STREAM_STORES); /* 0, 1 or auto (a bad value: auto) */
+  if (!strcmp(v, "0"))
     stream_env = STREAM_OFF;
-  else if (v && !strcmp(v, "1"))
+  else if (!strcmp(v, "1"))
     stream_env = STREAM_ON;
-  else if (v && strcmp(v, "auto"))
-    rt_err("LANECL_STREAM_STORES=%s: not 0, 1 or auto; auto", v);
 }
 
 /* Whether a launch of nwi work-items of a kernel whose wide __global stores

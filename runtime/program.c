@@ -52,7 +52,7 @@ static void load_compiler(void)
 {
   rt_str why = {0};
   const cc_api *api = NULL;
-  const char *env = rt_env("COMPILER");
+  const char *env = lc_config_str(LC_COMPILER);
   if (env) {
     api = try_compiler(env, &why);
   } else {

@@ -72,8 +72,8 @@ void rt_log(unsigned cat, const char *fmt, ...) __attribute__((format(printf, 2,
 /* rt_err(func, fmt, ...) logs "LaneCL: <func>: <reason>" under RT_LOG_ERR. */
 #define rt_err(...) rt_log(RT_LOG_ERR, __VA_ARGS__)
 
-/* Read an environment setting LANECL_<name>; NULL when unset. */
-const char *rt_env(const char *name);
+/* The LANECL_* environment variables: config/lanecl_config.h. */
+#include "config/lanecl_config.h"
 
 /* ---------------------------------------------------------------------------
  * Info queries: one helper does the size check, size_ret and the copy.

@@ -42,14 +42,6 @@ bool rt_release(rt_object *o)
   return false;
 }
 
-const char *rt_env(const char *name)
-{
-  char key[128];
-  snprintf(key, sizeof(key), "LANECL_%s", name);
-  const char *v = getenv(key);
-  return (v && *v) ? v : NULL;
-}
-
 void rt_log_init(void)
 {
   static const struct { const char *name; unsigned bit; } cats[] = {
@@ -57,7 +49,8 @@ void rt_log_init(void)
     {"queue", RT_LOG_QUEUE}, {"sched", RT_LOG_SCHED}, {"mem", RT_LOG_MEM},
     {"all", ~0u},
   };
-  const char *v = rt_env("DEBUG");
+  const char *v = lc_config_str(LC_DEBUG);
+  lc_config_report(); /* bad values, unknown names: under LANECL_DEBUG */
   if (!v)
     return;
   char buf[256];

@@ -48,7 +48,6 @@
 #define _GNU_SOURCE 1
 #include "scheduler/sched.h"
 
-#include <errno.h>
 #include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
@@ -63,7 +62,6 @@
 
 #define POOL_LINE 64
 #define POOL_ARENA_ALIGN 128           /* the largest OpenCL C type, long16/double16 */
-#define POOL_DEFAULT_SPIN_US 20       /* LANECL_SPIN_US */
 #define POOL_STACK_SIZE (8u << 20)
 #define POOL_STACK_RESERVE (64u << 10)  /* stack the runtime's own frames keep below a group's need */
 #define POOL_NONE UINT32_MAX
@@ -166,24 +164,6 @@ static uint64_t pool_now_ns(void)
 static void pool_relax(void)
 {
   __builtin_ia32_pause();
-}
-
-/* Reads a decimal environment variable in [lo, hi]; *out untouched and false
- * when unset, with a warning when set to anything else. */
-static bool pool_env_uint(const char *name, unsigned long lo, unsigned long hi, unsigned long *out)
-{
-  const char *s = getenv(name);
-  if (!s || !*s)
-    return false;
-  char *end;
-  errno = 0;
-  unsigned long v = strtoul(s, &end, 10);
-  if (errno || *end || s[0] == '-' || v < lo || v > hi) {
-    fprintf(stderr, "LaneCL: ignoring %s=%s (expected %lu..%lu)\n", name, s, lo, hi);
-    return false;
-  }
-  *out = v;
-  return true;
 }
 
 /* ---- arenas ---- */
@@ -731,7 +711,7 @@ static void pool_make_float_set(sched_pool *pool)
 sched_pool *sched_pool_create(const sched_config *cfg)
 {
   const sched_topology *topo = sched_topology_get();
-  sched_config def = {0, NULL, 1};
+  sched_config def = {.pin = 1, .spin_us = -1};
   if (!cfg)
     cfg = &def;
   unsigned ncores = cfg->ncores ? cfg->ncores : topo->ncores;
@@ -741,14 +721,11 @@ sched_pool *sched_pool_create(const sched_config *cfg)
   for (unsigned i = 0; cores && i < ncores; i++)
     if (cores[i] < 0 || (unsigned)cores[i] >= topo->ncores)
       return NULL;
-  unsigned long v;
-  unsigned n = ncores;
-  if (pool_env_uint("LANECL_NUM_THREADS", 1, SCHED_MAX_CORES, &v))
-    n = (unsigned)v;
-  const char *aff = getenv("LANECL_AFFINITY");
-  bool pin = cfg->pin && !(aff && !strcmp(aff, "0"));
-  unsigned long spin_us = POOL_DEFAULT_SPIN_US;
-  pool_env_uint("LANECL_SPIN_US", 0, 1000000, &spin_us);
+  if (cfg->nthreads > SCHED_MAX_CORES || cfg->spin_us > 1000000)
+    return NULL;
+  unsigned n = cfg->nthreads ? cfg->nthreads : ncores;
+  bool pin = cfg->pin;
+  unsigned long spin_us = cfg->spin_us < 0 ? SCHED_DEFAULT_SPIN_US : (unsigned long)cfg->spin_us;
 
   sched_pool *pool = aligned_alloc(POOL_LINE, (sizeof(sched_pool) + POOL_LINE - 1) & ~(size_t)(POOL_LINE - 1));
   if (!pool)

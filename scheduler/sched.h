@@ -38,18 +38,21 @@ int sched_pu_core(int os_pu);
 typedef struct sched_pool sched_pool;
 typedef struct sched_worker sched_worker;
 
+#define SCHED_DEFAULT_SPIN_US 20
+
+/* The scheduler reads no environment: the runtime fills this from
+ * LANECL_NUM_THREADS, LANECL_AFFINITY and LANECL_SPIN_US. */
 typedef struct sched_config {
-  unsigned ncores;           /* number of workers; 0 = all cores in cores[] (or the machine) */
+  unsigned ncores;           /* number of cores; 0 = the machine */
   const int *cores;          /* core indexes into sched_topology (NULL = 0..ncores-1) */
-  int pin;                   /* pin each worker to its core's PU */
+  int pin;                   /* pin each worker to its core's PU; 0: workers float over the pool's cores */
+  unsigned nthreads;         /* workers over the cores, round robin (1..SCHED_MAX_CORES); 0: one per core */
+  int spin_us;               /* how long an idle worker, or a caller waiting for its job, spins before it
+                              * sleeps, in us (0..1000000); <0: SCHED_DEFAULT_SPIN_US */
 } sched_config;
 
-/* Environment overrides: LANECL_NUM_THREADS=n, LANECL_AFFINITY=0.
- * (LANECL_NUM_THREADS=n: n workers over the configured cores, round robin;
- * LANECL_AFFINITY=0: workers float over the pool's cores; LANECL_SPIN_US=us:
- * how long an idle worker, or a caller waiting for its job, spins before it
- * sleeps, default 20.)  cfg NULL: every core, pinned.  NULL when a core index
- * is out of range or on failure. */
+/* cfg NULL: every core, pinned, the default spin.  NULL when a core index
+ * or nthreads is out of range, or on failure. */
 sched_pool *sched_pool_create(const sched_config *cfg);
 /* Joins the workers.  The pool must be idle: not from inside a group. */
 void sched_pool_destroy(sched_pool *pool);

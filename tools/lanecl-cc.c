@@ -15,6 +15,7 @@
  * The build log goes to stderr.  Exit status: 0 ok, 1 failed, 2 usage.
  */
 #include "compiler/cc_internal.h"
+#include "config/lanecl_config.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -151,8 +152,8 @@ static int default_simd_bits(void)
     bits = 512;
   else if (__builtin_cpu_supports("avx2"))
     bits = 256;
-  const char *sb = getenv("LANECL_SIMD_BITS");
-  int want = sb && *sb ? atoi(sb) : 0;
+  const char *sb = lc_config_str(LC_SIMD_BITS); /* 128, 256, 512 or NULL */
+  int want = sb ? atoi(sb) : 0;
   return (want == 128 || want == 256) && want < bits ? want : bits;
 }
 
@@ -176,8 +177,9 @@ int main(int argc, char **argv)
   size_t nlink = 0;
   char *options = NULL;
   int compile_only = 0, emit = -1, report = 0, link = 0, create_library = 0, print_target = 0;
-  const char *env_cpu = getenv("LANECL_CPU");
-  if (env_cpu && *env_cpu)
+  lc_config_report(); /* bad values, unknown names: under LANECL_DEBUG */
+  const char *env_cpu = lc_config_str(LC_CPU);
+  if (env_cpu)
     dev.cpu_name = env_cpu;
 
   for (int i = 1; i < argc; i++) {
@@ -274,8 +276,8 @@ int main(int argc, char **argv)
   /* LANECL_SIMD_BITS wider than the host (an AVX-512 target on an AVX2
    * host): the CPU that LANECL_CPU names, with its own features and
    * AVX-512 (the code is not meant to run here). */
-  const char *env_bits = getenv("LANECL_SIMD_BITS");
-  if (!bits_given && env_bits && env_cpu && *env_cpu && dev.cpu_name == env_cpu && !dev.cpu_features &&
+  const char *env_bits = lc_config_str(LC_SIMD_BITS);
+  if (!bits_given && env_bits && env_cpu && dev.cpu_name == env_cpu && !dev.cpu_features &&
       (unsigned)atoi(env_bits) > dev.simd_bits && atoi(env_bits) == 512) {
     dev.simd_bits = 512;
     dev.cpu_features = "+avx512f,+avx512bw,+avx512dq,+avx512vl";

@@ -99,9 +99,18 @@ static uint32_t run_spans_counted(sched_pool *pool, uint64_t nx, uint64_t ny, ui
   return atomic_load(&s.calls);
 }
 
+/* A pool over every core, pinned, with nthreads workers (0: one per core). */
+static sched_pool *pool_threads(unsigned nthreads)
+{
+  sched_config cfg = {.pin = 1, .nthreads = nthreads, .spin_us = -1};
+  sched_pool *pool = sched_pool_create(&cfg);
+  ASSERT_TRUE(pool != NULL);
+  return pool;
+}
+
 static sched_pool *pool_default(void)
 {
-  sched_config cfg = {0, NULL, 1};
+  sched_config cfg = {.pin = 1, .spin_us = -1};
   sched_pool *pool = sched_pool_create(&cfg);
   ASSERT_TRUE(pool != NULL);
   return pool;
@@ -237,7 +246,7 @@ TEST(concurrent_callers_sub_pool)
 {
   const sched_topology *t = sched_topology_get();
   int core = (int)t->ncores - 1;
-  sched_config cfg = {1, &core, 1};
+  sched_config cfg = {.ncores = 1, .cores = &core, .pin = 1, .spin_us = -1};
   sched_pool *pool = sched_pool_create(&cfg);
   ASSERT_TRUE(pool != NULL);
   pthread_t th[4];
@@ -383,7 +392,7 @@ TEST(create_rejects_bad_cores)
 {
   const sched_topology *t = sched_topology_get();
   int bad[1] = {(int)t->ncores};
-  sched_config cfg = {1, bad, 1};
+  sched_config cfg = {.ncores = 1, .cores = bad, .pin = 1, .spin_us = -1};
   ASSERT_TRUE(sched_pool_create(&cfg) == NULL);
   bad[0] = -1;
   ASSERT_TRUE(sched_pool_create(&cfg) == NULL);
@@ -446,10 +455,10 @@ static unsigned conc_indexes(const conc_job *c)
   return n;
 }
 
-TEST(num_threads_env_respected)
+/* sched_config.nthreads (the runtime's LANECL_NUM_THREADS). */
+TEST(num_threads_config_respected)
 {
-  setenv("LANECL_NUM_THREADS", "3", 1);
-  sched_pool *pool = pool_default();
+  sched_pool *pool = pool_threads(3);
   ASSERT_EQ(sched_pool_size(pool), 3);
   ASSERT_EQ(sched_pool_slots(pool), 4);
   conc_job *c = conc_run(pool, 200, 200, -1);
@@ -459,19 +468,21 @@ TEST(num_threads_env_respected)
   free(c);
   sched_pool_destroy(pool);
 
-  setenv("LANECL_NUM_THREADS", "1", 1);
-  pool = pool_default();
+  pool = pool_threads(1);
   ASSERT_EQ(sched_pool_size(pool), 1);
   c = conc_run(pool, 50, 100, -1);
   ASSERT_EQ(atomic_load(&c->max), 1);
   free(c);
   sched_pool_destroy(pool);
 
-  setenv("LANECL_NUM_THREADS", "zero", 1);         /* ignored, with a warning */
-  pool = pool_default();
+  pool = pool_threads(0);                           /* one per core */
   ASSERT_EQ(sched_pool_size(pool), sched_topology_get()->ncores);
   sched_pool_destroy(pool);
-  setenv("LANECL_NUM_THREADS", "0", 1);
+  /* Out of range: refused (the runtime's config never asks for it). */
+  sched_config cfg = {.pin = 1, .nthreads = SCHED_MAX_CORES + 1, .spin_us = -1};
+  ASSERT_TRUE(sched_pool_create(&cfg) == NULL);
+  /* The environment is not the scheduler's to read. */
+  setenv("LANECL_NUM_THREADS", "1", 1);
   pool = pool_default();
   ASSERT_EQ(sched_pool_size(pool), sched_topology_get()->ncores);
   sched_pool_destroy(pool);
@@ -483,8 +494,7 @@ static void pin_self(int pu);
 TEST(one_group_runs_on_one_thread)
 {
   pin_self(sched_topology_get()->core_pu[0]);     /* on a core of the pool */
-  setenv("LANECL_NUM_THREADS", "4", 1);
-  sched_pool *pool = pool_default();
+  sched_pool *pool = pool_threads(4);
   for (int i = 0; i < 50; i++) {
     conc_job *c = conc_run(pool, 1, i % 2 ? 100 : 0, -1);
     ASSERT_EQ(atomic_load(&c->max), 1);
@@ -501,7 +511,6 @@ TEST(one_group_runs_on_one_thread)
     free(c);
   }
   sched_pool_destroy(pool);
-  unsetenv("LANECL_NUM_THREADS");
 }
 
 static void pin_self(int pu)
@@ -521,7 +530,7 @@ TEST(sub_pool_runs_on_its_core)
   }
   pin_self(t->core_pu[0]);
   int core = 1;
-  sched_config cfg = {1, &core, 1};
+  sched_config cfg = {.ncores = 1, .cores = &core, .pin = 1, .spin_us = -1};
   sched_pool *pool = sched_pool_create(&cfg);
   ASSERT_TRUE(pool != NULL);
   ASSERT_EQ(sched_pool_size(pool), 1);
@@ -534,15 +543,14 @@ TEST(sub_pool_runs_on_its_core)
   }
   sched_pool_destroy(pool);
 
-  /* LANECL_AFFINITY=0: the worker floats. */
-  setenv("LANECL_AFFINITY", "0", 1);
+  /* pin 0 (the runtime's LANECL_AFFINITY=0): the worker floats. */
+  cfg.pin = 0;
   pool = sched_pool_create(&cfg);
   ASSERT_TRUE(pool != NULL);
   conc_job *c = conc_run(pool, 1, 0, -1);
   ASSERT_EQ(atomic_load(&c->on_caller), 0);
   free(c);
   sched_pool_destroy(pool);
-  unsetenv("LANECL_AFFINITY");
 }
 
 /* Counts, among groups run by workers (not the caller), those whose thread
@@ -568,7 +576,7 @@ static void affinity_group(void *data, const uint64_t gid[3], sched_worker *w)
  * returns the share of worker-run groups on floating threads (0 or 1). */
 static int affinity_floating(int pin)
 {
-  sched_config cfg = {0, NULL, pin};
+  sched_config cfg = {.pin = pin, .spin_us = -1};
   affinity_job a = {pthread_self(), 0, 0};
   sched_job job = {{100, 1, 1}, affinity_group, &a};
   sched_pool *pool = sched_pool_create(&cfg);
@@ -582,7 +590,10 @@ static int affinity_floating(int pin)
   return 1;
 }
 
-TEST(affinity_env_unpins)
+/* pin 0 (the runtime's LANECL_AFFINITY=0): workers float, over every
+ * core, not the caller's one CPU.  The environment is not the scheduler's
+ * to read. */
+TEST(affinity_config_unpins)
 {
   const sched_topology *t = sched_topology_get();
   if (t->ncores < 2) {
@@ -591,10 +602,10 @@ TEST(affinity_env_unpins)
   }
   pin_self(t->core_pu[0]);
   ASSERT_EQ(affinity_floating(1), 0);
-  setenv("LANECL_AFFINITY", "0", 1);
-  ASSERT_EQ(affinity_floating(1), 1);   /* not the caller's one CPU either */
-  unsetenv("LANECL_AFFINITY");
   ASSERT_EQ(affinity_floating(0), 1);
+  setenv("LANECL_AFFINITY", "0", 1);
+  ASSERT_EQ(affinity_floating(1), 0);
+  unsetenv("LANECL_AFFINITY");
 }
 
 /* ---- home ranges: the same part of a job on the same core each time ---- */
