@@ -2,6 +2,7 @@
 # LaneCL developer entry point, used by the README's two commands and by CI.
 #   tools/lanecl-dev.sh demo   set up, build, run clinfo and the sample program
 #   tools/lanecl-dev.sh test   set up, build, run the whole ctest suite
+#   tools/lanecl-dev.sh tsan   set up, build with ThreadSanitizer, run the threaded tests
 # Environment: BUILD_DIR (default build), JOBS (default nproc).
 set -eu
 cd "$(dirname "$0")/.."
@@ -78,8 +79,18 @@ test)
       asan_rerun_tracer_crashes "$BUILD_DIR-asan"
   fi
   ;;
+tsan)
+  # The tests of several host threads on one context and queue, and of the
+  # worker pool (ctest label tsan), in a ThreadSanitizer build
+  # ($BUILD_DIR-tsan) of the driver, the compiler and those tests only.  A
+  # test with any report fails; tests/tsan.supp holds the few inside LLVM.
+  setup
+  cmake -S . -B "$BUILD_DIR-tsan" -DCMAKE_BUILD_TYPE=RelWithDebInfo ${CMAKE_ARGS:-} -DLANECL_TSAN=ON
+  cmake --build "$BUILD_DIR-tsan" -j "$JOBS" --target lanecl_tsan_tests
+  (cd "$BUILD_DIR-tsan" && ctest --output-on-failure -j "$JOBS" -L tsan ${CTEST_ARGS:-})
+  ;;
 *)
-  echo "usage: $0 demo|test" >&2
+  echo "usage: $0 demo|test|tsan" >&2
   exit 2
   ;;
 esac
