@@ -2,6 +2,7 @@
  * sched_topology_get, CPUID), what it supports (the one list below), its
  * worker pool, and its sub-devices. */
 #include <cpuid.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -486,7 +487,14 @@ static cl_device_id device_new_sub(cl_device_id parent, const partition_plan *pl
   struct _cl_device_id *d = malloc(sizeof(*d));
   if (!d)
     return NULL;
-  *d = *parent;  /* the description; what differs is set below */
+  /* The description: every field from `name` on, which no thread changes
+   * once the device is handed out.  Not `*d = *parent`: other threads may
+   * meanwhile retain or release the parent, create its worker pool
+   * (rt_device_pool, under pool_lock) or hold pool_lock; what differs is
+   * set below. */
+  const size_t desc = offsetof(struct _cl_device_id, name);
+  memset(d, 0, desc);
+  memcpy((char *)d + desc, (const char *)parent + desc, sizeof(*d) - desc);
   d->cores = malloc(parent->compute_units * sizeof(int));
   d->partition_props = malloc(plan->nprops * sizeof(cl_device_partition_property));
   if (!d->cores || !d->partition_props) {

@@ -2,6 +2,7 @@
 # LaneCL developer entry point, used by the README's two commands and by CI.
 #   tools/lanecl-dev.sh demo   set up, build, run clinfo and the sample program
 #   tools/lanecl-dev.sh test   set up, build, run the whole ctest suite
+#   tools/lanecl-dev.sh tsan   set up, build with ThreadSanitizer, run the threaded tests
 # Environment: BUILD_DIR (default build), JOBS (default nproc).
 set -eu
 cd "$(dirname "$0")/.."
@@ -55,6 +56,16 @@ asan_rerun_tracer_crashes() { # dir
   (cd "$1" && ctest --output-on-failure --rerun-failed)
 }
 
+# The tests of several host threads on one context and queue, and of the
+# worker pool (ctest label tsan), in a ThreadSanitizer build
+# ($BUILD_DIR-tsan) of the driver, the compiler and those tests only.  A
+# test with any report fails; tests/tsan.supp holds the one inside LLVM.
+tsan() {
+  cmake -S . -B "$BUILD_DIR-tsan" -DCMAKE_BUILD_TYPE=RelWithDebInfo ${CMAKE_ARGS:-} -DLANECL_ASAN=OFF -DLANECL_TSAN=ON
+  cmake --build "$BUILD_DIR-tsan" -j "$JOBS" --target lanecl_tsan_tests
+  (cd "$BUILD_DIR-tsan" && ctest --output-on-failure -j "$JOBS" -L tsan ${CTEST_ARGS:-})
+}
+
 case "${1:-}" in
 demo)
   setup
@@ -66,20 +77,27 @@ demo)
   ;;
 test)
   # 1. the whole suite, plus the API tests under valgrind (label valgrind);
-  # 2. the same suite (less valgrind) built with AddressSanitizer + LeakSanitizer.
-  # LANECL_QUICK=1 skips step 2.
+  # 2. the same suite (less valgrind) built with AddressSanitizer + LeakSanitizer;
+  # 3. the threaded tests built with ThreadSanitizer (as `tsan` below).
+  # LANECL_QUICK=1 skips steps 2 and 3.
   setup
   build "$BUILD_DIR" -DLANECL_VALGRIND_TESTS=ON
   (cd "$BUILD_DIR" && ctest --output-on-failure -j "$JOBS" ${CTEST_ARGS:-})
   if [ -z "${LANECL_QUICK:-}" ]; then
     echo "== AddressSanitizer build ($BUILD_DIR-asan)"
-    build "$BUILD_DIR-asan" -DLANECL_ASAN=ON -DLANECL_VALGRIND_TESTS=OFF
+    build "$BUILD_DIR-asan" -DLANECL_ASAN=ON -DLANECL_TSAN=OFF -DLANECL_VALGRIND_TESTS=OFF
     (cd "$BUILD_DIR-asan" && ctest --output-on-failure -j "$JOBS" -LE valgrind ${CTEST_ARGS:-}) ||
       asan_rerun_tracer_crashes "$BUILD_DIR-asan"
+    echo "== ThreadSanitizer build ($BUILD_DIR-tsan): the threaded tests"
+    tsan
   fi
   ;;
+tsan)
+  setup
+  tsan
+  ;;
 *)
-  echo "usage: $0 demo|test" >&2
+  echo "usage: $0 demo|test|tsan" >&2
   exit 2
   ;;
 esac

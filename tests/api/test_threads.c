@@ -331,3 +331,68 @@ TEST(threads_object_churn)
   ASSERT_OK(clFinish(s.shared_ooo));
   free_shared(&s);
 }
+
+/* Sub-devices made and released by one thread while another runs kernels
+ * on their parent (its first launch creates the parent's worker pool).  A
+ * sub-device copies the parent's description only, not the fields other
+ * threads change meanwhile: the ThreadSanitizer build (label tsan) fails
+ * this test on such a race. */
+static void *partition_worker(void *arg)
+{
+  cl_device_id parent = arg;
+  for (int it = 0; it < 200; it++) {
+    const cl_device_partition_property props[] = {CL_DEVICE_PARTITION_EQUALLY, 1, 0};
+    cl_device_id sub[64];
+    cl_uint n = 0;
+    ASSERT_OK(clCreateSubDevices(parent, props, 64, sub, &n));
+    ASSERT_TRUE(n >= 2 && n <= 64);
+    for (cl_uint i = 0; i < n; i++) {
+      cl_uint cu = 0;
+      cl_device_id p = NULL;
+      ASSERT_OK(clGetDeviceInfo(sub[i], CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(cu), &cu, NULL));
+      ASSERT_OK(clGetDeviceInfo(sub[i], CL_DEVICE_PARENT_DEVICE, sizeof(p), &p, NULL));
+      ASSERT_EQ(cu, 1);
+      ASSERT_TRUE(p == parent);
+      ASSERT_OK(clReleaseDevice(sub[i]));
+    }
+  }
+  return NULL;
+}
+
+TEST(threads_sub_devices_while_the_parent_runs)
+{
+  cl_device_id dev = tl_device();
+  cl_uint cu = 0;
+  ASSERT_OK(clGetDeviceInfo(dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(cu), &cu, NULL));
+  if (cu < 2)
+    tl_skip("the device has %u compute unit: no sub-devices", cu);
+  cl_context ctx = tl_context();
+  cl_command_queue q = tl_queue(ctx, 0);
+  cl_program p = tl_build(ctx, "kernel void k(global int *p) { p[get_global_id(0)] += 1; }", NULL);
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "k", &err);
+  ASSERT_OK(err);
+  enum { N = 4096, LAUNCHES = 50 };
+  cl_mem m = buffer(ctx, N * sizeof(int));
+  int zero = 0;
+  ASSERT_OK(clEnqueueFillBuffer(q, m, &zero, sizeof(zero), 0, N * sizeof(int), 0, NULL, NULL));
+  ASSERT_OK(clSetKernelArg(k, 0, sizeof(m), &m));
+  pthread_t t;
+  ASSERT_EQ(pthread_create(&t, NULL, partition_worker, dev), 0);
+  for (int i = 0; i < LAUNCHES; i++) {
+    size_t global = N, local = 64;
+    ASSERT_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL));
+    ASSERT_OK(clFinish(q));
+  }
+  pthread_join(t, NULL);
+  int *back = malloc(N * sizeof(int));
+  ASSERT_OK(clEnqueueReadBuffer(q, m, CL_TRUE, 0, N * sizeof(int), back, 0, NULL, NULL));
+  for (int i = 0; i < N; i++)
+    ASSERT_EQ(back[i], LAUNCHES);
+  free(back);
+  ASSERT_OK(clReleaseMemObject(m));
+  ASSERT_OK(clReleaseKernel(k));
+  ASSERT_OK(clReleaseProgram(p));
+  ASSERT_OK(clReleaseCommandQueue(q));
+  ASSERT_OK(clReleaseContext(ctx));
+}

@@ -53,6 +53,7 @@ static void *worker(void *p)
 TEST(parallel_builds)
 {
   ct_api();
+  ct_dev(); /* filled here, once: the threads only read it */
   pthread_t t[NTHREADS];
   job jobs[NTHREADS];
   for (int i = 0; i < NTHREADS; i++) {
@@ -92,6 +93,7 @@ static void *bad_worker(void *p)
 TEST(parallel_failures_keep_their_own_logs)
 {
   ct_api();
+  ct_dev();
   pthread_t t[NTHREADS];
   job jobs[NTHREADS];
   for (int i = 0; i < NTHREADS; i++) {
