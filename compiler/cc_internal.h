@@ -84,7 +84,7 @@ void cc_wg_verdicts(cc_kernel_info *kinfo, uint32_t nkernels, const char *remark
  * packed (4 bytes for i32/u32/f32, 8 for the others), in linear local id order.
  * After cc_prepare these are plain C-convention functions taking (ptr, i64). */
 
-/* ===== Shared helpers (cc_api.c unless noted).  Conventions: an action
+/* ===== Shared helpers (cc_util.c unless noted).  Conventions: an action
  * returns a cc_status; a `char **err` / `char **log` out-parameter, when set,
  * is a malloc'd NUL-terminated message the caller frees with free(). ===== */
 
@@ -99,6 +99,8 @@ typedef struct cc_str {
 void cc_str_append(cc_str *b, const char *text, size_t n);
 void cc_str_printf(cc_str *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 char *cc_str_take(cc_str *b);
+/* Appends text and a newline (when it lacks one) to a log; NULL or "": nothing. */
+void cc_log_line(cc_str *log, const char *text);
 /* *err = malloc'd printf-formatted message (for `char **err` outputs). */
 void cc_set_err(char **err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -1029,7 +1029,7 @@ LLVMValueRef *cc_take_attributed_functions(LLVMModuleRef m, const char *attr, un
  * loop, and without the lane loop's access group, since the inliner creates
  * it after it has passed the call's access group on to the inlined accesses.
  * The lane loop is then no longer "annotated parallel", its accesses need
- * run-time pointer checks, and -vectorize-memory-check-threshold=0 (cc_api.c)
+ * run-time pointer checks, and -vectorize-memory-check-threshold=0 (cc_util.c)
  * makes LLVM 19 drop every run-time check of a loop whose vectorization is
  * forced, the SCEV checks included: `y[i * inc]` became `y[i]` (a stride
  * speculated to be 1 with no check of inc).  Each such call gets the access

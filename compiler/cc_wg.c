@@ -203,7 +203,7 @@ int cc_wg_half_shuffles(LLVMTargetMachineRef tm)
  * functions are made.  Such a hint forces the loop vectorizer, and a forced
  * innermost loop whose accesses may overlap was vectorized without its
  * run-time memory checks (the LLVM 19 bug of -enable-vplan-native-path that
- * cc_api.c describes): a[k + j] = a[j] + 1 gave 0 1 1 1 ... instead of
+ * cc_util.c describes): a[k + j] = a[j] + 1 gave 0 1 1 1 ... instead of
  * 0 1 2 3 ... (tests/kernels/cases/pragma_vectorize_overlap).  Without the
  * hint the loop vectorizer still takes the loop when that is safe; the lane
  * loops get LaneCL's own hints afterwards. */

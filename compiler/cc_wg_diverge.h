@@ -27,4 +27,65 @@ int wg_diverge_widen(LLVMValueRef fn, const cc_cfg *cfg, unsigned header, unsign
 int wg_scalar_type(LLVMTypeRef t);
 const char *wg_shared_problem(LLVMValueRef i, int (*call_ok)(LLVMValueRef), char *buf, size_t size, int *known);
 
+/* ---- between cc_wg_diverge.c (analysis) and cc_wg_diverge_emit.c ---- */
+
+typedef struct dv_loop {
+  unsigned header;
+  int parent;            /* enclosing loop (-1 for loops[0], the lane loop) */
+  unsigned char *in;     /* in[b]: block b is in the loop */
+  unsigned *order;       /* its nodes in topological order: block b, or n + loop */
+  unsigned norder;
+} dv_loop;
+
+/* A header phi of the lane loop other than its counter. */
+typedef struct dv_iv {
+  LLVMValueRef phi, start, step, next;
+  LLVMTypeRef gep_ty;  /* next = getelementptr gep_ty, phi, step (else phi + step) */
+} dv_iv;
+
+typedef struct dv {
+  LLVMModuleRef m;
+  LLVMContextRef c;
+  LLVMBuilderRef b;
+  LLVMValueRef fn;
+  const cc_cfg *cfg;
+  unsigned n, W;
+  unsigned latch;          /* the lane loop's latch */
+  dv_loop *loops;          /* loops[0]: the lane loop */
+  unsigned nloops;
+  int *inner;              /* innermost loop of each block, -1 outside the lane loop */
+  unsigned *ipdom;
+  cc_ptrmap map;           /* instruction of the region -> 1 + index in val */
+  LLVMValueRef *val;
+  unsigned char *vec;      /* val[i] is a vector (else a value of the group) */
+  unsigned nval, capval;
+  LLVMValueRef *bmask;     /* mask of each block */
+  LLVMValueRef *emask;     /* mask of edge s of block b: emask[eoff[b] + s] */
+  unsigned *eoff;
+  LLVMTypeRef t_i1, t_i32, t_vi1;
+  LLVMValueRef ones, zero;
+  LLVMValueRef lx;         /* the lane loop's counter */
+  dv_iv *iv;               /* its other header phis */
+  unsigned niv;
+  LLVMValueRef *priv;      /* allocas the region uses: priv[k], lanes' copies priv[cappriv + k] */
+  unsigned npriv, cappriv;
+  int broken;              /* a value was missing while building (a bug) */
+  char buf[160];
+} dv;
+
+/* Finds the inner loops and checks every instruction; NULL or why not
+ * (*bound: the lane loop's trip count). */
+const char *dv_analyze(dv *d, LLVMValueRef *bound);
+/* An intrinsic with no effect on the values (dropped when widening). */
+int dv_is_dropped(LLVMValueRef i);
+int dv_block_index(const dv *d, LLVMBasicBlockRef bb);
+/* v is computed in the lane loop (else it is the group's). */
+int dv_in_region(const dv *d, LLVMValueRef v);
+/* The recurrence of a header phi of the lane loop (start, step, next); 0
+ * when it is not one. */
+int dv_recurrence(dv *d, LLVMValueRef phi, dv_iv *iv);
+/* The alloca v points into through getelementptr and casts outside the
+ * region, NULL if none. */
+LLVMValueRef dv_stack_root(const dv *d, LLVMValueRef v);
+
 #endif

@@ -1,5 +1,5 @@
 /* Lane loops around inner loops: outer-loop vectorization through LLVM's
- * VPlan-native path (-enable-vplan-native-path, set in cc_api.c), and the
+ * VPlan-native path (-enable-vplan-native-path, set in cc_util.c), and the
  * vectorizer's verdicts in the kernels' reports.
  *
  * A region with a loop inside (nbody's j loop, sgemm's k loop) gets its
