@@ -186,7 +186,7 @@ void cc_kernel_infos_free(cc_kernel_info *k, uint32_t n);  /* cc_binary.c */
  * every definition keeps its body and external ones become linkonce_odr so the
  * runtime's link copies only what a kernel uses. */
 int cc_prepare_builtins(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err);
-/* lanecl-cc --prepare-builtins in.bc -o out.bc (exported for the tool):
+/* lanecl-cc --prepare-builtins in.bc -o out.bc (cc_prepare_builtins_file, lanecl_cc.h)
  * prepares the library and writes it split into shards (cc_builtins.c):
  *   CC_BUILTINS_MAGIC, u32 version, u32 nshards, u32 nsymbols,
  *   nshards x {u64 offset, u64 size} (bitcode of each shard, offsets from the file start),
@@ -195,8 +195,7 @@ int cc_prepare_builtins(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err);
  * A plain bitcode file is accepted in its place (linked whole, lazily). */
 #define CC_BUILTINS_MAGIC "LANECLBS"
 #define CC_BUILTINS_VERSION 1u
-__attribute__((visibility("default"))) int cc_prepare_builtins_file(const char *in, const char *out,
-                                                                    char **log);
+/* cc_prepare_builtins_file: see lanecl_cc.h. */
 /* The triple every prepared module gets (the host's, normalised; static string). */
 const char *cc_host_triple(void);
 

@@ -118,15 +118,24 @@ typedef struct cc_binary {
   cc_blob native;        /* ELF shared object, EXECUTABLE only */
 } cc_binary;
 
+/* Exported by liblanecl_cc.so, for the tools that link it (lanecl-cc).
+ * The runtime, which loads the compiler only when it builds, compiles
+ * cc_binary.c into itself, where these stay hidden. */
+#ifdef LANECL_CC_BUILDING
+#define CC_PUBLIC __attribute__((visibility("default")))
+#else
+#define CC_PUBLIC
+#endif
+
 /* LLVM-free (cc_binary.c). */
-int cc_binary_write(const cc_binary *bin, cc_blob *out);            /* CC_OK or CC_OUT_OF_MEMORY */
-int cc_binary_read(const void *data, size_t size, cc_binary *out);  /* CC_OK or CC_INVALID_BINARY */
-void cc_binary_free(cc_binary *bin);
-void cc_blob_free(cc_blob *b);
-uint64_t cc_hash64(const void *data, size_t size, uint64_t seed);   /* FNV-1a 64 */
+CC_PUBLIC int cc_binary_write(const cc_binary *bin, cc_blob *out);            /* CC_OK or CC_OUT_OF_MEMORY */
+CC_PUBLIC int cc_binary_read(const void *data, size_t size, cc_binary *out);  /* CC_OK or CC_INVALID_BINARY */
+CC_PUBLIC void cc_binary_free(cc_binary *bin);
+CC_PUBLIC void cc_blob_free(cc_blob *b);
+CC_PUBLIC uint64_t cc_hash64(const void *data, size_t size, uint64_t seed);   /* FNV-1a 64 */
 /* What cc_binary.device_key holds: a hash of dev's fields (NULL cpu name /
  * features hash as "host") and the container version. */
-uint64_t cc_device_key(const cc_device_desc *dev);
+CC_PUBLIC uint64_t cc_device_key(const cc_device_desc *dev);
 
 /* ---- the work-group ABI between generated code and the runtime ----
  * For kernel K the native module exports
@@ -193,6 +202,12 @@ typedef struct cc_api {
 
 typedef const cc_api *(*cc_get_api_fn)(void);
 const cc_api *cc_get_api(void);  /* exported by liblanecl_cc.so */
+
+/* The builtins library prepared at build time (lanecl-cc --prepare-builtins):
+ * the bitcode in, with the attributes and layout the compiler links
+ * against, split into shards, to out.  *log (malloc'd) says what went
+ * wrong.  Exported by liblanecl_cc.so. */
+CC_PUBLIC int cc_prepare_builtins_file(const char *in, const char *out, char **log);
 
 #ifdef __cplusplus
 }

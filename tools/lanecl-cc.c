@@ -14,7 +14,7 @@
  * features the compiler targets for that device.
  * The build log goes to stderr.  Exit status: 0 ok, 1 failed, 2 usage.
  */
-#include "compiler/cc_internal.h"
+#include "compiler/lanecl_cc.h"
 #include "config/lanecl_config.h"
 
 #include <stdio.h>
