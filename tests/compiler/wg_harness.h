@@ -29,9 +29,11 @@ static inline void wg_build(const char *src, const char *options, wg_prog *p)
     tl_fail(__FILE__, __LINE__, "build (%s) failed (%d):\n%s", options, rc, log);
   free(log);
   ASSERT_EQ(cc_binary_read(out.data, out.size, &p->bin), CC_OK);
+  /* The tests look for instructions in it: no assembly is a failure, never
+   * a pass of a check that found nothing. */
   p->asm_text = NULL;
-  if (ct_api()->disassemble(ct_dev(), &out, 1, &p->asm_text) != CC_OK)
-    p->asm_text = NULL;
+  if (ct_api()->disassemble(ct_dev(), &out, 1, &p->asm_text) != CC_OK || !p->asm_text)
+    tl_fail(__FILE__, __LINE__, "disassembly (%s) failed", options);
   cc_blob_free(&out);
   char path[] = "/tmp/lanecl-test-wg-XXXXXX";
   int fd = mkstemp(path);

@@ -1,12 +1,15 @@
 /* lanecl-kernel-runner: data-driven kernel tests, one case per run.
  *
- *   lanecl-kernel-runner [--print] CASE.sim [BUILD OPTION...]
+ *   lanecl-kernel-runner [--print] [--platform NAME] CASE.sim [BUILD OPTION...]
  *
  * Builds CASE.cl (or the `source` the .sim names) through the ICD loader,
  * sets the arguments the .sim describes, runs the NDRange, reads back the
  * buffers marked `out` and compares the lines it prints with CASE.ref.
  * Extra arguments are appended to the build options (ctest runs every case
  * a second time with -cl-opt-disable).  --print prints the output instead.
+ * It runs on the platform named LaneCL; --platform runs it on another (the
+ * references: "Portable Computing Language", "Oclgrind"), which only
+ * --print may do (tests/kernels/make-ref.sh writes .ref files with it).
  *
  * The .sim format, one directive per line ('#' starts a comment):
  *   source FILE.cl            the program (default: CASE.cl), relative to the .sim
@@ -28,7 +31,10 @@
  *
  * The output (and the .ref): for each `out` buffer in argument order a line
  * "arg I:" and then its elements, 8 to a line, separated by one space
- * (integers in decimal, float %.9g, double %.17g). */
+ * (integers in decimal, float %.9g, double %.17g).  A .ref begins with a
+ * line "# reference: HOW" saying how it was produced (by a reference
+ * implementation or a computation of its own, never by LaneCL's output);
+ * the '#' lines at its top are not compared. */
 #include <CL/cl.h>
 #include <ctype.h>
 #include <stdarg.h>
@@ -326,7 +332,7 @@ static char *read_text(const char *path)
   return s;
 }
 
-static cl_device_id pick_device(void)
+static cl_device_id pick_device(const char *want)
 {
   cl_platform_id ids[16];
   cl_uint n = 0;
@@ -335,11 +341,11 @@ static cl_device_id pick_device(void)
   for (cl_uint i = 0; i < n && i < 16; i++) {
     char name[256] = "";
     clGetPlatformInfo(ids[i], CL_PLATFORM_NAME, sizeof(name), name, NULL);
-    if (!strcmp(name, "LaneCL"))
+    if (!strcmp(name, want))
       platform = ids[i];
   }
   if (!platform)
-    die("no LaneCL platform (is OCL_ICD_VENDORS set?)");
+    die("no platform named \"%s\" (is OCL_ICD_VENDORS set?)", want);
   cl_device_id dev;
   check(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &dev, NULL), "clGetDeviceIDs");
   return dev;
@@ -372,11 +378,21 @@ static void print_buffer(FILE *out, int index, const arg *a, const unsigned char
   }
 }
 
-/* Compares the output with the reference, line by line (trailing blanks ignored). */
+/* Compares the output with the reference, line by line (trailing blanks
+ * ignored, the '#' lines at the reference's top skipped). */
 static int compare(const char *got, const char *want, const char *ref_path)
 {
   int line = 1;
   const char *g = got, *w = want;
+  if (strncmp(want, "# reference: ", 13)) {
+    fprintf(stderr, "%s:1: no \"# reference: ...\" line saying how the reference was produced\n", ref_path);
+    return 1;
+  }
+  while (*w == '#') {
+    w += strcspn(w, "\n");
+    w += *w == '\n';
+    line++;
+  }
   while (*g || *w) {
     size_t gl = strcspn(g, "\n"), wl = strcspn(w, "\n");
     size_t gt = gl, wt = wl;
@@ -402,8 +418,14 @@ int main(int argc, char **argv)
   bool print_only = argi < argc && !strcmp(argv[argi], "--print");
   if (print_only)
     argi++;
-  if (argi >= argc) {
-    fprintf(stderr, "usage: %s [--print] CASE.sim [BUILD OPTION...]\n", argv[0]);
+  const char *platform = "LaneCL";
+  if (argi + 1 < argc && !strcmp(argv[argi], "--platform")) {
+    platform = argv[argi + 1];
+    argi += 2;
+  }
+  if (argi >= argc || (!print_only && strcmp(platform, "LaneCL"))) {
+    fprintf(stderr, "usage: %s [--print] [--platform NAME] CASE.sim [BUILD OPTION...] (--platform only with --print)\n",
+            argv[0]);
     return 2;
   }
   sim_path = argv[argi++];
@@ -414,7 +436,7 @@ int main(int argc, char **argv)
     snprintf(s.options + len, sizeof(s.options) - len, "%s%s", len ? " " : "", argv[argi]);
   }
 
-  cl_device_id dev = pick_device();
+  cl_device_id dev = pick_device(platform);
   cl_int err;
   cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
   check(err, "clCreateContext");

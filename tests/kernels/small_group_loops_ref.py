@@ -53,6 +53,7 @@ def write(name, arg, values):
     lines = ["arg %d:" % arg]
     lines += [" ".join(str(v) for v in values[i:i + 8]) for i in range(0, len(values), 8)]
     with open(os.path.join(CASES, name + ".ref"), "w") as f:
+        f.write("# reference: tests/kernels/small_group_loops_ref.py (the kernel in Python)\n")
         f.write("\n".join(lines) + "\n")
 
 

@@ -151,6 +151,7 @@ def case(name, comment, kernel, G, L, O=(0, 0, 0), start=0):
     with open(os.path.join(CASES, name + ".sim"), "w") as f:
         f.write(sim_text(comment, kernel, G, L, O, dims, args))
     with open(os.path.join(CASES, name + ".ref"), "w") as f:
+        f.write("# reference: tests/kernels/spans_ref.py (the kernel in Python)\n")
         f.write("\n".join(ref) + "\n")
 
 
