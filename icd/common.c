@@ -3,7 +3,6 @@
 #include <pthread.h>
 
 #include "icd/icd.h"
-#include "runtime/rt_queue.h"
 
 static pthread_once_t icd_once = PTHREAD_ONCE_INIT;
 

@@ -1,7 +1,6 @@
 /* Event entry points: user events, waiting, queries, callbacks, profiling,
  * references, and the markers and barriers (with and without wait list). */
 #include "icd/icd.h"
-#include "runtime/rt_queue.h"
 
 cl_event CL_API_CALL clCreateUserEvent(cl_context context, cl_int *errcode_ret)
 {

@@ -2,8 +2,6 @@
  * exec info: no SVM), and the kernel, argument, work-group and sub-group
  * queries. */
 #include "icd/icd.h"
-#include "runtime/rt_mem.h"
-#include "runtime/rt_program.h"
 
 cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char *kernel_name, cl_int *errcode_ret)
 {
@@ -98,7 +96,7 @@ static cl_int set_arg_buffer(cl_kernel kernel, cl_uint i, size_t size, const voi
     }
     /* CL_INVALID_CONTEXT if the context associated with kernel and an OpenCL
      * object pointed to by arg_value are not the same. */
-    if (rt_mem_context(m) != kernel->program->ctx) {
+    if (rt_mem_context(m) != rt_program_context(rt_kernel_program(kernel))) {
       rt_err("clSetKernelArg: argument %u: the buffer belongs to another context", i);
       return CL_INVALID_CONTEXT;
     }
@@ -115,12 +113,12 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t ar
     return CL_INVALID_KERNEL;
   }
   /* CL_INVALID_ARG_INDEX if arg_index is not a valid argument index. */
-  if (arg_index >= kernel->info->nargs) {
-    rt_err("clSetKernelArg: arg_index %u, but kernel %s has %u arguments", arg_index, kernel->info->name,
-           kernel->info->nargs);
+  const cc_kernel_info *info = rt_kernel_meta(kernel);
+  if (arg_index >= info->nargs) {
+    rt_err("clSetKernelArg: arg_index %u, but kernel %s has %u arguments", arg_index, info->name, info->nargs);
     return CL_INVALID_ARG_INDEX;
   }
-  const cc_kernel_arg *a = &kernel->info->args[arg_index];
+  const cc_kernel_arg *a = &info->args[arg_index];
   switch (a->kind) {
   case CC_ARG_BUFFER: return set_arg_buffer(kernel, arg_index, arg_size, arg_value);
   case CC_ARG_IMAGE:
@@ -254,9 +252,10 @@ cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_index, cl_ke
     return CL_INVALID_KERNEL;
   }
   /* CL_INVALID_ARG_INDEX if arg_index is not a valid argument index. */
-  if (arg_index >= kernel->info->nargs) {
-    rt_err("clGetKernelArgInfo: arg_index %u, but kernel %s has %u arguments", arg_index, kernel->info->name,
-           kernel->info->nargs);
+  const cc_kernel_info *info = rt_kernel_meta(kernel);
+  if (arg_index >= info->nargs) {
+    rt_err("clGetKernelArgInfo: arg_index %u, but kernel %s has %u arguments", arg_index, info->name,
+           info->nargs);
     return CL_INVALID_ARG_INDEX;
   }
   return rt_kernel_arg_info(kernel, arg_index, param_name, param_value_size, param_value, param_value_size_ret);
@@ -266,7 +265,7 @@ cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_index, cl_ke
  * device of the kernel's context, or NULL when the context has one device. */
 static cl_int kernel_device(const char *func, cl_kernel kernel, cl_device_id *device)
 {
-  cl_context ctx = kernel->program->ctx;
+  cl_context ctx = rt_program_context(rt_kernel_program(kernel));
   /* CL_INVALID_DEVICE if device is not in the list of devices associated
    * with kernel or if device is NULL but there is more than one device
    * associated with kernel. */

@@ -4,7 +4,6 @@
  * CL_DEVICE_SVM_CAPABILITIES are all false/0): images, samplers, pipes and
  * SVM allocation answer as the spec says for such a device. */
 #include "icd/icd.h"
-#include "runtime/rt_mem.h"
 
 static const cl_mem_flags buffer_flags = RT_MEM_ACCESS_FLAGS | RT_MEM_HOST_FLAGS | RT_MEM_PTR_FLAGS;
 

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "icd/icd.h"
-#include "runtime/rt_program.h"
 
 /* A device list as clBuildProgram/clCompileProgram/clLinkProgram take it:
  * NULL with 0, or non-NULL with n > 0, every entry a device of `in`
@@ -231,7 +230,7 @@ cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices, const
     return err;
   /* CL_INVALID_OPERATION if program was not created with
    * clCreateProgramWithSource, clCreateProgramWithIL or clCreateProgramWithBinary. */
-  if (program->origin == RT_PROG_LINKED) {
+  if (rt_program_origin_of(program) == RT_PROG_LINKED) {
     rt_err("clBuildProgram: program was created by clLinkProgram");
     return CL_INVALID_OPERATION;
   }
@@ -273,7 +272,7 @@ cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num_devices, con
     }
     /* CL_INVALID_CONTEXT if the context associated with program and programs
      * in input_headers are not the same. */
-    if (input_headers[i]->ctx != program->ctx) {
+    if (rt_program_context(input_headers[i]) != rt_program_context(program)) {
       rt_err("clCompileProgram: input_headers[%u] belongs to another context", i);
       return CL_INVALID_CONTEXT;
     }
@@ -286,7 +285,7 @@ cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num_devices, con
   if (err != CL_SUCCESS)
     return err;
   /* CL_INVALID_OPERATION if program has no source or IL available. */
-  if (program->origin != RT_PROG_SOURCE) {
+  if (rt_program_origin_of(program) != RT_PROG_SOURCE) {
     rt_err("clCompileProgram: program has no source (it was created from a binary or by a link)");
     return CL_INVALID_OPERATION;
   }
@@ -363,7 +362,7 @@ cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices, co
     }
     /* CL_INVALID_CONTEXT if the context associated with programs in
      * input_programs is not the same as context. */
-    if (input_programs[i]->ctx != context) {
+    if (rt_program_context(input_programs[i]) != context) {
       rt_err("clLinkProgram: input_programs[%u] belongs to another context", i);
       icd_set_err(errcode_ret, CL_INVALID_CONTEXT);
       return NULL;

@@ -2,7 +2,6 @@
  * queries, the deprecated property setter, device queues (unsupported),
  * flush and finish. */
 #include "icd/icd.h"
-#include "runtime/rt_queue.h"
 
 static const cl_command_queue_properties host_queue_props =
     CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;

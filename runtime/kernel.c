@@ -169,6 +169,16 @@ unlock:
   return CL_SUCCESS;
 }
 
+cl_program rt_kernel_program(cl_kernel k)
+{
+  return k->program;
+}
+
+const cc_kernel_info *rt_kernel_meta(cl_kernel k)
+{
+  return k->info;
+}
+
 cl_kernel rt_kernel_clone(cl_kernel src, cl_int *err)
 {
   cl_program p = src->program;

@@ -914,6 +914,16 @@ const rt_build *rt_program_first_executable(cl_program p)
   return NULL;
 }
 
+cl_context rt_program_context(cl_program p)
+{
+  return p->ctx;
+}
+
+rt_program_origin rt_program_origin_of(cl_program p)
+{
+  return p->origin;
+}
+
 bool rt_program_has_executable(cl_program p)
 {
   pthread_mutex_lock(&p->lock);
