@@ -322,6 +322,129 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_nam
   }
 }
 
+/* The properties of clCreateSubDevices checked against in_device: the
+ * errors the spec lists for them, in LaneCL's order.  On success *nsub is
+ * the number of sub-devices the partition makes. */
+static cl_int check_partition(cl_device_id dev, const cl_device_partition_property *props, cl_uint *nsub)
+{
+  /* CL_INVALID_VALUE if values specified in properties are not valid: one
+   * scheme (the spec: only one of the listed partitioning schemes can be
+   * specified). */
+  cl_device_partition_property scheme = props[0];
+  if (scheme != CL_DEVICE_PARTITION_EQUALLY && scheme != CL_DEVICE_PARTITION_BY_COUNTS &&
+      scheme != CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN) {
+    rt_err("clCreateSubDevices: 0x%lx is not a partition scheme", (unsigned long)scheme);
+    return CL_INVALID_VALUE;
+  }
+  /* CL_DEVICE_PARTITION_FAILED if the partition name is supported by the
+   * implementation but in_device could not be further partitioned. */
+  cl_uint cu = dev->compute_units;
+  if (cu < 2) {
+    rt_err("clCreateSubDevices: a device of one compute unit can't be partitioned further");
+    return CL_DEVICE_PARTITION_FAILED;
+  }
+  size_t nprops = 3; /* entries through the terminating 0 */
+  if (scheme == CL_DEVICE_PARTITION_EQUALLY) {
+    cl_device_partition_property n = props[1];
+    /* CL_INVALID_VALUE if values specified in properties are not valid ... */
+    if (n <= 0) {
+      rt_err("clCreateSubDevices: CL_DEVICE_PARTITION_EQUALLY %ld is not a positive number of compute units",
+             (long)n);
+      return CL_INVALID_VALUE;
+    }
+    /* CL_INVALID_DEVICE_PARTITION_COUNT if ... the total number of compute
+     * units requested exceeds CL_DEVICE_PARTITION_MAX_COMPUTE_UNITS for
+     * in_device (the CTS asks for this code for EQUALLY too). */
+    if ((cl_ulong)n > cu) {
+      rt_err("clCreateSubDevices: CL_DEVICE_PARTITION_EQUALLY %ld exceeds the device's %u compute units",
+             (long)n, cu);
+      return CL_INVALID_DEVICE_PARTITION_COUNT;
+    }
+    /* CL_DEVICE_PARTITION_FAILED if the partition name is supported by the
+     * implementation but in_device could not be further partitioned: one
+     * sub-device of every compute unit would be in_device again. */
+    if ((cl_ulong)n == cu) {
+      rt_err("clCreateSubDevices: CL_DEVICE_PARTITION_EQUALLY %ld is the whole device, not a partition",
+             (long)n);
+      return CL_DEVICE_PARTITION_FAILED;
+    }
+    *nsub = cu / (cl_uint)n;
+  } else if (scheme == CL_DEVICE_PARTITION_BY_COUNTS) {
+    cl_uint used = 0, count_n = 0;
+    size_t i = 1;
+    for (; props[i] != CL_DEVICE_PARTITION_BY_COUNTS_LIST_END; i++) {
+      cl_device_partition_property count = props[i];
+      /* CL_INVALID_DEVICE_PARTITION_COUNT if ... the number of sub-devices
+       * requested exceeds CL_DEVICE_PARTITION_MAX_SUB_DEVICES ... */
+      if (count_n + 1 > cu) {
+        rt_err("clCreateSubDevices: more than the %u sub-devices the device can be partitioned into", cu);
+        return CL_INVALID_DEVICE_PARTITION_COUNT;
+      }
+      /* ... or the number of compute units requested for one or more
+       * sub-devices is less than zero ... */
+      if (count < 0) {
+        rt_err("clCreateSubDevices: negative compute unit count %ld", (long)count);
+        return CL_INVALID_DEVICE_PARTITION_COUNT;
+      }
+      /* ... or the total number of compute units requested exceeds
+       * CL_DEVICE_PARTITION_MAX_COMPUTE_UNITS for in_device. */
+      if ((cl_ulong)count > cu - used) {
+        rt_err("clCreateSubDevices: the counts ask for more than the device's %u compute units", cu);
+        return CL_INVALID_DEVICE_PARTITION_COUNT;
+      }
+      used += (cl_uint)count;
+      count_n++;
+    }
+    if (count_n == 0) {
+      rt_err("clCreateSubDevices: CL_DEVICE_PARTITION_BY_COUNTS with an empty list of counts");
+      return CL_INVALID_DEVICE_PARTITION_COUNT;
+    }
+    /* CL_DEVICE_PARTITION_FAILED if ... in_device could not be further
+     * partitioned: one sub-device of every compute unit is in_device again. */
+    if (count_n == 1 && used == cu) {
+      rt_err("clCreateSubDevices: CL_DEVICE_PARTITION_BY_COUNTS %u is the whole device, not a partition", used);
+      return CL_DEVICE_PARTITION_FAILED;
+    }
+    *nsub = count_n;
+    nprops = i + 2; /* the list, its LIST_END and the terminating 0 */
+  } else {
+    cl_device_affinity_domain want = (cl_device_affinity_domain)props[1];
+    cl_device_affinity_domain domain = want;
+    if (want == CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE) {
+      domain = rt_device_next_affinity_domain(dev);
+      /* CL_DEVICE_PARTITION_FAILED if the partition name is supported by
+       * the implementation but in_device could not be further partitioned. */
+      if (!domain) {
+        rt_err("clCreateSubDevices: no affinity domain splits this device further");
+        return CL_DEVICE_PARTITION_FAILED;
+      }
+    } else if (want != CL_DEVICE_AFFINITY_DOMAIN_NUMA && want != CL_DEVICE_AFFINITY_DOMAIN_L3_CACHE &&
+               want != CL_DEVICE_AFFINITY_DOMAIN_L2_CACHE && want != CL_DEVICE_AFFINITY_DOMAIN_L1_CACHE) {
+      /* CL_INVALID_VALUE if values specified in properties are not valid or
+       * if values specified in properties are valid but not supported by
+       * the device. */
+      rt_err("clCreateSubDevices: affinity domain 0x%lx is not NUMA, L3, L2, L1 or NEXT_PARTITIONABLE",
+             (unsigned long)want);
+      return CL_INVALID_VALUE;
+    }
+    *nsub = rt_device_affinity_groups(dev, domain);
+    /* CL_DEVICE_PARTITION_FAILED: one domain spans the whole device. */
+    if (*nsub < 2) {
+      rt_err("clCreateSubDevices: the device's cores all share one affinity domain 0x%lx",
+             (unsigned long)domain);
+      return CL_DEVICE_PARTITION_FAILED;
+    }
+  }
+  /* CL_INVALID_VALUE if values specified in properties are not valid: a
+   * second scheme after the first one's value(s). */
+  if (props[nprops - 1] != 0) {
+    rt_err("clCreateSubDevices: properties name more than one partition scheme (0x%lx follows)",
+           (unsigned long)props[nprops - 1]);
+    return CL_INVALID_VALUE;
+  }
+  return CL_SUCCESS;
+}
+
 cl_int CL_API_CALL clCreateSubDevices(cl_device_id in_device, const cl_device_partition_property *properties,
                                       cl_uint num_devices, cl_device_id *out_devices, cl_uint *num_devices_ret)
 {
@@ -336,10 +459,25 @@ cl_int CL_API_CALL clCreateSubDevices(cl_device_id in_device, const cl_device_pa
     rt_err("clCreateSubDevices: properties is NULL");
     return CL_INVALID_VALUE;
   }
-  /* The rest of the properties' checks, CL_DEVICE_PARTITION_FAILED,
-   * CL_INVALID_DEVICE_PARTITION_COUNT and the num_devices check depend on
-   * the device's cores: rt_device_partition. */
-  return rt_device_partition(in_device, properties, num_devices, out_devices, num_devices_ret);
+  cl_uint nsub;
+  cl_int err = check_partition(in_device, properties, &nsub);
+  if (err != CL_SUCCESS)
+    return err;
+  /* CL_INVALID_VALUE if out_devices is not NULL and num_devices is less
+   * than the number of sub-devices created by the partition scheme. */
+  if (out_devices && num_devices < nsub) {
+    rt_err("clCreateSubDevices: num_devices %u is less than the %u sub-devices of the partition", num_devices,
+           nsub);
+    return CL_INVALID_VALUE;
+  }
+  if (out_devices) {
+    err = rt_device_partition(in_device, properties, out_devices);
+    if (err != CL_SUCCESS)
+      return err;
+  }
+  if (num_devices_ret)
+    *num_devices_ret = nsub;
+  return CL_SUCCESS;
 }
 
 cl_int CL_API_CALL clRetainDevice(cl_device_id device)

@@ -145,17 +145,23 @@ void rt_init(void);
 /* The pool of workers of a device (created on first use, pinned to the
  * device's cores).  NULL only when the pool can't be created. */
 sched_pool *rt_device_pool(cl_device_id dev);
-/* Sub-devices: validates the partition properties against dev (CL_INVALID_VALUE,
- * CL_DEVICE_PARTITION_FAILED, CL_INVALID_DEVICE_PARTITION_COUNT as the spec of
- * clCreateSubDevices says), then creates the sub-devices into out (when out is
- * not NULL; num_entries must be large enough) and writes their number. */
-cl_int rt_device_partition(cl_device_id dev, const cl_device_partition_property *props,
-                           cl_uint num_entries, cl_device_id *out, cl_uint *num_out);
+/* Sub-devices: creates the sub-devices of the partition props describes
+ * into out (as many as the partition makes; icd/ checked the properties
+ * against dev and that out has room).  CL_SUCCESS or CL_OUT_OF_HOST_MEMORY
+ * (then nothing is made). */
+cl_int rt_device_partition(cl_device_id dev, const cl_device_partition_property *props, cl_device_id *out);
 /* Partition types and affinity domains dev can be split along
  * (CL_DEVICE_PARTITION_PROPERTIES, CL_DEVICE_PARTITION_AFFINITY_DOMAIN);
  * returns the number written to props (at most 3). */
 size_t rt_device_partition_types(cl_device_id dev, cl_device_partition_property props[3]);
 cl_device_affinity_domain rt_device_affinity_domains(cl_device_id dev);
+/* The affinity domain CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE splits
+ * dev along (NUMA, L3, L2, L1: the first that makes two groups or more),
+ * 0 when none does. */
+cl_device_affinity_domain rt_device_next_affinity_domain(cl_device_id dev);
+/* The number of groups dev's cores make at one affinity level (NUMA, L3,
+ * L2 or L1): the sub-devices a partition by that domain makes. */
+unsigned rt_device_affinity_groups(cl_device_id dev, cl_device_affinity_domain domain);
 void rt_device_retain(cl_device_id d);   /* no-ops for the root device */
 void rt_device_release(cl_device_id d);
 /* True when d is the root device or a live sub-device. */
