@@ -34,8 +34,20 @@ cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kern
     rt_err("clCreateKernelsInProgram: program %p is not a valid program", (void *)program);
     return CL_INVALID_PROGRAM;
   }
-  /* CL_INVALID_PROGRAM_EXECUTABLE and CL_INVALID_VALUE (kernels not NULL and
-   * num_kernels less than the number of kernels) come from the runtime. */
+  /* CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built
+   * executable for any device in program. */
+  if (!rt_program_has_executable(program)) {
+    rt_err("clCreateKernelsInProgram: the program has no successfully built executable");
+    return CL_INVALID_PROGRAM_EXECUTABLE;
+  }
+  /* CL_INVALID_VALUE if kernels is not NULL and num_kernels is less than the
+   * number of kernels in program. */
+  size_t nkernels = rt_program_num_kernels(program);
+  if (kernels && num_kernels < nkernels) {
+    rt_err("clCreateKernelsInProgram: num_kernels %u is less than the %zu kernels of the program", num_kernels,
+           nkernels);
+    return CL_INVALID_VALUE;
+  }
   return rt_kernels_create_all(program, num_kernels, kernels, num_kernels_ret);
 }
 

@@ -451,7 +451,8 @@ rt_program_origin rt_program_origin_of(cl_program p);
  * Kernels (runtime/kernel.c)
  * ------------------------------------------------------------------------- */
 cl_kernel rt_kernel_create(cl_program p, const char *name, cl_int *err);
-/* Creates every kernel of p; n must be >= the number (checked by icd/). */
+/* Creates every kernel of p into out (NULL: only counts them).  icd/ checked
+ * that p has an executable and that n covers its kernels. */
 cl_int rt_kernels_create_all(cl_program p, cl_uint n, cl_kernel *out, cl_uint *nret);
 cl_kernel rt_kernel_clone(cl_kernel k, cl_int *err);
 void rt_kernel_retain(cl_kernel k);
