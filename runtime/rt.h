@@ -79,15 +79,6 @@ void rt_log(unsigned cat, const char *fmt, ...) __attribute__((format(printf, 2,
 /* The LANECL_* environment variables: config/lanecl_config.h. */
 #include "config/lanecl_config.h"
 
-/* ---------------------------------------------------------------------------
- * Info queries: one helper does the size check, size_ret and the copy.
- * Returns CL_SUCCESS or CL_INVALID_VALUE (dst too small).
- * ------------------------------------------------------------------------- */
-cl_int rt_info(void *dst, size_t dst_size, size_t *size_ret, const void *src, size_t n);
-cl_int rt_info_str(void *dst, size_t dst_size, size_t *size_ret, const char *s);
-#define RT_INFO_VAL(dst, dst_size, size_ret, T, v) \
-  ({ T rt_info_tmp_ = (v); rt_info((dst), (dst_size), (size_ret), &rt_info_tmp_, sizeof(T)); })
-
 /* Small dynamic string used for logs and build options. */
 typedef struct rt_str {
   char *s;
@@ -432,9 +423,30 @@ cl_program rt_program_link(cl_context ctx, cl_uint n, const cl_device_id *device
                            cl_uint ninputs, const cl_program *inputs, rt_program_notify_fn notify,
                            void *user_data, cl_int *err);
 
-cl_int rt_program_info(cl_program p, cl_program_info param, size_t size, void *value, size_t *size_ret);
-cl_int rt_program_build_info(cl_program p, cl_device_id dev, cl_program_build_info param, size_t size,
-                             void *value, size_t *size_ret);
+/* What the info queries read (icd/ answers them). */
+cl_uint rt_program_refcount(cl_program p);
+const cl_device_id *rt_program_devices(cl_program p, cl_uint *n);
+const char *rt_program_source(cl_program p);   /* NULL unless made from source */
+/* Each device's binary size, or copies each device's binary into dst[i]
+ * (when not NULL): p->ndevices entries, read under the program's lock. */
+void rt_program_binary_sizes(cl_program p, size_t *sizes);
+void rt_program_copy_binaries(cl_program p, unsigned char **dst);
+/* False when p has no executable; else *n is the number of kernels of its
+ * first executable and names (when not NULL) receives them, ';' separated
+ * (names->s NULL when out of memory). */
+bool rt_program_kernels(cl_program p, size_t *n, rt_str *names);
+/* What clGetProgramBuildInfo reports for one device of p (a sub-device that
+ * was never built for itself reports its nearest ancestor's build). */
+typedef struct rt_build_view {
+  cl_build_status status;
+  cl_program_binary_type binary_type;
+  const char *options, *log;       /* "" when none */
+  size_t global_var_bytes;         /* 0 unless executable */
+} rt_build_view;
+/* Calls fn(view, ctx) with p's lock held (the strings live only that long)
+ * and returns what fn returns.  dev is a device of p. */
+cl_int rt_program_build_view(cl_program p, cl_device_id dev, cl_int (*fn)(const rt_build_view *, void *),
+                             void *ctx);
 
 /* The executable build that runs p's kernels on dev: dev's own, else that of
  * the nearest parent device of the program (a parent's binary serves its
@@ -468,14 +480,12 @@ void rt_kernel_set_arg_mem(cl_kernel k, cl_uint i, cl_mem m);
 void rt_kernel_set_arg_local(cl_kernel k, cl_uint i, size_t size);
 void rt_kernel_set_arg_bytes(cl_kernel k, cl_uint i, const void *value, size_t size);
 
-cl_int rt_kernel_info(cl_kernel k, cl_kernel_info param, size_t size, void *value, size_t *size_ret);
-cl_int rt_kernel_arg_info(cl_kernel k, cl_uint i, cl_kernel_arg_info param, size_t size, void *value,
-                          size_t *size_ret);
-cl_int rt_kernel_work_group_info(cl_kernel k, cl_device_id dev, cl_kernel_work_group_info param,
-                                 size_t size, void *value, size_t *size_ret);
-cl_int rt_kernel_sub_group_info(cl_kernel k, cl_device_id dev, cl_kernel_sub_group_info param,
-                                size_t in_size, const void *in, size_t size, void *value,
-                                size_t *size_ret);
+/* What the info queries read (icd/ answers them): the metadata of k's
+ * kernel in the executable that runs it on dev, whether argument information
+ * is available (-cl-kernel-arg-info), the API reference count. */
+const cc_kernel_info *rt_kernel_meta_for(cl_kernel k, cl_device_id dev);
+bool rt_kernel_has_arg_info(cl_kernel k);
+cl_uint rt_kernel_refcount(cl_kernel k);
 
 /* CL_KERNEL_WORK_GROUP_SIZE of k on dev. */
 size_t rt_kernel_max_work_group_size(cl_kernel k, cl_device_id dev);
