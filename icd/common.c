@@ -1,9 +1,10 @@
-/* What every family of entry points shares: start-up and the event wait list
- * check of the clEnqueue* calls. */
+/* What every family of entry points shares: start-up, the event wait list
+ * check of the clEnqueue* calls and the param_value protocol of the info
+ * queries (icd_info, see icd/icd.h). */
 #include <pthread.h>
+#include <string.h>
 
 #include "icd/icd.h"
-#include "runtime/rt_queue.h"
 
 static pthread_once_t icd_once = PTHREAD_ONCE_INIT;
 
@@ -47,4 +48,26 @@ cl_int icd_check_wait_list(const char *func, cl_context ctx, cl_uint num, const 
     }
   }
   return CL_SUCCESS;
+}
+
+cl_int icd_info(void *dst, size_t dst_size, size_t *size_ret, const void *src, size_t n)
+{
+  if (dst) {
+    /* CL_INVALID_VALUE if param_value is not NULL and param_value_size is
+     * less than the size of the answer. */
+    if (dst_size < n) {
+      rt_err("param_value_size %zu is smaller than the %zu bytes of the result", dst_size, n);
+      return CL_INVALID_VALUE;
+    }
+    if (n && src)
+      memcpy(dst, src, n);
+  }
+  if (size_ret)
+    *size_ret = n;
+  return CL_SUCCESS;
+}
+
+cl_int icd_info_str(void *dst, size_t dst_size, size_t *size_ret, const char *s)
+{
+  return icd_info(dst, dst_size, size_ret, s ? s : "", s ? strlen(s) + 1 : 1);
 }

@@ -174,17 +174,17 @@ cl_int CL_API_CALL clGetContextInfo(cl_context context, cl_context_info param_na
   size_t n = param_value_size;
   size_t *ret = param_value_size_ret;
   /* CL_INVALID_VALUE if ... size in bytes specified by param_value_size is <
-   * size of return type and param_value is not a NULL value: rt_info. */
+   * size of return type and param_value is not a NULL value: icd_info. */
   switch (param_name) {
   case CL_CONTEXT_REFERENCE_COUNT:
-    return RT_INFO_VAL(v, n, ret, cl_uint, atomic_load(&context->obj.refcount));
+    return ICD_INFO_VAL(v, n, ret, cl_uint, atomic_load(&context->obj.refcount));
   case CL_CONTEXT_NUM_DEVICES:
-    return RT_INFO_VAL(v, n, ret, cl_uint, context->ndevices);
+    return ICD_INFO_VAL(v, n, ret, cl_uint, context->ndevices);
   case CL_CONTEXT_DEVICES:
-    return rt_info(v, n, ret, context->devices, context->ndevices * sizeof(cl_device_id));
+    return icd_info(v, n, ret, context->devices, context->ndevices * sizeof(cl_device_id));
   case CL_CONTEXT_PROPERTIES:
     /* Created with NULL properties: a size of 0. */
-    return rt_info(v, n, ret, context->props, context->nprops * sizeof(cl_context_properties));
+    return icd_info(v, n, ret, context->props, context->nprops * sizeof(cl_context_properties));
   default:
     /* CL_INVALID_VALUE if param_name is not one of the supported values. */
     rt_err("clGetContextInfo: param_name 0x%x is not a context query", (unsigned)param_name);

@@ -4,14 +4,13 @@
 #include <stdint.h>
 
 #include "icd/icd.h"
-#include "runtime/rt_program.h"
-#include "runtime/rt_queue.h"
 
-/* Checks the sizes of an NDRange of kernel on dev and resolves the local
- * size (local_out) when local is NULL. */
+/* Checks the sizes of an NDRange of kernel on dev.  A NULL local is left
+ * to the runtime, which picks the local size (runtime/ndrange.c). */
 static cl_int check_sizes(const char *func, cl_kernel kernel, cl_device_id dev, cl_uint work_dim,
-                          const size_t *offset, const size_t *global, const size_t *local, size_t *local_out)
+                          const size_t *offset, const size_t *global, const size_t *local)
 {
+  const cc_kernel_info *info = rt_kernel_meta(kernel);
   /* CL_INVALID_WORK_DIMENSION if work_dim is not valid for the device (1 to
    * CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS, 3). */
   if (work_dim < 1 || work_dim > 3) {
@@ -39,21 +38,19 @@ static cl_int check_sizes(const char *func, cl_kernel kernel, cl_device_id dev, 
       return CL_INVALID_GLOBAL_WORK_SIZE;
     }
   }
-  const uint64_t *reqd = kernel->info->reqd_work_group_size;
+  const uint64_t *reqd = info->reqd_work_group_size;
   bool has_reqd = reqd[0] && reqd[1] && reqd[2];
   /* A reqd_work_group_size beyond the device's limits: no local size can
    * match it (CL_KERNEL_WORK_GROUP_SIZE reports the device's limit). */
   if (has_reqd && !rt_kernel_reqd_fits(kernel, dev) && !local) {
     rt_err("%s: kernel %s requires work-groups of %llu x %llu x %llu; the device runs at most %zu work-items "
            "per group (and per dimension)",
-           func, kernel->info->name, (unsigned long long)reqd[0], (unsigned long long)reqd[1],
+           func, info->name, (unsigned long long)reqd[0], (unsigned long long)reqd[1],
            (unsigned long long)reqd[2], dev->max_work_group_size);
     return CL_INVALID_WORK_GROUP_SIZE;
   }
   bool uniform = !rt_kernel_nonuniform_ok(kernel, dev);
   size_t maxwg = rt_kernel_max_work_group_size(kernel, dev);
-  for (cl_uint d = 0; d < 3; d++)
-    local_out[d] = 1;
   if (!local) {
     /* global_work_size NULL or a zero size (OpenCL 2.1+): the command does nothing. */
     if (empty)
@@ -69,9 +66,9 @@ static cl_int check_sizes(const char *func, cl_kernel kernel, cl_device_id dev, 
         }
       }
     }
-    rt_ndrange_pick_local(kernel, dev, work_dim, global, local_out);
     return CL_SUCCESS;
   }
+  size_t local_out[3] = {1, 1, 1};
   size_t total = 1;
   for (cl_uint d = 0; d < work_dim; d++) {
     total *= local[d];
@@ -134,28 +131,28 @@ static cl_int enqueue_kernel(const char *func, cl_command_type type, cl_command_
   }
   cl_device_id dev = rt_queue_device(command_queue);
   /* CL_INVALID_CONTEXT if the context associated with command_queue and kernel are not the same. */
-  if (rt_queue_context(command_queue) != kernel->program->ctx) {
+  if (rt_queue_context(command_queue) != rt_program_context(rt_kernel_program(kernel))) {
     rt_err("%s: the kernel and the command-queue belong to different contexts", func);
     return CL_INVALID_CONTEXT;
   }
   /* CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built program
    * executable available for the device associated with command_queue. */
-  if (!rt_program_executable_for(kernel->program, dev)) {
+  if (!rt_program_executable_for(rt_kernel_program(kernel), dev)) {
     rt_err("%s: the kernel's program has no executable built for the queue's device", func);
     return CL_INVALID_PROGRAM_EXECUTABLE;
   }
   /* CL_INVALID_KERNEL_ARGS if any kernel arguments for kernel have not been set. */
+  const char *name = rt_kernel_meta(kernel)->name;
   int unset = rt_kernel_first_unset_arg(kernel);
   if (unset >= 0) {
-    rt_err("%s: argument %d of kernel %s has not been set", func, unset, kernel->info->name);
+    rt_err("%s: argument %d of kernel %s has not been set", func, unset, name);
     return CL_INVALID_KERNEL_ARGS;
   }
   /* CL_MISALIGNED_SUB_BUFFER_OFFSET can't arise: clCreateSubBuffer already
    * refuses origins not aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN, the same
    * for every device.  CL_INVALID_IMAGE_SIZE and
    * CL_IMAGE_FORMAT_NOT_SUPPORTED neither: there are no images. */
-  size_t resolved[3];
-  cl_int err = check_sizes(func, kernel, dev, work_dim, offset, global, local, resolved);
+  cl_int err = check_sizes(func, kernel, dev, work_dim, offset, global, local);
   if (err != CL_SUCCESS)
     return err;
   /* CL_INVALID_EVENT_WAIT_LIST / CL_INVALID_CONTEXT for the wait list. */
@@ -166,11 +163,11 @@ static cl_int enqueue_kernel(const char *func, cl_command_type type, cl_command_
    * __local variables and __local arguments) exceeds CL_DEVICE_LOCAL_MEM_SIZE. */
   uint64_t local_mem = rt_kernel_local_mem(kernel);
   if (local_mem > dev->local_mem_size) {
-    rt_err("%s: kernel %s needs %llu bytes of local memory; the device has %llu", func, kernel->info->name,
+    rt_err("%s: kernel %s needs %llu bytes of local memory; the device has %llu", func, name,
            (unsigned long long)local_mem, (unsigned long long)dev->local_mem_size);
     return CL_OUT_OF_RESOURCES;
   }
-  return rt_enqueue_ndrange(command_queue, type, kernel, work_dim, offset, global, resolved,
+  return rt_enqueue_ndrange(command_queue, type, kernel, work_dim, offset, global, local,
                             num_events_in_wait_list, event_wait_list, event);
 }
 

@@ -2,110 +2,9 @@
  * and fill of buffers (linear and rectangular), map and unmap, migrate; the
  * image and SVM enqueues, which LaneCL's device does not support.
  *
- * A buffer's device memory is host memory (runtime/rt_mem.h), so every
- * command is a memmove on a runtime thread, or on the calling thread of a
- * blocking call; map and unmap only order the queue. */
-#include <string.h>
-
+ * This file only validates (the spec's error sentence above each check);
+ * the commands themselves are made and run by runtime/memcmd.c. */
 #include "icd/icd.h"
-#include "runtime/rt_mem.h"
-#include "runtime/rt_queue.h"
-
-/* ---- the commands ---- */
-
-/* A copy of a 3D box of bytes: region[0] bytes per row, region[1] rows per
- * slice, region[2] slices.  Pointers are final (host = device memory); the
- * command holds internal references on the buffers involved. */
-struct copy_payload {
-  cl_mem mem[2];
-  char *dst;
-  const char *src;
-  size_t region[3];
-  size_t dst_row, dst_slice, src_row, src_slice;
-};
-
-static cl_int copy_run(rt_command *cmd)
-{
-  struct copy_payload *p = cmd->payload;
-  if (p->region[1] == 1 && p->region[2] == 1) {
-    memmove(p->dst, p->src, p->region[0]);
-    return CL_SUCCESS;
-  }
-  for (size_t z = 0; z < p->region[2]; z++)
-    for (size_t y = 0; y < p->region[1]; y++)
-      memmove(p->dst + z * p->dst_slice + y * p->dst_row, p->src + z * p->src_slice + y * p->src_row,
-              p->region[0]);
-  return CL_SUCCESS;
-}
-
-struct fill_payload {
-  cl_mem mem;
-  char *dst;
-  size_t size;
-  size_t pattern_size;
-  unsigned char pattern[128];
-};
-
-static cl_int fill_run(rt_command *cmd)
-{
-  struct fill_payload *p = cmd->payload;
-  if (p->pattern_size == 1) {
-    memset(p->dst, p->pattern[0], p->size);
-    return CL_SUCCESS;
-  }
-  /* One pattern, then double the filled part until it covers the region. */
-  memcpy(p->dst, p->pattern, p->pattern_size);
-  size_t done = p->pattern_size;
-  while (done < p->size) {
-    size_t n = done < p->size - done ? done : p->size - done;
-    memcpy(p->dst + done, p->dst, n);
-    done += n;
-  }
-  return CL_SUCCESS;
-}
-
-/* Payloads start with the buffers they hold (NULL when unused). */
-static void mem_payload_destroy(rt_command *cmd, cl_mem *mems, size_t n)
-{
-  for (size_t i = 0; i < n; i++)
-    if (mems[i])
-      rt_mem_release(mems[i]);
-  free(cmd->payload);
-}
-
-static void copy_destroy(rt_command *cmd)
-{
-  struct copy_payload *p = cmd->payload;
-  mem_payload_destroy(cmd, p->mem, 2);
-}
-
-static void fill_destroy(rt_command *cmd)
-{
-  struct fill_payload *p = cmd->payload;
-  mem_payload_destroy(cmd, &p->mem, 1);
-}
-
-/* Enqueues a copy command; holds a for the command's lifetime (b too when
- * not NULL). */
-static cl_int enqueue_copy(cl_command_queue q, cl_command_type type, cl_bool blocking, cl_mem a, cl_mem b,
-                           const struct copy_payload *tmpl, cl_uint nwait, const cl_event *wait, cl_event *event)
-{
-  struct copy_payload *p = malloc(sizeof(*p));
-  if (!p)
-    return CL_OUT_OF_HOST_MEMORY;
-  *p = *tmpl;
-  p->mem[0] = a;
-  p->mem[1] = b;
-  rt_command *cmd = rt_command_new(type, copy_run, copy_destroy, p);
-  if (!cmd) {
-    free(p);
-    return CL_OUT_OF_HOST_MEMORY;
-  }
-  rt_mem_retain(a);
-  if (b)
-    rt_mem_retain(b);
-  return rt_enqueue_maybe_blocking(q, cmd, blocking, nwait, wait, event);
-}
 
 /* ---- shared checks ---- */
 
@@ -270,14 +169,7 @@ static cl_int read_write(const char *func, bool write, cl_command_queue q, cl_me
     return err;
   if (!host_access_valid(func, buffer, write))
     return CL_INVALID_OPERATION;
-  char *dev = (char *)rt_mem_ptr(buffer) + offset;
-  struct copy_payload p = {
-    .dst = write ? dev : ptr,
-    .src = write ? ptr : dev,
-    .region = {size, 1, 1},
-  };
-  return enqueue_copy(q, write ? CL_COMMAND_WRITE_BUFFER : CL_COMMAND_READ_BUFFER, blocking, buffer, NULL, &p,
-                      nwait, wait, event);
+  return rt_enqueue_read_write(q, write, buffer, blocking, offset, size, ptr, nwait, wait, event);
 }
 
 cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_read,
@@ -328,19 +220,10 @@ static cl_int read_write_rect(const char *func, bool write, cl_command_queue q, 
     return err;
   if (!host_access_valid(func, buffer, write))
     return CL_INVALID_OPERATION;
-  char *dev = (char *)rt_mem_ptr(buffer) + boff;
-  char *host = (char *)ptr + hoff;
-  struct copy_payload p = {
-    .dst = write ? dev : host,
-    .src = write ? host : dev,
-    .region = {region[0], region[1], region[2]},
-    .dst_row = write ? buffer_row_pitch : host_row_pitch,
-    .dst_slice = write ? buffer_slice_pitch : host_slice_pitch,
-    .src_row = write ? host_row_pitch : buffer_row_pitch,
-    .src_slice = write ? host_slice_pitch : buffer_slice_pitch,
-  };
-  return enqueue_copy(q, write ? CL_COMMAND_WRITE_BUFFER_RECT : CL_COMMAND_READ_BUFFER_RECT, blocking, buffer,
-                      NULL, &p, nwait, wait, event);
+  rt_box buffer_box = {boff, buffer_row_pitch, buffer_slice_pitch};
+  rt_box host_box = {hoff, host_row_pitch, host_slice_pitch};
+  return rt_enqueue_read_write_rect(q, write, buffer, blocking, &buffer_box, ptr, &host_box, region, nwait, wait,
+                                    event);
 }
 
 cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_read,
@@ -428,16 +311,8 @@ cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem sr
     rt_err("%s: source and destination regions overlap", func);
     return CL_MEM_COPY_OVERLAP;
   }
-  if (size == 0) /* nothing to copy: a marker keeps the ordering */
-    return rt_enqueue_maybe_blocking(q, rt_command_new(CL_COMMAND_COPY_BUFFER, NULL, NULL, NULL), CL_FALSE,
-                                     num_events_in_wait_list, event_wait_list, event);
-  struct copy_payload p = {
-    .dst = (char *)rt_mem_ptr(dst_buffer) + dst_offset,
-    .src = (char *)rt_mem_ptr(src_buffer) + src_offset,
-    .region = {size, 1, 1},
-  };
-  return enqueue_copy(q, CL_COMMAND_COPY_BUFFER, CL_FALSE, src_buffer, dst_buffer, &p, num_events_in_wait_list,
-                      event_wait_list, event);
+  return rt_enqueue_copy(q, src_buffer, dst_buffer, src_offset, dst_offset, size, num_events_in_wait_list,
+                         event_wait_list, event);
 }
 
 /* Overlap of two boxes with the same pitches in one storage (Appendix D of
@@ -505,17 +380,10 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_me
       return CL_MEM_COPY_OVERLAP;
     }
   }
-  struct copy_payload p = {
-    .dst = (char *)rt_mem_ptr(dst_buffer) + doff,
-    .src = (char *)rt_mem_ptr(src_buffer) + soff,
-    .region = {region[0], region[1], region[2]},
-    .dst_row = dst_row_pitch,
-    .dst_slice = dst_slice_pitch,
-    .src_row = src_row_pitch,
-    .src_slice = src_slice_pitch,
-  };
-  return enqueue_copy(q, CL_COMMAND_COPY_BUFFER_RECT, CL_FALSE, src_buffer, dst_buffer, &p,
-                      num_events_in_wait_list, event_wait_list, event);
+  rt_box src_box = {soff, src_row_pitch, src_slice_pitch};
+  rt_box dst_box = {doff, dst_row_pitch, dst_slice_pitch};
+  return rt_enqueue_copy_rect(q, src_buffer, dst_buffer, &src_box, &dst_box, region, num_events_in_wait_list,
+                              event_wait_list, event);
 }
 
 /* ---- fill ---- */
@@ -556,24 +424,8 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem bu
   err = check_sub_buffer_align(func, q, buffer);
   if (err != CL_SUCCESS)
     return err;
-  if (size == 0)
-    return rt_enqueue_maybe_blocking(q, rt_command_new(CL_COMMAND_FILL_BUFFER, NULL, NULL, NULL), CL_FALSE,
-                                     num_events_in_wait_list, event_wait_list, event);
-  struct fill_payload *p = malloc(sizeof(*p));
-  if (!p)
-    return CL_OUT_OF_HOST_MEMORY;
-  p->mem = buffer;
-  p->dst = (char *)rt_mem_ptr(buffer) + offset;
-  p->size = size;
-  p->pattern_size = pattern_size;
-  memcpy(p->pattern, pattern, pattern_size);
-  rt_command *cmd = rt_command_new(CL_COMMAND_FILL_BUFFER, fill_run, fill_destroy, p);
-  if (!cmd) {
-    free(p);
-    return CL_OUT_OF_HOST_MEMORY;
-  }
-  rt_mem_retain(buffer);
-  return rt_enqueue(q, cmd, num_events_in_wait_list, event_wait_list, event);
+  return rt_enqueue_fill(q, buffer, pattern, pattern_size, offset, size, num_events_in_wait_list, event_wait_list,
+                         event);
 }
 
 /* ---- map, unmap, migrate ---- */
@@ -625,18 +477,12 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buff
   if ((map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) && !host_access_valid(func, buffer, true))
     goto fail;
   /* CL_INVALID_OPERATION if mapping would lead to overlapping regions being
-   * mapped for writing. */
+   * mapped for writing: the runtime keeps the mappings and tells. */
   void *ptr;
-  err = rt_mem_map_add(buffer, offset, size, map_flags, &ptr);
+  err = rt_enqueue_map(q, buffer, blocking_map, map_flags, offset, size, num_events_in_wait_list,
+                       event_wait_list, event, &ptr);
   if (err != CL_SUCCESS)
     goto fail;
-  /* The memory is the host's: the command only orders the queue. */
-  err = rt_enqueue_maybe_blocking(q, rt_command_new(CL_COMMAND_MAP_BUFFER, NULL, NULL, NULL), blocking_map,
-                                  num_events_in_wait_list, event_wait_list, event);
-  if (err != CL_SUCCESS) {
-    rt_mem_map_remove(buffer, ptr);
-    goto fail;
-  }
   icd_set_err(errcode_ret, CL_SUCCESS);
   return ptr;
 
@@ -663,13 +509,9 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_me
   if (err != CL_SUCCESS)
     return err;
   /* CL_INVALID_VALUE if mapped_ptr is not a valid pointer returned by
-   * clEnqueueMapBuffer or clEnqueueMapImage for memobj. */
-  if (rt_mem_map_remove(memobj, mapped_ptr) != CL_SUCCESS) {
-    rt_err("%s: %p is not a pointer mapped from this memory object", func, mapped_ptr);
-    return CL_INVALID_VALUE;
-  }
-  return rt_enqueue(q, rt_command_new(CL_COMMAND_UNMAP_MEM_OBJECT, NULL, NULL, NULL), num_events_in_wait_list,
-                    event_wait_list, event);
+   * clEnqueueMapBuffer or clEnqueueMapImage for memobj: the runtime keeps
+   * the mappings and tells. */
+  return rt_enqueue_unmap(q, memobj, mapped_ptr, num_events_in_wait_list, event_wait_list, event);
 }
 
 cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl_uint num_mem_objects,
@@ -703,9 +545,7 @@ cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl
   cl_int err = icd_check_wait_list(func, rt_queue_context(q), num_events_in_wait_list, event_wait_list);
   if (err != CL_SUCCESS)
     return err;
-  /* Host memory is the device's: nothing moves. */
-  return rt_enqueue(q, rt_command_new(CL_COMMAND_MIGRATE_MEM_OBJECTS, NULL, NULL, NULL), num_events_in_wait_list,
-                    event_wait_list, event);
+  return rt_enqueue_migrate(q, num_events_in_wait_list, event_wait_list, event);
 }
 
 /* ---- images: CL_DEVICE_IMAGE_SUPPORT is CL_FALSE ---- */

@@ -1,7 +1,6 @@
 /* Event entry points: user events, waiting, queries, callbacks, profiling,
  * references, and the markers and barriers (with and without wait list). */
 #include "icd/icd.h"
-#include "runtime/rt_queue.h"
 
 cl_event CL_API_CALL clCreateUserEvent(cl_context context, cl_int *errcode_ret)
 {
@@ -77,15 +76,15 @@ cl_int CL_API_CALL clGetEventInfo(cl_event event, cl_event_info param_name, size
   size_t *ret = param_value_size_ret;
   switch (param_name) {
   case CL_EVENT_COMMAND_QUEUE:
-    return RT_INFO_VAL(v, n, ret, cl_command_queue, rt_event_queue(event));
+    return ICD_INFO_VAL(v, n, ret, cl_command_queue, rt_event_queue(event));
   case CL_EVENT_CONTEXT:
-    return RT_INFO_VAL(v, n, ret, cl_context, rt_event_context(event));
+    return ICD_INFO_VAL(v, n, ret, cl_context, rt_event_context(event));
   case CL_EVENT_COMMAND_TYPE:
-    return RT_INFO_VAL(v, n, ret, cl_command_type, rt_event_command_type(event));
+    return ICD_INFO_VAL(v, n, ret, cl_command_type, rt_event_command_type(event));
   case CL_EVENT_COMMAND_EXECUTION_STATUS:
-    return RT_INFO_VAL(v, n, ret, cl_int, rt_event_status(event));
+    return ICD_INFO_VAL(v, n, ret, cl_int, rt_event_status(event));
   case CL_EVENT_REFERENCE_COUNT:
-    return RT_INFO_VAL(v, n, ret, cl_uint, rt_event_refcount(event));
+    return ICD_INFO_VAL(v, n, ret, cl_uint, rt_event_refcount(event));
   default:
     /* CL_INVALID_VALUE if param_name is not one of the supported values. */
     rt_err("clGetEventInfo: unknown param_name %#x", (unsigned)param_name);
@@ -170,7 +169,7 @@ cl_int CL_API_CALL clGetEventProfilingInfo(cl_event event, cl_profiling_info par
            "profiling, or not complete)", (void *)event);
     return err;
   }
-  return rt_info(param_value, param_value_size, param_value_size_ret, &value, sizeof(value));
+  return icd_info(param_value, param_value_size, param_value_size_ret, &value, sizeof(value));
 }
 
 /* ---- markers and barriers ---- */

@@ -30,4 +30,29 @@ static inline void icd_set_err(cl_int *errcode_ret, cl_int err)
  * ctx != NULL) of that context (CL_INVALID_CONTEXT otherwise). */
 cl_int icd_check_wait_list(const char *func, cl_context ctx, cl_uint num, const cl_event *list);
 
+/* ---------------------------------------------------------------------------
+ * Info queries (every clGet*Info).  The rule: icd/ answers them all.  Each
+ * checks its handle, its other arguments and param_name (the spec's error
+ * codes), reads the value from the object's public fields or the runtime's
+ * accessors (which take the runtime's locks where the value is guarded:
+ * program builds, binaries, kernel names), and replies through icd_info,
+ * the one helper of the param_value protocol:
+ *
+ *   param_value      param_value_size   result            param_value_size_ret
+ *   NULL             ignored            CL_SUCCESS        n
+ *   not NULL         >= n               CL_SUCCESS, copy  n
+ *   not NULL         <  n               CL_INVALID_VALUE  untouched
+ *
+ * (param_value_size_ret NULL: ignored.)  src NULL with n > 0: the protocol
+ * only, the caller writes the value itself after CL_SUCCESS (CL_PROGRAM_BINARIES
+ * copies into the application's buffers).  The runtime never sees
+ * param_value, param_value_size or param_value_size_ret.
+ * ------------------------------------------------------------------------- */
+cl_int icd_info(void *dst, size_t dst_size, size_t *size_ret, const void *src, size_t n);
+/* A string answer: its bytes and the NUL; NULL answers "". */
+cl_int icd_info_str(void *dst, size_t dst_size, size_t *size_ret, const char *s);
+/* A value answer of type T. */
+#define ICD_INFO_VAL(dst, dst_size, size_ret, T, v) \
+  ({ T icd_info_tmp_ = (v); icd_info((dst), (dst_size), (size_ret), &icd_info_tmp_, sizeof(T)); })
+
 #endif

@@ -2,8 +2,6 @@
  * exec info: no SVM), and the kernel, argument, work-group and sub-group
  * queries. */
 #include "icd/icd.h"
-#include "runtime/rt_mem.h"
-#include "runtime/rt_program.h"
 
 cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char *kernel_name, cl_int *errcode_ret)
 {
@@ -36,8 +34,20 @@ cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kern
     rt_err("clCreateKernelsInProgram: program %p is not a valid program", (void *)program);
     return CL_INVALID_PROGRAM;
   }
-  /* CL_INVALID_PROGRAM_EXECUTABLE and CL_INVALID_VALUE (kernels not NULL and
-   * num_kernels less than the number of kernels) come from the runtime. */
+  /* CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built
+   * executable for any device in program. */
+  if (!rt_program_has_executable(program)) {
+    rt_err("clCreateKernelsInProgram: the program has no successfully built executable");
+    return CL_INVALID_PROGRAM_EXECUTABLE;
+  }
+  /* CL_INVALID_VALUE if kernels is not NULL and num_kernels is less than the
+   * number of kernels in program. */
+  size_t nkernels = rt_program_num_kernels(program);
+  if (kernels && num_kernels < nkernels) {
+    rt_err("clCreateKernelsInProgram: num_kernels %u is less than the %zu kernels of the program", num_kernels,
+           nkernels);
+    return CL_INVALID_VALUE;
+  }
   return rt_kernels_create_all(program, num_kernels, kernels, num_kernels_ret);
 }
 
@@ -98,7 +108,7 @@ static cl_int set_arg_buffer(cl_kernel kernel, cl_uint i, size_t size, const voi
     }
     /* CL_INVALID_CONTEXT if the context associated with kernel and an OpenCL
      * object pointed to by arg_value are not the same. */
-    if (rt_mem_context(m) != kernel->program->ctx) {
+    if (rt_mem_context(m) != rt_program_context(rt_kernel_program(kernel))) {
       rt_err("clSetKernelArg: argument %u: the buffer belongs to another context", i);
       return CL_INVALID_CONTEXT;
     }
@@ -115,12 +125,12 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t ar
     return CL_INVALID_KERNEL;
   }
   /* CL_INVALID_ARG_INDEX if arg_index is not a valid argument index. */
-  if (arg_index >= kernel->info->nargs) {
-    rt_err("clSetKernelArg: arg_index %u, but kernel %s has %u arguments", arg_index, kernel->info->name,
-           kernel->info->nargs);
+  const cc_kernel_info *info = rt_kernel_meta(kernel);
+  if (arg_index >= info->nargs) {
+    rt_err("clSetKernelArg: arg_index %u, but kernel %s has %u arguments", arg_index, info->name, info->nargs);
     return CL_INVALID_ARG_INDEX;
   }
-  const cc_kernel_arg *a = &kernel->info->args[arg_index];
+  const cc_kernel_arg *a = &info->args[arg_index];
   switch (a->kind) {
   case CC_ARG_BUFFER: return set_arg_buffer(kernel, arg_index, arg_size, arg_value);
   case CC_ARG_IMAGE:
@@ -234,6 +244,177 @@ cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info par
   }
 }
 
+/* ---- queries: icd/ answers them from the kernel's metadata and runtime accessors ---- */
+
+static cl_int kernel_info(cl_kernel k, cl_kernel_info param, size_t size, void *value, size_t *size_ret)
+{
+  const cc_kernel_info *info = rt_kernel_meta(k);
+  switch (param) {
+  case CL_KERNEL_FUNCTION_NAME: return icd_info_str(value, size, size_ret, info->name);
+  case CL_KERNEL_NUM_ARGS: return ICD_INFO_VAL(value, size, size_ret, cl_uint, info->nargs);
+  case CL_KERNEL_REFERENCE_COUNT:
+    return ICD_INFO_VAL(value, size, size_ret, cl_uint, rt_kernel_refcount(k));
+  case CL_KERNEL_CONTEXT: return ICD_INFO_VAL(value, size, size_ret, cl_context, rt_program_context(rt_kernel_program(k)));
+  case CL_KERNEL_PROGRAM: return ICD_INFO_VAL(value, size, size_ret, cl_program, rt_kernel_program(k));
+  case CL_KERNEL_ATTRIBUTES: return icd_info_str(value, size, size_ret, info->attributes);
+  default:
+    rt_err("clGetKernelInfo: unknown param_name 0x%x", (unsigned)param);
+    return CL_INVALID_VALUE;
+  }
+}
+
+static cl_kernel_arg_address_qualifier address_qualifier(uint32_t as)
+{
+  switch (as) {
+  case CC_AS_GLOBAL: return CL_KERNEL_ARG_ADDRESS_GLOBAL;
+  case CC_AS_CONSTANT: return CL_KERNEL_ARG_ADDRESS_CONSTANT;
+  case CC_AS_LOCAL: return CL_KERNEL_ARG_ADDRESS_LOCAL;
+  default: return CL_KERNEL_ARG_ADDRESS_PRIVATE;
+  }
+}
+
+static cl_kernel_arg_access_qualifier access_qualifier(uint32_t aq)
+{
+  switch (aq) {
+  case CC_ACCESS_READ_ONLY: return CL_KERNEL_ARG_ACCESS_READ_ONLY;
+  case CC_ACCESS_WRITE_ONLY: return CL_KERNEL_ARG_ACCESS_WRITE_ONLY;
+  case CC_ACCESS_READ_WRITE: return CL_KERNEL_ARG_ACCESS_READ_WRITE;
+  default: return CL_KERNEL_ARG_ACCESS_NONE;
+  }
+}
+
+static cl_kernel_arg_type_qualifier type_qualifier(const cc_kernel_arg *a)
+{
+  cl_kernel_arg_type_qualifier q = CL_KERNEL_ARG_TYPE_NONE;
+  if (a->type_qual & CC_TQ_CONST)
+    q |= CL_KERNEL_ARG_TYPE_CONST;
+  if (a->type_qual & CC_TQ_RESTRICT)
+    q |= CL_KERNEL_ARG_TYPE_RESTRICT;
+  if (a->type_qual & CC_TQ_VOLATILE)
+    q |= CL_KERNEL_ARG_TYPE_VOLATILE;
+  if (a->type_qual & CC_TQ_PIPE)
+    q |= CL_KERNEL_ARG_TYPE_PIPE;
+  /* constant address space arguments are const as well */
+  if (a->kind == CC_ARG_BUFFER && a->addr_space == CC_AS_CONSTANT)
+    q |= CL_KERNEL_ARG_TYPE_CONST;
+  return q;
+}
+
+static cl_int kernel_arg_info(cl_kernel k, cl_uint i, cl_kernel_arg_info param, size_t size, void *value,
+                              size_t *size_ret)
+{
+  const cc_kernel_arg *a = &rt_kernel_meta(k)->args[i];
+  switch (param) {
+  case CL_KERNEL_ARG_ADDRESS_QUALIFIER:
+  case CL_KERNEL_ARG_ACCESS_QUALIFIER:
+  case CL_KERNEL_ARG_TYPE_NAME:
+  case CL_KERNEL_ARG_TYPE_QUALIFIER:
+  case CL_KERNEL_ARG_NAME:
+    break;
+  default:
+    rt_err("clGetKernelArgInfo: unknown param_name 0x%x", (unsigned)param);
+    return CL_INVALID_VALUE;
+  }
+  /* CL_KERNEL_ARG_INFO_NOT_AVAILABLE if the argument information is not available for kernel. */
+  if (!rt_kernel_has_arg_info(k)) {
+    rt_err("clGetKernelArgInfo: no argument information: the program was not built with -cl-kernel-arg-info");
+    return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
+  }
+  switch (param) {
+  case CL_KERNEL_ARG_ADDRESS_QUALIFIER:
+    return ICD_INFO_VAL(value, size, size_ret, cl_kernel_arg_address_qualifier,
+                       a->kind == CC_ARG_SCALAR || a->kind == CC_ARG_SAMPLER
+                           ? CL_KERNEL_ARG_ADDRESS_PRIVATE
+                           : a->kind == CC_ARG_IMAGE ? CL_KERNEL_ARG_ADDRESS_GLOBAL
+                                                     : address_qualifier(a->addr_space));
+  case CL_KERNEL_ARG_ACCESS_QUALIFIER:
+    return ICD_INFO_VAL(value, size, size_ret, cl_kernel_arg_access_qualifier, access_qualifier(a->access_qual));
+  case CL_KERNEL_ARG_TYPE_NAME: return icd_info_str(value, size, size_ret, a->type_name);
+  case CL_KERNEL_ARG_TYPE_QUALIFIER:
+    return ICD_INFO_VAL(value, size, size_ret, cl_kernel_arg_type_qualifier, type_qualifier(a));
+  default: return icd_info_str(value, size, size_ret, a->name);
+  }
+}
+
+static cl_int kernel_work_group_info(cl_kernel k, cl_device_id dev, cl_kernel_work_group_info param,
+                                     size_t size, void *value, size_t *size_ret)
+{
+  const cc_kernel_info *info = rt_kernel_meta_for(k, dev);
+  switch (param) {
+  case CL_KERNEL_WORK_GROUP_SIZE:
+    return ICD_INFO_VAL(value, size, size_ret, size_t, rt_kernel_max_work_group_size(k, dev));
+  case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
+    size_t r[3] = {info->reqd_work_group_size[0], info->reqd_work_group_size[1], info->reqd_work_group_size[2]};
+    return icd_info(value, size, size_ret, r, sizeof(r));
+  }
+  case CL_KERNEL_LOCAL_MEM_SIZE:
+    return ICD_INFO_VAL(value, size, size_ret, cl_ulong, rt_kernel_local_mem(k));
+  case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
+    return ICD_INFO_VAL(value, size, size_ret, size_t, dev->simd_bits >= 64 ? dev->simd_bits / 32 : 1);
+  case CL_KERNEL_PRIVATE_MEM_SIZE:
+    return ICD_INFO_VAL(value, size, size_ret, cl_ulong, info->private_mem_bytes);
+  case CL_KERNEL_GLOBAL_WORK_SIZE:
+    /* CL_INVALID_VALUE if param_name is CL_KERNEL_GLOBAL_WORK_SIZE and kernel is not a built-in kernel. */
+    rt_err("clGetKernelWorkGroupInfo: CL_KERNEL_GLOBAL_WORK_SIZE is only for built-in kernels");
+    return CL_INVALID_VALUE;
+  default:
+    rt_err("clGetKernelWorkGroupInfo: unknown param_name 0x%x", (unsigned)param);
+    return CL_INVALID_VALUE;
+  }
+}
+
+/* Sub-groups are the W-lane chunks of x: ceil(lx / W) per row of x. */
+static cl_int kernel_sub_group_info(cl_kernel k, cl_device_id dev, cl_kernel_sub_group_info param,
+                                    size_t in_size, const void *in, size_t size, void *value,
+                                    size_t *size_ret)
+{
+  const cc_kernel_info *info = rt_kernel_meta_for(k, dev);
+  size_t w = info->simd_width ? info->simd_width : 1;
+  size_t maxwg = rt_kernel_max_work_group_size(k, dev);
+  switch (param) {
+  case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE:
+  case CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE: {
+    /* CL_INVALID_VALUE if ... input_value_size is not valid or input_value is NULL. */
+    if (!in || !in_size || in_size % sizeof(size_t) || in_size > 3 * sizeof(size_t)) {
+      rt_err("clGetKernelSubGroupInfo: input_value must be 1 to 3 size_t local sizes");
+      return CL_INVALID_VALUE;
+    }
+    const size_t *l = in;
+    size_t dims = in_size / sizeof(size_t), rows = 1;
+    for (size_t d = 1; d < dims; d++)
+      rows *= l[d];
+    if (param == CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE)
+      return ICD_INFO_VAL(value, size, size_ret, size_t, l[0] < w ? l[0] : w);
+    return ICD_INFO_VAL(value, size, size_ret, size_t, (l[0] + w - 1) / w * rows);
+  }
+  case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: {
+    if (!in || in_size != sizeof(size_t)) {
+      rt_err("clGetKernelSubGroupInfo: input_value must be one size_t sub-group count");
+      return CL_INVALID_VALUE;
+    }
+    size_t want = *(const size_t *)in, dims = size / sizeof(size_t);
+    size_t out[3] = {0, 0, 0};
+    if (value && (!dims || dims > 3 || size % sizeof(size_t))) {
+      rt_err("clGetKernelSubGroupInfo: param_value_size must hold 1 to 3 size_t");
+      return CL_INVALID_VALUE;
+    }
+    if (!value)
+      dims = 3;
+    if (want && want * w <= maxwg) {
+      out[0] = want * w;
+      out[1] = out[2] = 1;
+    }
+    return icd_info(value, size, size_ret, out, dims * sizeof(size_t));
+  }
+  case CL_KERNEL_MAX_NUM_SUB_GROUPS:
+    return ICD_INFO_VAL(value, size, size_ret, size_t, (maxwg + w - 1) / w);
+  case CL_KERNEL_COMPILE_NUM_SUB_GROUPS: return ICD_INFO_VAL(value, size, size_ret, size_t, 0);
+  default:
+    rt_err("clGetKernelSubGroupInfo: unknown param_name 0x%x", (unsigned)param);
+    return CL_INVALID_VALUE;
+  }
+}
+
 cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name, size_t param_value_size,
                                    void *param_value, size_t *param_value_size_ret)
 {
@@ -242,7 +423,7 @@ cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name, 
     rt_err("clGetKernelInfo: kernel %p is not a valid kernel", (void *)kernel);
     return CL_INVALID_KERNEL;
   }
-  return rt_kernel_info(kernel, param_name, param_value_size, param_value, param_value_size_ret);
+  return kernel_info(kernel, param_name, param_value_size, param_value, param_value_size_ret);
 }
 
 cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_index, cl_kernel_arg_info param_name,
@@ -254,19 +435,20 @@ cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_index, cl_ke
     return CL_INVALID_KERNEL;
   }
   /* CL_INVALID_ARG_INDEX if arg_index is not a valid argument index. */
-  if (arg_index >= kernel->info->nargs) {
-    rt_err("clGetKernelArgInfo: arg_index %u, but kernel %s has %u arguments", arg_index, kernel->info->name,
-           kernel->info->nargs);
+  const cc_kernel_info *info = rt_kernel_meta(kernel);
+  if (arg_index >= info->nargs) {
+    rt_err("clGetKernelArgInfo: arg_index %u, but kernel %s has %u arguments", arg_index, info->name,
+           info->nargs);
     return CL_INVALID_ARG_INDEX;
   }
-  return rt_kernel_arg_info(kernel, arg_index, param_name, param_value_size, param_value, param_value_size_ret);
+  return kernel_arg_info(kernel, arg_index, param_name, param_value_size, param_value, param_value_size_ret);
 }
 
 /* The device a per-device kernel query is about: device, which must be a
  * device of the kernel's context, or NULL when the context has one device. */
 static cl_int kernel_device(const char *func, cl_kernel kernel, cl_device_id *device)
 {
-  cl_context ctx = kernel->program->ctx;
+  cl_context ctx = rt_program_context(rt_kernel_program(kernel));
   /* CL_INVALID_DEVICE if device is not in the list of devices associated
    * with kernel or if device is NULL but there is more than one device
    * associated with kernel. */
@@ -297,8 +479,7 @@ cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id devic
   cl_int err = kernel_device("clGetKernelWorkGroupInfo", kernel, &device);
   if (err != CL_SUCCESS)
     return err;
-  return rt_kernel_work_group_info(kernel, device, param_name, param_value_size, param_value,
-                                   param_value_size_ret);
+  return kernel_work_group_info(kernel, device, param_name, param_value_size, param_value, param_value_size_ret);
 }
 
 static cl_int get_sub_group_info(const char *func, cl_kernel kernel, cl_device_id device,
@@ -319,8 +500,8 @@ static cl_int get_sub_group_info(const char *func, cl_kernel kernel, cl_device_i
     rt_err("%s: the device does not support sub-groups", func);
     return CL_INVALID_OPERATION;
   }
-  return rt_kernel_sub_group_info(kernel, device, param_name, input_value_size, input_value, param_value_size,
-                                  param_value, param_value_size_ret);
+  return kernel_sub_group_info(kernel, device, param_name, input_value_size, input_value, param_value_size,
+                               param_value, param_value_size_ret);
 }
 
 cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device,

@@ -4,7 +4,6 @@
  * CL_DEVICE_SVM_CAPABILITIES are all false/0): images, samplers, pipes and
  * SVM allocation answer as the spec says for such a device. */
 #include "icd/icd.h"
-#include "runtime/rt_mem.h"
 
 static const cl_mem_flags buffer_flags = RT_MEM_ACCESS_FLAGS | RT_MEM_HOST_FLAGS | RT_MEM_PTR_FLAGS;
 
@@ -269,30 +268,30 @@ cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, siz
   size_t *ret = param_value_size_ret;
   switch (param_name) {
   case CL_MEM_TYPE:
-    return RT_INFO_VAL(v, n, ret, cl_mem_object_type, CL_MEM_OBJECT_BUFFER);
+    return ICD_INFO_VAL(v, n, ret, cl_mem_object_type, CL_MEM_OBJECT_BUFFER);
   case CL_MEM_FLAGS:
-    return RT_INFO_VAL(v, n, ret, cl_mem_flags, rt_mem_flags(m));
+    return ICD_INFO_VAL(v, n, ret, cl_mem_flags, rt_mem_flags(m));
   case CL_MEM_SIZE:
-    return RT_INFO_VAL(v, n, ret, size_t, rt_mem_size(m));
+    return ICD_INFO_VAL(v, n, ret, size_t, rt_mem_size(m));
   case CL_MEM_HOST_PTR:
-    return RT_INFO_VAL(v, n, ret, void *, rt_mem_host_ptr(m));
+    return ICD_INFO_VAL(v, n, ret, void *, rt_mem_host_ptr(m));
   case CL_MEM_MAP_COUNT:
-    return RT_INFO_VAL(v, n, ret, cl_uint, rt_mem_map_count(m));
+    return ICD_INFO_VAL(v, n, ret, cl_uint, rt_mem_map_count(m));
   case CL_MEM_REFERENCE_COUNT:
-    return RT_INFO_VAL(v, n, ret, cl_uint, rt_mem_refcount(m));
+    return ICD_INFO_VAL(v, n, ret, cl_uint, rt_mem_refcount(m));
   case CL_MEM_CONTEXT:
-    return RT_INFO_VAL(v, n, ret, cl_context, rt_mem_context(m));
+    return ICD_INFO_VAL(v, n, ret, cl_context, rt_mem_context(m));
   case CL_MEM_ASSOCIATED_MEMOBJECT:
-    return RT_INFO_VAL(v, n, ret, cl_mem, rt_mem_parent(m));
+    return ICD_INFO_VAL(v, n, ret, cl_mem, rt_mem_parent(m));
   case CL_MEM_OFFSET:
-    return RT_INFO_VAL(v, n, ret, size_t, rt_mem_offset(m));
+    return ICD_INFO_VAL(v, n, ret, size_t, rt_mem_offset(m));
   case CL_MEM_USES_SVM_POINTER:
     /* No device supports SVM, so no host_ptr is an SVM pointer. */
-    return RT_INFO_VAL(v, n, ret, cl_bool, CL_FALSE);
+    return ICD_INFO_VAL(v, n, ret, cl_bool, CL_FALSE);
   case CL_MEM_PROPERTIES: {
     size_t nprops;
     const cl_mem_properties *props = rt_mem_properties(m, &nprops);
-    return rt_info(v, n, ret, props, nprops * sizeof(cl_mem_properties));
+    return icd_info(v, n, ret, props, nprops * sizeof(cl_mem_properties));
   }
   default:
     /* CL_INVALID_VALUE if param_name is not one of the supported values. */

@@ -53,35 +53,35 @@ clGetPlatformInfo(cl_platform_id platform, cl_platform_info param_name, size_t p
   size_t *ret = param_value_size_ret;
   switch (param_name) {
   case CL_PLATFORM_PROFILE:
-    return rt_info_str(v, n, ret, "FULL_PROFILE");
+    return icd_info_str(v, n, ret, "FULL_PROFILE");
   case CL_PLATFORM_VERSION:
-    return rt_info_str(v, n, ret, PLATFORM_VERSION);
+    return icd_info_str(v, n, ret, PLATFORM_VERSION);
   case CL_PLATFORM_NUMERIC_VERSION:
-    return RT_INFO_VAL(v, n, ret, cl_version, CL_MAKE_VERSION(3, 0, 0));
+    return ICD_INFO_VAL(v, n, ret, cl_version, CL_MAKE_VERSION(3, 0, 0));
   case CL_PLATFORM_NAME:
-    return rt_info_str(v, n, ret, PLATFORM_NAME);
+    return icd_info_str(v, n, ret, PLATFORM_NAME);
   case CL_PLATFORM_VENDOR:
-    return rt_info_str(v, n, ret, PLATFORM_VENDOR);
+    return icd_info_str(v, n, ret, PLATFORM_VENDOR);
   case CL_PLATFORM_EXTENSIONS:
-    return rt_info_str(v, n, ret, rt_platform_extensions);
+    return icd_info_str(v, n, ret, rt_platform_extensions);
   case CL_PLATFORM_EXTENSIONS_WITH_VERSION:
-    return rt_info(v, n, ret, rt_platform_extensions_with_version,
+    return icd_info(v, n, ret, rt_platform_extensions_with_version,
                    rt_num_platform_extensions * sizeof(cl_name_version));
   case CL_PLATFORM_HOST_TIMER_RESOLUTION: {
     struct timespec res = {0, 1};
     clock_getres(CLOCK_MONOTONIC, &res);
     cl_ulong ns = (cl_ulong)res.tv_sec * 1000000000ull + (cl_ulong)res.tv_nsec;
-    return RT_INFO_VAL(v, n, ret, cl_ulong, ns ? ns : 1);
+    return ICD_INFO_VAL(v, n, ret, cl_ulong, ns ? ns : 1);
   }
   case CL_PLATFORM_ICD_SUFFIX_KHR:
-    return rt_info_str(v, n, ret, PLATFORM_ICD_SUFFIX);
+    return icd_info_str(v, n, ret, PLATFORM_ICD_SUFFIX);
   default:
     /* CL_INVALID_VALUE if param_name is not one of the supported values ... */
     rt_err("clGetPlatformInfo: param_name 0x%x is not a platform query", (unsigned)param_name);
     return CL_INVALID_VALUE;
   }
   /* ... or if size in bytes specified by param_value_size is < size of return
-   * type and param_value is not a NULL value: rt_info's answer above. */
+   * type and param_value is not a NULL value: icd_info's answer above. */
 }
 
 cl_int CL_API_CALL clUnloadPlatformCompiler(cl_platform_id platform)

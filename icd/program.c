@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "icd/icd.h"
-#include "runtime/rt_program.h"
 
 /* A device list as clBuildProgram/clCompileProgram/clLinkProgram take it:
  * NULL with 0, or non-NULL with n > 0, every entry a device of `in`
@@ -231,7 +230,7 @@ cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices, const
     return err;
   /* CL_INVALID_OPERATION if program was not created with
    * clCreateProgramWithSource, clCreateProgramWithIL or clCreateProgramWithBinary. */
-  if (program->origin == RT_PROG_LINKED) {
+  if (rt_program_origin_of(program) == RT_PROG_LINKED) {
     rt_err("clBuildProgram: program was created by clLinkProgram");
     return CL_INVALID_OPERATION;
   }
@@ -273,7 +272,7 @@ cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num_devices, con
     }
     /* CL_INVALID_CONTEXT if the context associated with program and programs
      * in input_headers are not the same. */
-    if (input_headers[i]->ctx != program->ctx) {
+    if (rt_program_context(input_headers[i]) != rt_program_context(program)) {
       rt_err("clCompileProgram: input_headers[%u] belongs to another context", i);
       return CL_INVALID_CONTEXT;
     }
@@ -286,7 +285,7 @@ cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num_devices, con
   if (err != CL_SUCCESS)
     return err;
   /* CL_INVALID_OPERATION if program has no source or IL available. */
-  if (program->origin != RT_PROG_SOURCE) {
+  if (rt_program_origin_of(program) != RT_PROG_SOURCE) {
     rt_err("clCompileProgram: program has no source (it was created from a binary or by a link)");
     return CL_INVALID_OPERATION;
   }
@@ -363,7 +362,7 @@ cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices, co
     }
     /* CL_INVALID_CONTEXT if the context associated with programs in
      * input_programs is not the same as context. */
-    if (input_programs[i]->ctx != context) {
+    if (rt_program_context(input_programs[i]) != context) {
       rt_err("clLinkProgram: input_programs[%u] belongs to another context", i);
       icd_set_err(errcode_ret, CL_INVALID_CONTEXT);
       return NULL;
@@ -393,9 +392,99 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info param_na
     rt_err("clGetProgramInfo: program %p is not a valid program", (void *)program);
     return CL_INVALID_PROGRAM;
   }
-  /* CL_INVALID_VALUE (unknown param_name, param_value_size too small) and
-   * CL_INVALID_PROGRAM_EXECUTABLE come from the runtime. */
-  return rt_program_info(program, param_name, param_value_size, param_value, param_value_size_ret);
+  cl_program p = program;
+  void *v = param_value;
+  size_t n = param_value_size;
+  size_t *ret = param_value_size_ret;
+  cl_uint ndevices;
+  const cl_device_id *devices = rt_program_devices(p, &ndevices);
+  switch (param_name) {
+  case CL_PROGRAM_REFERENCE_COUNT:
+    return ICD_INFO_VAL(v, n, ret, cl_uint, rt_program_refcount(p));
+  case CL_PROGRAM_CONTEXT:
+    return ICD_INFO_VAL(v, n, ret, cl_context, rt_program_context(p));
+  case CL_PROGRAM_NUM_DEVICES:
+    return ICD_INFO_VAL(v, n, ret, cl_uint, ndevices);
+  case CL_PROGRAM_DEVICES:
+    return icd_info(v, n, ret, devices, ndevices * sizeof(cl_device_id));
+  case CL_PROGRAM_SOURCE: {
+    const char *source = rt_program_source(p);
+    return icd_info_str(v, n, ret, source ? source : "");
+  }
+  case CL_PROGRAM_IL:
+    /* No IL: param_value is left unchanged, the size is 0. */
+    return icd_info(NULL, 0, ret, NULL, 0);
+  case CL_PROGRAM_BINARY_SIZES: {
+    size_t sizes[ndevices ? ndevices : 1];
+    rt_program_binary_sizes(p, sizes);
+    return icd_info(v, n, ret, sizes, ndevices * sizeof(size_t));
+  }
+  case CL_PROGRAM_BINARIES: {
+    /* param_value is an array of ndevices pointers, each to where the
+     * application wants that device's binary: the protocol checks the array,
+     * then the runtime copies the binaries (NULL entries are skipped). */
+    cl_int err = icd_info(v, n, ret, NULL, ndevices * sizeof(unsigned char *));
+    if (err == CL_SUCCESS && v)
+      rt_program_copy_binaries(p, v);
+    return err;
+  }
+  case CL_PROGRAM_NUM_KERNELS:
+  case CL_PROGRAM_KERNEL_NAMES:
+  case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT:
+  case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT: {
+    /* CL_INVALID_PROGRAM_EXECUTABLE if param_name is ... and a successful
+     * program executable has not been built for at least one device. */
+    size_t nkernels;
+    rt_str names = {0};
+    if (!rt_program_kernels(p, &nkernels, param_name == CL_PROGRAM_KERNEL_NAMES ? &names : NULL)) {
+      rt_err("clGetProgramInfo: no successfully built executable for any device of the program");
+      return CL_INVALID_PROGRAM_EXECUTABLE;
+    }
+    if (param_name == CL_PROGRAM_NUM_KERNELS)
+      return ICD_INFO_VAL(v, n, ret, size_t, nkernels);
+    if (param_name != CL_PROGRAM_KERNEL_NAMES)
+      return ICD_INFO_VAL(v, n, ret, cl_bool, CL_FALSE);
+    if (!names.s)
+      return CL_OUT_OF_HOST_MEMORY;
+    cl_int err = icd_info_str(v, n, ret, names.s);
+    rt_str_free(&names);
+    return err;
+  }
+  default:
+    /* CL_INVALID_VALUE if param_name is not valid. */
+    rt_err("clGetProgramInfo: unknown param_name 0x%x", (unsigned)param_name);
+    return CL_INVALID_VALUE;
+  }
+}
+
+/* clGetProgramBuildInfo's answer, given the build's state (under the
+ * program's lock: the strings live only that long). */
+struct build_query {
+  cl_program_build_info param;
+  size_t size;
+  void *value;
+  size_t *size_ret;
+};
+
+static cl_int build_answer(const rt_build_view *b, void *ctx)
+{
+  const struct build_query *q = ctx;
+  switch (q->param) {
+  case CL_PROGRAM_BUILD_STATUS:
+    return ICD_INFO_VAL(q->value, q->size, q->size_ret, cl_build_status, b->status);
+  case CL_PROGRAM_BUILD_OPTIONS:
+    return icd_info_str(q->value, q->size, q->size_ret, b->options);
+  case CL_PROGRAM_BUILD_LOG:
+    return icd_info_str(q->value, q->size, q->size_ret, b->log);
+  case CL_PROGRAM_BINARY_TYPE:
+    return ICD_INFO_VAL(q->value, q->size, q->size_ret, cl_program_binary_type, b->binary_type);
+  case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE:
+    return ICD_INFO_VAL(q->value, q->size, q->size_ret, size_t, b->global_var_bytes);
+  default:
+    /* CL_INVALID_VALUE if param_name is not valid. */
+    rt_err("clGetProgramBuildInfo: unknown param_name 0x%x", (unsigned)q->param);
+    return CL_INVALID_VALUE;
+  }
 }
 
 cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program, cl_device_id device,
@@ -412,7 +501,8 @@ cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program, cl_device_id device
     rt_err("clGetProgramBuildInfo: device %p is not a device of the program", (void *)device);
     return CL_INVALID_DEVICE;
   }
-  return rt_program_build_info(program, device, param_name, param_value_size, param_value, param_value_size_ret);
+  struct build_query q = {param_name, param_value_size, param_value, param_value_size_ret};
+  return rt_program_build_view(program, device, build_answer, &q);
 }
 
 cl_int CL_API_CALL clSetProgramReleaseCallback(cl_program program,

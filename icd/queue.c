@@ -2,7 +2,6 @@
  * queries, the deprecated property setter, device queues (unsupported),
  * flush and finish. */
 #include "icd/icd.h"
-#include "runtime/rt_queue.h"
 
 static const cl_command_queue_properties host_queue_props =
     CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
@@ -191,17 +190,17 @@ cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue command_queue, cl_comm
   size_t *ret = param_value_size_ret;
   switch (param_name) {
   case CL_QUEUE_CONTEXT:
-    return RT_INFO_VAL(v, n, ret, cl_context, rt_queue_context(q));
+    return ICD_INFO_VAL(v, n, ret, cl_context, rt_queue_context(q));
   case CL_QUEUE_DEVICE:
-    return RT_INFO_VAL(v, n, ret, cl_device_id, rt_queue_device(q));
+    return ICD_INFO_VAL(v, n, ret, cl_device_id, rt_queue_device(q));
   case CL_QUEUE_REFERENCE_COUNT:
-    return RT_INFO_VAL(v, n, ret, cl_uint, rt_queue_refcount(q));
+    return ICD_INFO_VAL(v, n, ret, cl_uint, rt_queue_refcount(q));
   case CL_QUEUE_PROPERTIES:
-    return RT_INFO_VAL(v, n, ret, cl_command_queue_properties, rt_queue_properties(q));
+    return ICD_INFO_VAL(v, n, ret, cl_command_queue_properties, rt_queue_properties(q));
   case CL_QUEUE_PROPERTIES_ARRAY: {
     size_t nprops;
     const cl_queue_properties *props = rt_queue_properties_array(q, &nprops);
-    return rt_info(v, n, ret, props, nprops * sizeof(cl_queue_properties));
+    return icd_info(v, n, ret, props, nprops * sizeof(cl_queue_properties));
   }
   case CL_QUEUE_SIZE:
     /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid
@@ -210,7 +209,7 @@ cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue command_queue, cl_comm
     return CL_INVALID_COMMAND_QUEUE;
   case CL_QUEUE_DEVICE_DEFAULT:
     /* No device queues: there is no default one. */
-    return RT_INFO_VAL(v, n, ret, cl_command_queue, NULL);
+    return ICD_INFO_VAL(v, n, ret, cl_command_queue, NULL);
   default:
     /* CL_INVALID_VALUE if param_name is not one of the supported values. */
     rt_err("clGetCommandQueueInfo: unknown param_name %#x", (unsigned)param_name);

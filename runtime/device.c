@@ -353,7 +353,21 @@ size_t rt_device_partition_types(cl_device_id dev, cl_device_partition_property 
   return n;
 }
 
-/* A partition worked out but not yet made: the sub-device of core i. */
+cl_device_affinity_domain rt_device_next_affinity_domain(cl_device_id dev)
+{
+  for (size_t i = 0; i < sizeof(affinity_levels) / sizeof(affinity_levels[0]); i++)
+    if (domain_groups(dev, affinity_levels[i], NULL) >= 2)
+      return affinity_levels[i];
+  return 0;
+}
+
+unsigned rt_device_affinity_groups(cl_device_id dev, cl_device_affinity_domain domain)
+{
+  return domain_groups(dev, domain, NULL);
+}
+
+/* A partition worked out but not yet made: the sub-device of core i.  The
+ * properties were checked by icd/ (clCreateSubDevices). */
 typedef struct partition_plan {
   unsigned nsub;
   unsigned *sub_of_core;       /* compute_units entries; nsub = unused core */
@@ -361,123 +375,36 @@ typedef struct partition_plan {
   size_t nprops;               /* property entries through the terminating 0 */
 } partition_plan;
 
-static cl_int plan_equally(cl_device_id dev, const cl_device_partition_property *props, partition_plan *p)
+static void plan_equally(cl_device_id dev, const cl_device_partition_property *props, partition_plan *p)
 {
-  cl_device_partition_property n = props[1];
-  /* CL_INVALID_VALUE if values specified in properties are not valid ... */
-  if (n <= 0) {
-    rt_err("clCreateSubDevices: CL_DEVICE_PARTITION_EQUALLY %ld is not a positive number of compute units",
-           (long)n);
-    return CL_INVALID_VALUE;
-  }
-  /* CL_INVALID_DEVICE_PARTITION_COUNT if ... the total number of compute
-   * units requested exceeds CL_DEVICE_PARTITION_MAX_COMPUTE_UNITS for
-   * in_device (the CTS asks for this code for EQUALLY too). */
-  if ((cl_ulong)n > dev->compute_units) {
-    rt_err("clCreateSubDevices: CL_DEVICE_PARTITION_EQUALLY %ld exceeds the device's %u compute units",
-           (long)n, dev->compute_units);
-    return CL_INVALID_DEVICE_PARTITION_COUNT;
-  }
-  /* CL_DEVICE_PARTITION_FAILED if the partition name is supported by the
-   * implementation but in_device could not be further partitioned: one
-   * sub-device of every compute unit would be in_device again. */
-  if ((cl_ulong)n == dev->compute_units) {
-    rt_err("clCreateSubDevices: CL_DEVICE_PARTITION_EQUALLY %ld is the whole device, not a partition", (long)n);
-    return CL_DEVICE_PARTITION_FAILED;
-  }
+  unsigned n = (unsigned)props[1];
   p->nprops = 3;
-  p->nsub = dev->compute_units / (unsigned)n;
+  p->nsub = dev->compute_units / n;
   for (unsigned i = 0; i < dev->compute_units; i++)
-    p->sub_of_core[i] = i / (unsigned)n < p->nsub ? i / (unsigned)n : p->nsub;
-  return CL_SUCCESS;
+    p->sub_of_core[i] = i / n < p->nsub ? i / n : p->nsub;
 }
 
-static cl_int plan_by_counts(cl_device_id dev, const cl_device_partition_property *props, partition_plan *p)
+static void plan_by_counts(cl_device_id dev, const cl_device_partition_property *props, partition_plan *p)
 {
   unsigned core = 0, nsub = 0;
   size_t i = 1;
   for (; props[i] != CL_DEVICE_PARTITION_BY_COUNTS_LIST_END; i++) {
-    cl_device_partition_property count = props[i];
-    /* CL_INVALID_DEVICE_PARTITION_COUNT if ... the number of sub-devices
-     * requested exceeds CL_DEVICE_PARTITION_MAX_SUB_DEVICES ... */
-    if (nsub + 1 > dev->compute_units) {
-      rt_err("clCreateSubDevices: more than the %u sub-devices the device can be partitioned into",
-             dev->compute_units);
-      return CL_INVALID_DEVICE_PARTITION_COUNT;
-    }
-    /* ... or the number of compute units requested for one or more
-     * sub-devices is less than zero ... */
-    if (count < 0) {
-      rt_err("clCreateSubDevices: negative compute unit count %ld", (long)count);
-      return CL_INVALID_DEVICE_PARTITION_COUNT;
-    }
-    /* ... or the total number of compute units requested exceeds
-     * CL_DEVICE_PARTITION_MAX_COMPUTE_UNITS for in_device. */
-    if ((cl_ulong)count > dev->compute_units - core) {
-      rt_err("clCreateSubDevices: the counts ask for more than the device's %u compute units",
-             dev->compute_units);
-      return CL_INVALID_DEVICE_PARTITION_COUNT;
-    }
-    for (cl_device_partition_property k = 0; k < count; k++)
+    for (cl_device_partition_property k = 0; k < props[i]; k++)
       p->sub_of_core[core++] = nsub;
     nsub++;
-  }
-  if (nsub == 0) {
-    rt_err("clCreateSubDevices: CL_DEVICE_PARTITION_BY_COUNTS with an empty list of counts");
-    return CL_INVALID_DEVICE_PARTITION_COUNT;
-  }
-  /* CL_DEVICE_PARTITION_FAILED if ... in_device could not be further
-   * partitioned: one sub-device of every compute unit is in_device again. */
-  if (nsub == 1 && core == dev->compute_units) {
-    rt_err("clCreateSubDevices: CL_DEVICE_PARTITION_BY_COUNTS %u is the whole device, not a partition", core);
-    return CL_DEVICE_PARTITION_FAILED;
   }
   for (; core < dev->compute_units; core++)
     p->sub_of_core[core] = nsub;  /* left unused */
   p->nsub = nsub;
   p->nprops = i + 2;  /* the list, its LIST_END and the terminating 0 */
-  return CL_SUCCESS;
 }
 
-static cl_int plan_by_affinity(cl_device_id dev, const cl_device_partition_property *props, partition_plan *p)
+static void plan_by_affinity(cl_device_id dev, const cl_device_partition_property *props, partition_plan *p)
 {
   cl_device_affinity_domain want = (cl_device_affinity_domain)props[1];
   p->nprops = 3;
-  if (want == CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE) {
-    for (size_t i = 0; i < sizeof(affinity_levels) / sizeof(affinity_levels[0]); i++) {
-      if (domain_groups(dev, affinity_levels[i], NULL) >= 2) {
-        p->domain = affinity_levels[i];
-        break;
-      }
-    }
-    /* CL_DEVICE_PARTITION_FAILED if the partition name is supported by the
-     * implementation but in_device could not be further partitioned. */
-    if (!p->domain) {
-      rt_err("clCreateSubDevices: no affinity domain splits this device further");
-      return CL_DEVICE_PARTITION_FAILED;
-    }
-  } else {
-    bool known = false;
-    for (size_t i = 0; i < sizeof(affinity_levels) / sizeof(affinity_levels[0]); i++)
-      known |= want == affinity_levels[i];
-    /* CL_INVALID_VALUE if values specified in properties are not valid or
-     * if values specified in properties are valid but not supported by the
-     * device. */
-    if (!known) {
-      rt_err("clCreateSubDevices: affinity domain 0x%lx is not NUMA, L3, L2, L1 or NEXT_PARTITIONABLE",
-             (unsigned long)want);
-      return CL_INVALID_VALUE;
-    }
-    p->domain = want;
-  }
+  p->domain = want == CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE ? rt_device_next_affinity_domain(dev) : want;
   p->nsub = domain_groups(dev, p->domain, p->sub_of_core);
-  /* CL_DEVICE_PARTITION_FAILED: one domain spans the whole device. */
-  if (p->nsub < 2) {
-    rt_err("clCreateSubDevices: the device's cores all share one affinity domain 0x%lx",
-           (unsigned long)p->domain);
-    return CL_DEVICE_PARTITION_FAILED;
-  }
-  return CL_SUCCESS;
 }
 
 /* A sub-device of parent made of the parent's cores whose plan entry is sub. */
@@ -520,71 +447,28 @@ static cl_device_id device_new_sub(cl_device_id parent, const partition_plan *pl
   return d;
 }
 
-cl_int rt_device_partition(cl_device_id dev, const cl_device_partition_property *props,
-                           cl_uint num_entries, cl_device_id *out, cl_uint *num_out)
+cl_int rt_device_partition(cl_device_id dev, const cl_device_partition_property *props, cl_device_id *out)
 {
   partition_plan plan = {0};
-  cl_int err;
+  cl_int err = CL_SUCCESS;
   plan.sub_of_core = malloc(dev->compute_units * sizeof(unsigned));
   if (!plan.sub_of_core)
     return CL_OUT_OF_HOST_MEMORY;
-
-  /* CL_INVALID_VALUE if values specified in properties are not valid: one
-   * scheme (the spec: only one of the listed partitioning schemes can be
-   * specified). */
-  cl_device_partition_property scheme = props[0];
-  if (scheme != CL_DEVICE_PARTITION_EQUALLY && scheme != CL_DEVICE_PARTITION_BY_COUNTS &&
-      scheme != CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN) {
-    rt_err("clCreateSubDevices: 0x%lx is not a partition scheme", (unsigned long)scheme);
-    err = CL_INVALID_VALUE;
-    goto out_plan;
-  }
-  /* CL_DEVICE_PARTITION_FAILED if the partition name is supported by the
-   * implementation but in_device could not be further partitioned. */
-  if (dev->compute_units < 2) {
-    rt_err("clCreateSubDevices: a device of one compute unit can't be partitioned further");
-    err = CL_DEVICE_PARTITION_FAILED;
-    goto out_plan;
-  }
-  if (scheme == CL_DEVICE_PARTITION_EQUALLY)
-    err = plan_equally(dev, props, &plan);
-  else if (scheme == CL_DEVICE_PARTITION_BY_COUNTS)
-    err = plan_by_counts(dev, props, &plan);
+  if (props[0] == CL_DEVICE_PARTITION_EQUALLY)
+    plan_equally(dev, props, &plan);
+  else if (props[0] == CL_DEVICE_PARTITION_BY_COUNTS)
+    plan_by_counts(dev, props, &plan);
   else
-    err = plan_by_affinity(dev, props, &plan);
-  if (err != CL_SUCCESS)
-    goto out_plan;
-  /* CL_INVALID_VALUE if values specified in properties are not valid: a
-   * second scheme after the first one's value(s). */
-  if (props[plan.nprops - 1] != 0) {
-    rt_err("clCreateSubDevices: properties name more than one partition scheme (0x%lx follows)",
-           (unsigned long)props[plan.nprops - 1]);
-    err = CL_INVALID_VALUE;
-    goto out_plan;
-  }
-  /* CL_INVALID_VALUE if out_devices is not NULL and num_devices is less
-   * than the number of sub-devices created by the partition scheme. */
-  if (out && num_entries < plan.nsub) {
-    rt_err("clCreateSubDevices: num_devices %u is less than the %u sub-devices of the partition",
-           num_entries, plan.nsub);
-    err = CL_INVALID_VALUE;
-    goto out_plan;
-  }
-  if (out) {
-    for (unsigned s = 0; s < plan.nsub; s++) {
-      out[s] = device_new_sub(dev, &plan, s, props);
-      if (!out[s]) {
-        for (unsigned k = 0; k < s; k++)
-          rt_device_release(out[k]);
-        err = CL_OUT_OF_HOST_MEMORY;
-        goto out_plan;
-      }
+    plan_by_affinity(dev, props, &plan);
+  for (unsigned s = 0; s < plan.nsub; s++) {
+    out[s] = device_new_sub(dev, &plan, s, props);
+    if (!out[s]) {
+      for (unsigned k = 0; k < s; k++)
+        rt_device_release(out[k]);
+      err = CL_OUT_OF_HOST_MEMORY;
+      break;
     }
   }
-  if (num_out)
-    *num_out = plan.nsub;
-  err = CL_SUCCESS;
-out_plan:
   free(plan.sub_of_core);
   return err;
 }

@@ -134,14 +134,14 @@ cl_int rt_kernels_create_all(cl_program p, cl_uint n, cl_kernel *out, cl_uint *n
   pthread_mutex_lock(&p->lock);
   const rt_build *b = rt_program_first_executable(p);
   cl_uint made = 0;
+  /* icd/ checked that p has an executable and that n covers its kernels;
+   * only a build racing with this call (the application's error) changes
+   * that since, and then nothing is made rather than too much written. */
   if (!b) {
-    rt_err("clCreateKernelsInProgram: the program has no successfully built executable");
     err = CL_INVALID_PROGRAM_EXECUTABLE;
     goto unlock;
   }
   if (out && n < b->bin.nkernels) {
-    rt_err("clCreateKernelsInProgram: num_kernels %u is less than the %u kernels of the program", n,
-           b->bin.nkernels);
     err = CL_INVALID_VALUE;
     goto unlock;
   }
@@ -167,6 +167,16 @@ unlock:
   if (nret)
     *nret = made;
   return CL_SUCCESS;
+}
+
+cl_program rt_kernel_program(cl_kernel k)
+{
+  return k->program;
+}
+
+const cc_kernel_info *rt_kernel_meta(cl_kernel k)
+{
+  return k->info;
 }
 
 cl_kernel rt_kernel_clone(cl_kernel src, cl_int *err)
@@ -314,170 +324,17 @@ bool rt_device_has_subgroups(cl_device_id dev)
   return false;
 }
 
-cl_int rt_kernel_info(cl_kernel k, cl_kernel_info param, size_t size, void *value, size_t *size_ret)
+const cc_kernel_info *rt_kernel_meta_for(cl_kernel k, cl_device_id dev)
 {
-  switch (param) {
-  case CL_KERNEL_FUNCTION_NAME: return rt_info_str(value, size, size_ret, k->info->name);
-  case CL_KERNEL_NUM_ARGS: return RT_INFO_VAL(value, size, size_ret, cl_uint, k->info->nargs);
-  case CL_KERNEL_REFERENCE_COUNT:
-    return RT_INFO_VAL(value, size, size_ret, cl_uint, atomic_load(&k->obj.refcount));
-  case CL_KERNEL_CONTEXT: return RT_INFO_VAL(value, size, size_ret, cl_context, k->program->ctx);
-  case CL_KERNEL_PROGRAM: return RT_INFO_VAL(value, size, size_ret, cl_program, k->program);
-  case CL_KERNEL_ATTRIBUTES: return rt_info_str(value, size, size_ret, k->info->attributes);
-  default:
-    rt_err("clGetKernelInfo: unknown param_name 0x%x", (unsigned)param);
-    return CL_INVALID_VALUE;
-  }
+  return info_for(k, dev);
 }
 
-static cl_kernel_arg_address_qualifier address_qualifier(uint32_t as)
+bool rt_kernel_has_arg_info(cl_kernel k)
 {
-  switch (as) {
-  case CC_AS_GLOBAL: return CL_KERNEL_ARG_ADDRESS_GLOBAL;
-  case CC_AS_CONSTANT: return CL_KERNEL_ARG_ADDRESS_CONSTANT;
-  case CC_AS_LOCAL: return CL_KERNEL_ARG_ADDRESS_LOCAL;
-  default: return CL_KERNEL_ARG_ADDRESS_PRIVATE;
-  }
+  return k->arg_info;
 }
 
-static cl_kernel_arg_access_qualifier access_qualifier(uint32_t aq)
+cl_uint rt_kernel_refcount(cl_kernel k)
 {
-  switch (aq) {
-  case CC_ACCESS_READ_ONLY: return CL_KERNEL_ARG_ACCESS_READ_ONLY;
-  case CC_ACCESS_WRITE_ONLY: return CL_KERNEL_ARG_ACCESS_WRITE_ONLY;
-  case CC_ACCESS_READ_WRITE: return CL_KERNEL_ARG_ACCESS_READ_WRITE;
-  default: return CL_KERNEL_ARG_ACCESS_NONE;
-  }
-}
-
-static cl_kernel_arg_type_qualifier type_qualifier(const cc_kernel_arg *a)
-{
-  cl_kernel_arg_type_qualifier q = CL_KERNEL_ARG_TYPE_NONE;
-  if (a->type_qual & CC_TQ_CONST)
-    q |= CL_KERNEL_ARG_TYPE_CONST;
-  if (a->type_qual & CC_TQ_RESTRICT)
-    q |= CL_KERNEL_ARG_TYPE_RESTRICT;
-  if (a->type_qual & CC_TQ_VOLATILE)
-    q |= CL_KERNEL_ARG_TYPE_VOLATILE;
-  if (a->type_qual & CC_TQ_PIPE)
-    q |= CL_KERNEL_ARG_TYPE_PIPE;
-  /* constant address space arguments are const as well */
-  if (a->kind == CC_ARG_BUFFER && a->addr_space == CC_AS_CONSTANT)
-    q |= CL_KERNEL_ARG_TYPE_CONST;
-  return q;
-}
-
-cl_int rt_kernel_arg_info(cl_kernel k, cl_uint i, cl_kernel_arg_info param, size_t size, void *value,
-                          size_t *size_ret)
-{
-  const cc_kernel_arg *a = &k->info->args[i];
-  switch (param) {
-  case CL_KERNEL_ARG_ADDRESS_QUALIFIER:
-  case CL_KERNEL_ARG_ACCESS_QUALIFIER:
-  case CL_KERNEL_ARG_TYPE_NAME:
-  case CL_KERNEL_ARG_TYPE_QUALIFIER:
-  case CL_KERNEL_ARG_NAME:
-    break;
-  default:
-    rt_err("clGetKernelArgInfo: unknown param_name 0x%x", (unsigned)param);
-    return CL_INVALID_VALUE;
-  }
-  /* CL_KERNEL_ARG_INFO_NOT_AVAILABLE if the argument information is not available for kernel. */
-  if (!k->arg_info) {
-    rt_err("clGetKernelArgInfo: no argument information: the program was not built with -cl-kernel-arg-info");
-    return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
-  }
-  switch (param) {
-  case CL_KERNEL_ARG_ADDRESS_QUALIFIER:
-    return RT_INFO_VAL(value, size, size_ret, cl_kernel_arg_address_qualifier,
-                       a->kind == CC_ARG_SCALAR || a->kind == CC_ARG_SAMPLER
-                           ? CL_KERNEL_ARG_ADDRESS_PRIVATE
-                           : a->kind == CC_ARG_IMAGE ? CL_KERNEL_ARG_ADDRESS_GLOBAL
-                                                     : address_qualifier(a->addr_space));
-  case CL_KERNEL_ARG_ACCESS_QUALIFIER:
-    return RT_INFO_VAL(value, size, size_ret, cl_kernel_arg_access_qualifier, access_qualifier(a->access_qual));
-  case CL_KERNEL_ARG_TYPE_NAME: return rt_info_str(value, size, size_ret, a->type_name);
-  case CL_KERNEL_ARG_TYPE_QUALIFIER:
-    return RT_INFO_VAL(value, size, size_ret, cl_kernel_arg_type_qualifier, type_qualifier(a));
-  default: return rt_info_str(value, size, size_ret, a->name);
-  }
-}
-
-cl_int rt_kernel_work_group_info(cl_kernel k, cl_device_id dev, cl_kernel_work_group_info param,
-                                 size_t size, void *value, size_t *size_ret)
-{
-  const cc_kernel_info *info = info_for(k, dev);
-  switch (param) {
-  case CL_KERNEL_WORK_GROUP_SIZE:
-    return RT_INFO_VAL(value, size, size_ret, size_t, rt_kernel_max_work_group_size(k, dev));
-  case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
-    size_t r[3] = {info->reqd_work_group_size[0], info->reqd_work_group_size[1], info->reqd_work_group_size[2]};
-    return rt_info(value, size, size_ret, r, sizeof(r));
-  }
-  case CL_KERNEL_LOCAL_MEM_SIZE:
-    return RT_INFO_VAL(value, size, size_ret, cl_ulong, rt_kernel_local_mem(k));
-  case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
-    return RT_INFO_VAL(value, size, size_ret, size_t, dev->simd_bits >= 64 ? dev->simd_bits / 32 : 1);
-  case CL_KERNEL_PRIVATE_MEM_SIZE:
-    return RT_INFO_VAL(value, size, size_ret, cl_ulong, info->private_mem_bytes);
-  case CL_KERNEL_GLOBAL_WORK_SIZE:
-    /* CL_INVALID_VALUE if param_name is CL_KERNEL_GLOBAL_WORK_SIZE and kernel is not a built-in kernel. */
-    rt_err("clGetKernelWorkGroupInfo: CL_KERNEL_GLOBAL_WORK_SIZE is only for built-in kernels");
-    return CL_INVALID_VALUE;
-  default:
-    rt_err("clGetKernelWorkGroupInfo: unknown param_name 0x%x", (unsigned)param);
-    return CL_INVALID_VALUE;
-  }
-}
-
-/* Sub-groups are the W-lane chunks of x: ceil(lx / W) per row of x. */
-cl_int rt_kernel_sub_group_info(cl_kernel k, cl_device_id dev, cl_kernel_sub_group_info param,
-                                size_t in_size, const void *in, size_t size, void *value,
-                                size_t *size_ret)
-{
-  const cc_kernel_info *info = info_for(k, dev);
-  size_t w = info->simd_width ? info->simd_width : 1;
-  size_t maxwg = rt_kernel_max_work_group_size(k, dev);
-  switch (param) {
-  case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE:
-  case CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE: {
-    /* CL_INVALID_VALUE if ... input_value_size is not valid or input_value is NULL. */
-    if (!in || !in_size || in_size % sizeof(size_t) || in_size > 3 * sizeof(size_t)) {
-      rt_err("clGetKernelSubGroupInfo: input_value must be 1 to 3 size_t local sizes");
-      return CL_INVALID_VALUE;
-    }
-    const size_t *l = in;
-    size_t dims = in_size / sizeof(size_t), rows = 1;
-    for (size_t d = 1; d < dims; d++)
-      rows *= l[d];
-    if (param == CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE)
-      return RT_INFO_VAL(value, size, size_ret, size_t, l[0] < w ? l[0] : w);
-    return RT_INFO_VAL(value, size, size_ret, size_t, (l[0] + w - 1) / w * rows);
-  }
-  case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: {
-    if (!in || in_size != sizeof(size_t)) {
-      rt_err("clGetKernelSubGroupInfo: input_value must be one size_t sub-group count");
-      return CL_INVALID_VALUE;
-    }
-    size_t want = *(const size_t *)in, dims = size / sizeof(size_t);
-    size_t out[3] = {0, 0, 0};
-    if (value && (!dims || dims > 3 || size % sizeof(size_t))) {
-      rt_err("clGetKernelSubGroupInfo: param_value_size must hold 1 to 3 size_t");
-      return CL_INVALID_VALUE;
-    }
-    if (!value)
-      dims = 3;
-    if (want && want * w <= maxwg) {
-      out[0] = want * w;
-      out[1] = out[2] = 1;
-    }
-    return rt_info(value, size, size_ret, out, dims * sizeof(size_t));
-  }
-  case CL_KERNEL_MAX_NUM_SUB_GROUPS:
-    return RT_INFO_VAL(value, size, size_ret, size_t, (maxwg + w - 1) / w);
-  case CL_KERNEL_COMPILE_NUM_SUB_GROUPS: return RT_INFO_VAL(value, size, size_ret, size_t, 0);
-  default:
-    rt_err("clGetKernelSubGroupInfo: unknown param_name 0x%x", (unsigned)param);
-    return CL_INVALID_VALUE;
-  }
+  return atomic_load(&k->obj.refcount);
 }

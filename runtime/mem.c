@@ -1,5 +1,5 @@
 /* Buffers and sub-buffers: allocation, references, destructor callbacks and
- * the bookkeeping of mappings.  See runtime/rt_mem.h. */
+ * the bookkeeping of mappings.  See runtime/rt.h. */
 #include <errno.h>
 #include <linux/mempolicy.h>
 #include <stdint.h>
@@ -8,7 +8,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "runtime/rt_mem.h"
+#include "runtime/rt.h"
 #include "scheduler/sched.h"
 
 struct rt_mem_destructor {

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/rt_mem.h"
 #include "runtime/rt_program.h"
 #include "runtime/rt_queue.h"
 
@@ -48,8 +47,11 @@ static size_t divisor_at_most(size_t g, size_t cap)
   return 1;
 }
 
-void rt_ndrange_pick_local(cl_kernel k, cl_device_id dev, cl_uint work_dim, const size_t *global,
-                           size_t *local)
+/* Local size for a NULL local_work_size: the required work-group size when
+ * the kernel has one; else divides the global size when uniform groups are
+ * required, vectorizes (x a multiple of the SIMD width where possible) and
+ * gives every core work.  icd/ checked that a required size fits. */
+static void pick_local(cl_kernel k, cl_device_id dev, cl_uint work_dim, const size_t *global, size_t *local)
 {
   const uint64_t *reqd = k->info->reqd_work_group_size;
   for (cl_uint d = 0; d < 3; d++)
@@ -356,6 +358,16 @@ cl_int rt_enqueue_ndrange(cl_command_queue q, cl_command_type type, cl_kernel k,
   c->info = &b->bin.kernels[ki];
   c->work_dim = work_dim;
   atomic_init(&c->status, CL_SUCCESS);
+  size_t picked[3] = {1, 1, 1};
+  if (!local) {
+    /* global_work_size NULL or a zero size: nothing runs, groups of 1. */
+    bool empty = !global;
+    for (cl_uint d = 0; global && d < work_dim; d++)
+      empty |= global[d] == 0;
+    if (!empty)
+      pick_local(k, dev, work_dim, global, picked);
+    local = picked;
+  }
   uint64_t nwi = 1, total = 1;
   for (cl_uint d = 0; d < 3; d++) {
     bool used = d < work_dim;

@@ -914,6 +914,16 @@ const rt_build *rt_program_first_executable(cl_program p)
   return NULL;
 }
 
+cl_context rt_program_context(cl_program p)
+{
+  return p->ctx;
+}
+
+rt_program_origin rt_program_origin_of(cl_program p)
+{
+  return p->origin;
+}
+
 bool rt_program_has_executable(cl_program p)
 {
   pthread_mutex_lock(&p->lock);
@@ -941,96 +951,61 @@ size_t rt_program_num_kernels(cl_program p)
   return n;
 }
 
-static cl_int program_binaries(cl_program p, bool sizes_only, size_t size, void *value, size_t *size_ret)
+cl_uint rt_program_refcount(cl_program p)
 {
-  size_t need = p->ndevices * (sizes_only ? sizeof(size_t) : sizeof(unsigned char *));
-  if (value && size < need) {
-    rt_err("clGetProgramInfo: param_value_size %zu is smaller than the %zu bytes of the result", size, need);
-    return CL_INVALID_VALUE;
-  }
-  if (size_ret)
-    *size_ret = need;
-  if (!value)
-    return CL_SUCCESS;
+  return atomic_load(&p->obj.refcount);
+}
+
+const cl_device_id *rt_program_devices(cl_program p, cl_uint *n)
+{
+  *n = p->ndevices;
+  return p->devices;
+}
+
+const char *rt_program_source(cl_program p)
+{
+  return p->source;
+}
+
+void rt_program_binary_sizes(cl_program p, size_t *sizes)
+{
+  pthread_mutex_lock(&p->lock);
+  for (cl_uint i = 0; i < p->ndevices; i++)
+    sizes[i] = p->builds[i].blob.size;
+  pthread_mutex_unlock(&p->lock);
+}
+
+void rt_program_copy_binaries(cl_program p, unsigned char **dst)
+{
+  pthread_mutex_lock(&p->lock);
   for (cl_uint i = 0; i < p->ndevices; i++) {
     const cc_blob *blob = &p->builds[i].blob;
-    if (sizes_only) {
-      ((size_t *)value)[i] = blob->size;
-    } else {
-      unsigned char *dst = ((unsigned char **)value)[i];
-      if (dst && blob->size)
-        memcpy(dst, blob->data, blob->size);
-    }
-  }
-  return CL_SUCCESS;
-}
-
-static cl_int kernel_names(cl_program p, size_t size, void *value, size_t *size_ret)
-{
-  const rt_build *b = rt_program_first_executable(p);
-  rt_str names = {0};
-  rt_str_add(&names, "%s", "");
-  for (uint32_t k = 0; k < b->bin.nkernels; k++)
-    rt_str_add(&names, "%s%s", k ? ";" : "", b->bin.kernels[k].name);
-  if (!names.s)
-    return CL_OUT_OF_HOST_MEMORY;
-  cl_int err = rt_info_str(value, size, size_ret, names.s);
-  rt_str_free(&names);
-  return err;
-}
-
-cl_int rt_program_info(cl_program p, cl_program_info param, size_t size, void *value, size_t *size_ret)
-{
-  cl_int err;
-  pthread_mutex_lock(&p->lock);
-  const rt_build *exe = rt_program_first_executable(p);
-  switch (param) {
-  case CL_PROGRAM_REFERENCE_COUNT:
-    err = RT_INFO_VAL(value, size, size_ret, cl_uint, atomic_load(&p->obj.refcount));
-    break;
-  case CL_PROGRAM_CONTEXT: err = RT_INFO_VAL(value, size, size_ret, cl_context, p->ctx); break;
-  case CL_PROGRAM_NUM_DEVICES: err = RT_INFO_VAL(value, size, size_ret, cl_uint, p->ndevices); break;
-  case CL_PROGRAM_DEVICES:
-    err = rt_info(value, size, size_ret, p->devices, p->ndevices * sizeof(cl_device_id));
-    break;
-  case CL_PROGRAM_SOURCE: err = rt_info_str(value, size, size_ret, p->source ? p->source : ""); break;
-  case CL_PROGRAM_IL:
-    /* No IL: param_value is left unchanged, the size is 0. */
-    err = rt_info(NULL, 0, size_ret, NULL, 0);
-    break;
-  case CL_PROGRAM_BINARY_SIZES: err = program_binaries(p, true, size, value, size_ret); break;
-  case CL_PROGRAM_BINARIES: err = program_binaries(p, false, size, value, size_ret); break;
-  case CL_PROGRAM_NUM_KERNELS:
-  case CL_PROGRAM_KERNEL_NAMES:
-  case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT:
-  case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT:
-    /* CL_INVALID_PROGRAM_EXECUTABLE if param_name is ... and a successful
-     * program executable has not been built for at least one device. */
-    if (!exe) {
-      rt_err("clGetProgramInfo: no successfully built executable for any device of the program");
-      err = CL_INVALID_PROGRAM_EXECUTABLE;
-    } else if (param == CL_PROGRAM_NUM_KERNELS) {
-      err = RT_INFO_VAL(value, size, size_ret, size_t, exe->bin.nkernels);
-    } else if (param == CL_PROGRAM_KERNEL_NAMES) {
-      err = kernel_names(p, size, value, size_ret);
-    } else {
-      err = RT_INFO_VAL(value, size, size_ret, cl_bool, CL_FALSE);
-    }
-    break;
-  default:
-    rt_err("clGetProgramInfo: unknown param_name 0x%x", (unsigned)param);
-    err = CL_INVALID_VALUE;
-    break;
+    if (dst[i] && blob->size)
+      memcpy(dst[i], blob->data, blob->size);
   }
   pthread_mutex_unlock(&p->lock);
-  return err;
 }
 
-cl_int rt_program_build_info(cl_program p, cl_device_id dev, cl_program_build_info param, size_t size,
-                             void *value, size_t *size_ret)
+bool rt_program_kernels(cl_program p, size_t *n, rt_str *names)
+{
+  pthread_mutex_lock(&p->lock);
+  const rt_build *b = rt_program_first_executable(p);
+  if (b) {
+    *n = b->bin.nkernels;
+    if (names) {
+      rt_str_add(names, "%s", "");
+      for (uint32_t k = 0; k < b->bin.nkernels; k++)
+        rt_str_add(names, "%s%s", k ? ";" : "", b->bin.kernels[k].name);
+    }
+  }
+  pthread_mutex_unlock(&p->lock);
+  return b != NULL;
+}
+
+cl_int rt_program_build_view(cl_program p, cl_device_id dev, cl_int (*fn)(const rt_build_view *, void *),
+                             void *ctx)
 {
   int i = rt_program_device_index(p, dev);
-  cl_int err;
   pthread_mutex_lock(&p->lock);
   const rt_build *b = &p->builds[i];
   /* A sub-device that was never built for itself runs its nearest ancestor's
@@ -1043,21 +1018,14 @@ cl_int rt_program_build_info(cl_program p, cl_device_id dev, cl_program_build_in
       b = &p->builds[j];
   }
   bool none = b->status == CL_BUILD_NONE;
-  switch (param) {
-  case CL_PROGRAM_BUILD_STATUS: err = RT_INFO_VAL(value, size, size_ret, cl_build_status, b->status); break;
-  case CL_PROGRAM_BUILD_OPTIONS: err = rt_info_str(value, size, size_ret, none ? "" : b->options); break;
-  case CL_PROGRAM_BUILD_LOG: err = rt_info_str(value, size, size_ret, none ? "" : b->log); break;
-  case CL_PROGRAM_BINARY_TYPE:
-    err = RT_INFO_VAL(value, size, size_ret, cl_program_binary_type, b->binary_type);
-    break;
-  case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE:
-    err = RT_INFO_VAL(value, size, size_ret, size_t, rt_build_is_executable(b) ? b->global_var_bytes : 0);
-    break;
-  default:
-    rt_err("clGetProgramBuildInfo: unknown param_name 0x%x", (unsigned)param);
-    err = CL_INVALID_VALUE;
-    break;
-  }
+  rt_build_view v = {
+    .status = b->status,
+    .binary_type = b->binary_type,
+    .options = none ? "" : b->options,
+    .log = none ? "" : b->log,
+    .global_var_bytes = rt_build_is_executable(b) ? b->global_var_bytes : 0,
+  };
+  cl_int err = fn(&v, ctx);
   pthread_mutex_unlock(&p->lock);
   return err;
 }

@@ -1,5 +1,9 @@
-/* LaneCL runtime: the CL objects and what they do.  The icd/ layer validates
- * arguments and calls in here; the runtime assumes valid input. */
+/* LaneCL runtime: the CL objects and what they do.  This is the runtime's
+ * public interface, the one runtime header icd/ includes: icd/ validates
+ * arguments (the spec's error codes) and calls in here; the runtime assumes
+ * valid input and executes.  Runtime internals live in runtime/rt_queue.h
+ * (commands, the event graph) and runtime/rt_program.h (program and kernel
+ * structs, builds, the cache), which only runtime/ includes. */
 #ifndef LANECL_RT_H
 #define LANECL_RT_H
 
@@ -75,15 +79,6 @@ void rt_log(unsigned cat, const char *fmt, ...) __attribute__((format(printf, 2,
 /* The LANECL_* environment variables: config/lanecl_config.h. */
 #include "config/lanecl_config.h"
 
-/* ---------------------------------------------------------------------------
- * Info queries: one helper does the size check, size_ret and the copy.
- * Returns CL_SUCCESS or CL_INVALID_VALUE (dst too small).
- * ------------------------------------------------------------------------- */
-cl_int rt_info(void *dst, size_t dst_size, size_t *size_ret, const void *src, size_t n);
-cl_int rt_info_str(void *dst, size_t dst_size, size_t *size_ret, const char *s);
-#define RT_INFO_VAL(dst, dst_size, size_ret, T, v) \
-  ({ T rt_info_tmp_ = (v); rt_info((dst), (dst_size), (size_ret), &rt_info_tmp_, sizeof(T)); })
-
 /* Small dynamic string used for logs and build options. */
 typedef struct rt_str {
   char *s;
@@ -141,17 +136,23 @@ void rt_init(void);
 /* The pool of workers of a device (created on first use, pinned to the
  * device's cores).  NULL only when the pool can't be created. */
 sched_pool *rt_device_pool(cl_device_id dev);
-/* Sub-devices: validates the partition properties against dev (CL_INVALID_VALUE,
- * CL_DEVICE_PARTITION_FAILED, CL_INVALID_DEVICE_PARTITION_COUNT as the spec of
- * clCreateSubDevices says), then creates the sub-devices into out (when out is
- * not NULL; num_entries must be large enough) and writes their number. */
-cl_int rt_device_partition(cl_device_id dev, const cl_device_partition_property *props,
-                           cl_uint num_entries, cl_device_id *out, cl_uint *num_out);
+/* Sub-devices: creates the sub-devices of the partition props describes
+ * into out (as many as the partition makes; icd/ checked the properties
+ * against dev and that out has room).  CL_SUCCESS or CL_OUT_OF_HOST_MEMORY
+ * (then nothing is made). */
+cl_int rt_device_partition(cl_device_id dev, const cl_device_partition_property *props, cl_device_id *out);
 /* Partition types and affinity domains dev can be split along
  * (CL_DEVICE_PARTITION_PROPERTIES, CL_DEVICE_PARTITION_AFFINITY_DOMAIN);
  * returns the number written to props (at most 3). */
 size_t rt_device_partition_types(cl_device_id dev, cl_device_partition_property props[3]);
 cl_device_affinity_domain rt_device_affinity_domains(cl_device_id dev);
+/* The affinity domain CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE splits
+ * dev along (NUMA, L3, L2, L1: the first that makes two groups or more),
+ * 0 when none does. */
+cl_device_affinity_domain rt_device_next_affinity_domain(cl_device_id dev);
+/* The number of groups dev's cores make at one affinity level (NUMA, L3,
+ * L2 or L1): the sub-devices a partition by that domain makes. */
+unsigned rt_device_affinity_groups(cl_device_id dev, cl_device_affinity_domain domain);
 void rt_device_retain(cl_device_id d);   /* no-ops for the root device */
 void rt_device_release(cl_device_id d);
 /* True when d is the root device or a live sub-device. */
@@ -215,5 +216,302 @@ void rt_context_release(cl_context c);
 cl_int rt_context_add_destructor(cl_context c, rt_ctx_destructor_fn fn, void *user_data);
 /* True when dev is one of c's devices. */
 bool rt_context_has_device(cl_context c, cl_device_id dev);
+
+/* ---------------------------------------------------------------------------
+ * Memory objects (runtime/mem.c)
+ * ------------------------------------------------------------------------- */
+/* Memory objects (buffers and sub-buffers).  The device is the host CPU, so a
+ * buffer's device address is its host address: rt_mem_ptr gives the address
+ * of the data a kernel or a command reads and writes (sub-buffer offset
+ * included).  Images and pipes are not supported (CL_DEVICE_IMAGE_SUPPORT and
+ * CL_DEVICE_PIPE_SUPPORT are false): every cl_mem is a buffer.
+ *
+ * References: the API count (clRetainMemObject, CL_MEM_REFERENCE_COUNT) and
+ * an internal one.  Commands that use a buffer hold an internal reference
+ * (rt_mem_retain / rt_mem_release) until they complete; a sub-buffer holds one
+ * on its parent.  The memory is freed (after the destructor callbacks, last
+ * registered first) when both counts are zero. */
+
+/* Alignment of every allocation in bytes; CL_DEVICE_MEM_BASE_ADDR_ALIGN
+ * should report RT_MEM_ALIGN * 8 bits and CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE
+ * RT_MEM_ALIGN. */
+#define RT_MEM_ALIGN 128
+
+/* Flags the runtime keeps per object. */
+#define RT_MEM_ACCESS_FLAGS (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)
+#define RT_MEM_HOST_FLAGS (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)
+#define RT_MEM_PTR_FLAGS (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)
+
+/* A buffer of size bytes (flags and host_ptr validated by icd/).  props:
+ * the application's properties list (copied, including the terminating 0),
+ * or NULL with nprops 0. */
+cl_mem rt_buffer_create(cl_context ctx, cl_mem_flags flags, size_t size, void *host_ptr,
+                        const cl_mem_properties *props, size_t nprops, cl_int *err);
+/* A sub-buffer of parent (a buffer, not a sub-buffer); flags already carry
+ * what the sub-buffer inherits. */
+cl_mem rt_sub_buffer_create(cl_mem parent, cl_mem_flags flags, size_t origin, size_t size, cl_int *err);
+
+void rt_mem_api_retain(cl_mem m);
+void rt_mem_api_release(cl_mem m);
+cl_uint rt_mem_refcount(cl_mem m);
+/* Internal references, for commands and kernels: the memory stays valid
+ * until the matching release. */
+void rt_mem_retain(cl_mem m);
+void rt_mem_release(cl_mem m);
+
+void *rt_mem_ptr(cl_mem m);             /* device address = host address */
+size_t rt_mem_size(cl_mem m);
+cl_context rt_mem_context(cl_mem m);
+cl_mem_flags rt_mem_flags(cl_mem m);
+cl_mem rt_mem_parent(cl_mem m);         /* NULL unless a sub-buffer */
+size_t rt_mem_offset(cl_mem m);         /* origin within the parent; 0 for a buffer */
+void *rt_mem_host_ptr(cl_mem m);        /* CL_MEM_HOST_PTR */
+const cl_mem_properties *rt_mem_properties(cl_mem m, size_t *nprops);
+
+typedef void(CL_CALLBACK *rt_mem_destructor_fn)(cl_mem, void *);
+cl_int rt_mem_add_destructor(cl_mem m, rt_mem_destructor_fn fn, void *user_data);
+
+/* Mappings.  rt_mem_map_add records a mapping of [offset, offset + size) of
+ * m and gives its host pointer; CL_INVALID_OPERATION when it would overlap a
+ * mapping (of m, its parent or a sibling sub-buffer) while either is for
+ * writing.  rt_mem_map_remove drops one mapping of m at ptr;
+ * CL_INVALID_VALUE when ptr is not mapped for m. */
+cl_int rt_mem_map_add(cl_mem m, size_t offset, size_t size, cl_map_flags flags, void **ptr);
+cl_int rt_mem_map_remove(cl_mem m, void *ptr);
+cl_uint rt_mem_map_count(cl_mem m);
+
+/* ---------------------------------------------------------------------------
+ * Memory commands (runtime/memcmd.c): read, write, copy, fill, map, unmap and
+ * migrate of buffers.  icd/ has checked every argument: the queue, the
+ * buffers (of the queue's context), offsets and sizes inside the buffers,
+ * resolved pitches, the overlap rules and the wait list.  Each returns
+ * CL_SUCCESS or the error of making the command (CL_OUT_OF_HOST_MEMORY, or
+ * with blocking, the command's error).
+ * ------------------------------------------------------------------------- */
+/* A box of bytes in a buffer or in host memory: the byte offset of its
+ * origin and its row and slice pitches (never 0: icd/ resolves them). */
+typedef struct rt_box {
+  size_t offset, row_pitch, slice_pitch;
+} rt_box;
+
+/* clEnqueueReadBuffer / clEnqueueWriteBuffer: size bytes at offset of
+ * buffer to or from ptr. */
+cl_int rt_enqueue_read_write(cl_command_queue q, bool write, cl_mem buffer, cl_bool blocking, size_t offset,
+                             size_t size, void *ptr, cl_uint nwait, const cl_event *wait, cl_event *event);
+/* The *Rect variants: region[0] bytes x region[1] rows x region[2] slices. */
+cl_int rt_enqueue_read_write_rect(cl_command_queue q, bool write, cl_mem buffer, cl_bool blocking,
+                                  const rt_box *buffer_box, void *ptr, const rt_box *host_box,
+                                  const size_t region[3], cl_uint nwait, const cl_event *wait, cl_event *event);
+/* clEnqueueCopyBuffer (size 0: only orders the queue) and its Rect variant. */
+cl_int rt_enqueue_copy(cl_command_queue q, cl_mem src, cl_mem dst, size_t src_offset, size_t dst_offset,
+                       size_t size, cl_uint nwait, const cl_event *wait, cl_event *event);
+cl_int rt_enqueue_copy_rect(cl_command_queue q, cl_mem src, cl_mem dst, const rt_box *src_box,
+                            const rt_box *dst_box, const size_t region[3], cl_uint nwait, const cl_event *wait,
+                            cl_event *event);
+/* clEnqueueFillBuffer: pattern_size (1 to 128) divides offset and size;
+ * size 0 only orders the queue. */
+cl_int rt_enqueue_fill(cl_command_queue q, cl_mem buffer, const void *pattern, size_t pattern_size,
+                       size_t offset, size_t size, cl_uint nwait, const cl_event *wait, cl_event *event);
+/* clEnqueueMapBuffer: records the mapping (CL_INVALID_OPERATION when it
+ * would overlap a mapping for writing, see rt_mem_map_add), then orders the
+ * queue; *ptr receives the mapped pointer. */
+cl_int rt_enqueue_map(cl_command_queue q, cl_mem buffer, cl_bool blocking, cl_map_flags flags, size_t offset,
+                      size_t size, cl_uint nwait, const cl_event *wait, cl_event *event, void **ptr);
+/* clEnqueueUnmapMemObject: drops the mapping of m at ptr (CL_INVALID_VALUE
+ * when there is none), then orders the queue. */
+cl_int rt_enqueue_unmap(cl_command_queue q, cl_mem m, void *ptr, cl_uint nwait, const cl_event *wait,
+                        cl_event *event);
+/* clEnqueueMigrateMemObjects: host memory is the device's; only orders the queue. */
+cl_int rt_enqueue_migrate(cl_command_queue q, cl_uint nwait, const cl_event *wait, cl_event *event);
+
+/* ---------------------------------------------------------------------------
+ * Queues, events, markers and barriers (runtime/queue.c, event.c; the
+ * event graph is described in runtime/rt_queue.h)
+ * ------------------------------------------------------------------------- */
+/* Markers and barriers.  With nwait == 0 the command waits for every command
+ * enqueued before it on q; a barrier also keeps every later command of q
+ * from starting before it completes. */
+cl_int rt_enqueue_marker(cl_command_queue q, bool barrier, cl_uint nwait, const cl_event *wait,
+                         cl_event *event_out);
+
+/* Waits for every event; CL_SUCCESS, or CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
+ * when one of them ended in an error. */
+cl_int rt_events_wait(cl_uint n, const cl_event *events);
+
+/* The queue and event structs are private to runtime/ (rt_queue.h); the
+ * accessors here are all icd/ needs. */
+cl_context rt_queue_context(cl_command_queue q);
+cl_device_id rt_queue_device(cl_command_queue q);
+cl_context rt_event_context(cl_event e);
+
+/* props_array: the properties list as the application gave it (copied,
+ * including the terminating 0), or NULL with nprops 0. */
+cl_command_queue rt_queue_create(cl_context ctx, cl_device_id dev, cl_command_queue_properties props,
+                                 const cl_queue_properties *props_array, size_t nprops, cl_int *err);
+void rt_queue_retain(cl_command_queue q);      /* API reference */
+/* Drops an API reference; the last one flushes, and the queue lives on until
+ * its commands are complete and its events are released. */
+void rt_queue_release(cl_command_queue q);
+cl_uint rt_queue_refcount(cl_command_queue q);
+cl_command_queue_properties rt_queue_properties(cl_command_queue q);
+/* The properties list given at creation (including the 0) or NULL. */
+const cl_queue_properties *rt_queue_properties_array(cl_command_queue q, size_t *nprops);
+cl_int rt_queue_flush(cl_command_queue q);
+/* Blocks until every command enqueued on q before the call is complete. */
+cl_int rt_queue_finish(cl_command_queue q);
+
+typedef void(CL_CALLBACK *rt_event_notify_fn)(cl_event, cl_int, void *);
+
+cl_event rt_user_event_create(cl_context ctx, cl_int *err);
+bool rt_event_is_user(cl_event e);
+/* CL_INVALID_OPERATION when the status was already set. */
+cl_int rt_user_event_set_status(cl_event e, cl_int status);
+void rt_event_retain(cl_event e);              /* API reference */
+void rt_event_release(cl_event e);
+cl_uint rt_event_refcount(cl_event e);
+cl_command_queue rt_event_queue(cl_event e);   /* NULL for user events */
+cl_command_type rt_event_command_type(cl_event e);
+cl_int rt_event_status(cl_event e);
+/* status is CL_SUBMITTED, CL_RUNNING or CL_COMPLETE (checked by icd/). */
+cl_int rt_event_set_callback(cl_event e, cl_int status, rt_event_notify_fn fn, void *user_data);
+/* CL_PROFILING_INFO_NOT_AVAILABLE, or CL_SUCCESS with *value set.  param is
+ * one of the CL_PROFILING_COMMAND_* values (checked by icd/). */
+cl_int rt_event_profiling(cl_event e, cl_profiling_info param, cl_ulong *value);
+
+/* The clock of profiling timestamps: CLOCK_MONOTONIC in nanoseconds. */
+uint64_t rt_time_ns(void);
+
+/* ---------------------------------------------------------------------------
+ * Programs (runtime/program.c)
+ * ------------------------------------------------------------------------- */
+typedef enum rt_program_origin {
+  RT_PROG_SOURCE = 1,   /* clCreateProgramWithSource */
+  RT_PROG_BINARY,       /* clCreateProgramWithBinary */
+  RT_PROG_LINKED,       /* clLinkProgram */
+} rt_program_origin;
+
+/* The build state of a program for one device (runtime/rt_program.h). */
+typedef struct rt_build rt_build;
+typedef void(CL_CALLBACK *rt_program_notify_fn)(cl_program, void *);
+
+
+cl_program rt_program_create_with_source(cl_context ctx, cl_uint count, const char **strings,
+                                         const size_t *lengths, cl_int *err);
+/* status[i] receives each device's status (CL_SUCCESS or CL_INVALID_BINARY). */
+cl_program rt_program_create_with_binary(cl_context ctx, cl_uint n, const cl_device_id *devices,
+                                         const size_t *lengths, const unsigned char **binaries,
+                                         cl_int *status, cl_int *err);
+void rt_program_retain(cl_program p);
+void rt_program_release(cl_program p);
+
+/* Index of dev in p->devices, or -1. */
+int rt_program_device_index(cl_program p, cl_device_id dev);
+
+/* The build actions.  devices: NULL = all of the program's.  When notify is
+ * not NULL they return once the work is under way and call notify(program,
+ * user_data) from another thread when it is done.  They return
+ * CL_INVALID_OPERATION while kernels are attached or a build of one of the
+ * devices is in progress. */
+cl_int rt_program_build(cl_program p, cl_uint n, const cl_device_id *devices, const char *options,
+                        rt_program_notify_fn notify, void *user_data);
+cl_int rt_program_compile(cl_program p, cl_uint n, const cl_device_id *devices, const char *options,
+                          cl_uint nheaders, const cl_program *headers, const char **header_names,
+                          rt_program_notify_fn notify, void *user_data);
+/* Returns the new program (also when the link fails: *err is then
+ * CL_LINK_PROGRAM_FAILURE) or NULL with *err set. */
+cl_program rt_program_link(cl_context ctx, cl_uint n, const cl_device_id *devices, const char *options,
+                           cl_uint ninputs, const cl_program *inputs, rt_program_notify_fn notify,
+                           void *user_data, cl_int *err);
+
+/* What the info queries read (icd/ answers them). */
+cl_uint rt_program_refcount(cl_program p);
+const cl_device_id *rt_program_devices(cl_program p, cl_uint *n);
+const char *rt_program_source(cl_program p);   /* NULL unless made from source */
+/* Each device's binary size, or copies each device's binary into dst[i]
+ * (when not NULL): p->ndevices entries, read under the program's lock. */
+void rt_program_binary_sizes(cl_program p, size_t *sizes);
+void rt_program_copy_binaries(cl_program p, unsigned char **dst);
+/* False when p has no executable; else *n is the number of kernels of its
+ * first executable and names (when not NULL) receives them, ';' separated
+ * (names->s NULL when out of memory). */
+bool rt_program_kernels(cl_program p, size_t *n, rt_str *names);
+/* What clGetProgramBuildInfo reports for one device of p (a sub-device that
+ * was never built for itself reports its nearest ancestor's build). */
+typedef struct rt_build_view {
+  cl_build_status status;
+  cl_program_binary_type binary_type;
+  const char *options, *log;       /* "" when none */
+  size_t global_var_bytes;         /* 0 unless executable */
+} rt_build_view;
+/* Calls fn(view, ctx) with p's lock held (the strings live only that long)
+ * and returns what fn returns.  dev is a device of p. */
+cl_int rt_program_build_view(cl_program p, cl_device_id dev, cl_int (*fn)(const rt_build_view *, void *),
+                             void *ctx);
+
+/* The executable build that runs p's kernels on dev: dev's own, else that of
+ * the nearest parent device of the program (a parent's binary serves its
+ * sub-devices).  NULL when there is none.  Call with kernels attached (the
+ * build is then stable). */
+const rt_build *rt_program_executable_for(cl_program p, cl_device_id dev);
+
+/* True when p has an executable for at least one device. */
+bool rt_program_has_executable(cl_program p);
+cl_context rt_program_context(cl_program p);
+rt_program_origin rt_program_origin_of(cl_program p);
+
+/* ---------------------------------------------------------------------------
+ * Kernels (runtime/kernel.c)
+ * ------------------------------------------------------------------------- */
+cl_kernel rt_kernel_create(cl_program p, const char *name, cl_int *err);
+/* Creates every kernel of p into out (NULL: only counts them).  icd/ checked
+ * that p has an executable and that n covers its kernels. */
+cl_int rt_kernels_create_all(cl_program p, cl_uint n, cl_kernel *out, cl_uint *nret);
+cl_kernel rt_kernel_clone(cl_kernel k, cl_int *err);
+void rt_kernel_retain(cl_kernel k);
+void rt_kernel_release(cl_kernel k);
+cl_program rt_kernel_program(cl_kernel k);
+/* The kernel's metadata: name, arguments, reqd_work_group_size... */
+const cc_kernel_info *rt_kernel_meta(cl_kernel k);
+/* Number of kernels of p's first executable. */
+size_t rt_program_num_kernels(cl_program p);
+
+/* Argument setters (icd/ checked kind, size and the object's type). */
+void rt_kernel_set_arg_mem(cl_kernel k, cl_uint i, cl_mem m);
+void rt_kernel_set_arg_local(cl_kernel k, cl_uint i, size_t size);
+void rt_kernel_set_arg_bytes(cl_kernel k, cl_uint i, const void *value, size_t size);
+
+/* What the info queries read (icd/ answers them): the metadata of k's
+ * kernel in the executable that runs it on dev, whether argument information
+ * is available (-cl-kernel-arg-info), the API reference count. */
+const cc_kernel_info *rt_kernel_meta_for(cl_kernel k, cl_device_id dev);
+bool rt_kernel_has_arg_info(cl_kernel k);
+cl_uint rt_kernel_refcount(cl_kernel k);
+
+/* CL_KERNEL_WORK_GROUP_SIZE of k on dev. */
+size_t rt_kernel_max_work_group_size(cl_kernel k, cl_device_id dev);
+/* False when k's reqd_work_group_size is beyond dev's limits (a dimension
+ * above CL_DEVICE_MAX_WORK_ITEM_SIZES, or a product above
+ * CL_DEVICE_MAX_WORK_GROUP_SIZE or beyond 64 bits); true without one. */
+bool rt_kernel_reqd_fits(cl_kernel k, cl_device_id dev);
+/* Bytes of __local memory one group needs: static + each __local argument
+ * (UINT64_MAX when the sum does not fit). */
+uint64_t rt_kernel_local_mem(cl_kernel k);
+/* Index of the first argument not set, or -1 when all are. */
+int rt_kernel_first_unset_arg(cl_kernel k);
+/* True when every argument of k's program allows non-uniform groups on dev. */
+bool rt_kernel_nonuniform_ok(cl_kernel k, cl_device_id dev);
+/* True when the device supports sub-groups (cl_khr_subgroups). */
+bool rt_device_has_subgroups(cl_device_id dev);
+
+/* ---------------------------------------------------------------------------
+ * NDRange commands (runtime/ndrange.c)
+ * ------------------------------------------------------------------------- */
+/* Enqueues k on q as a command of type (CL_COMMAND_NDRANGE_KERNEL or
+ * CL_COMMAND_TASK); arguments all checked by icd/.  global NULL or a zero
+ * size: the command does nothing.  local NULL: the runtime picks the local
+ * size (the execution policy lives in runtime/ndrange.c). */
+cl_int rt_enqueue_ndrange(cl_command_queue q, cl_command_type type, cl_kernel k, cl_uint work_dim,
+                          const size_t *offset, const size_t *global, const size_t *local, cl_uint nwait,
+                          const cl_event *wait, cl_event *event);
 
 #endif

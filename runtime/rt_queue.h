@@ -1,4 +1,5 @@
-/* Command queues, events and commands.
+/* Command queues, events and commands: runtime internals (icd/ calls the
+ * queue and event functions declared in runtime/rt.h).
  *
  * A queue is an event graph.  Every enqueued command is an event node; an
  * edge A -> B means "B may not start before A is complete".  Edges come from
@@ -35,8 +36,8 @@
 
 /* A command: what an enqueue call asks for, executed later on a runtime
  * thread (or a host thread waiting for it) once its wait list is complete.
- * Each enqueue family builds one (mem.c: read/write/copy/fill/map...,
- * kernel.c: NDRange) and hands it to rt_enqueue, which takes ownership. */
+ * Each enqueue family builds one (memcmd.c: read/write/copy/fill/map...,
+ * ndrange.c: NDRange) and hands it to rt_enqueue, which takes ownership. */
 typedef struct rt_command rt_command;
 struct rt_command {
   cl_command_type type;
@@ -79,65 +80,6 @@ rt_command *rt_command_new(cl_command_type type, cl_int (*run)(rt_command *), vo
  * instead of two): destroy (not NULL) frees the payload and with it cmd. */
 void rt_command_init(rt_command *cmd, cl_command_type type, cl_int (*run)(rt_command *),
                      void (*destroy)(rt_command *), void *payload);
-
-/* Markers and barriers.  With nwait == 0 the command waits for every command
- * enqueued before it on q; a barrier also keeps every later command of q
- * from starting before it completes. */
-cl_int rt_enqueue_marker(cl_command_queue q, bool barrier, cl_uint nwait, const cl_event *wait,
-                         cl_event *event_out);
-
-/* Waits for every event; CL_SUCCESS, or CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
- * when one of them ended in an error. */
-cl_int rt_events_wait(cl_uint n, const cl_event *events);
-
-/* The queue and event structs are private to runtime/queue.c and event.c; the
- * accessors below are all other files need. */
-cl_context rt_queue_context(cl_command_queue q);
-cl_device_id rt_queue_device(cl_command_queue q);
-cl_context rt_event_context(cl_event e);
-
-/* ---------------------------------------------------------------------------
- * Queues (runtime/queue.c)
- * ------------------------------------------------------------------------- */
-/* props_array: the properties list as the application gave it (copied,
- * including the terminating 0), or NULL with nprops 0. */
-cl_command_queue rt_queue_create(cl_context ctx, cl_device_id dev, cl_command_queue_properties props,
-                                 const cl_queue_properties *props_array, size_t nprops, cl_int *err);
-void rt_queue_retain(cl_command_queue q);      /* API reference */
-/* Drops an API reference; the last one flushes, and the queue lives on until
- * its commands are complete and its events are released. */
-void rt_queue_release(cl_command_queue q);
-cl_uint rt_queue_refcount(cl_command_queue q);
-cl_command_queue_properties rt_queue_properties(cl_command_queue q);
-/* The properties list given at creation (including the 0) or NULL. */
-const cl_queue_properties *rt_queue_properties_array(cl_command_queue q, size_t *nprops);
-cl_int rt_queue_flush(cl_command_queue q);
-/* Blocks until every command enqueued on q before the call is complete. */
-cl_int rt_queue_finish(cl_command_queue q);
-
-/* ---------------------------------------------------------------------------
- * Events (runtime/event.c)
- * ------------------------------------------------------------------------- */
-typedef void(CL_CALLBACK *rt_event_notify_fn)(cl_event, cl_int, void *);
-
-cl_event rt_user_event_create(cl_context ctx, cl_int *err);
-bool rt_event_is_user(cl_event e);
-/* CL_INVALID_OPERATION when the status was already set. */
-cl_int rt_user_event_set_status(cl_event e, cl_int status);
-void rt_event_retain(cl_event e);              /* API reference */
-void rt_event_release(cl_event e);
-cl_uint rt_event_refcount(cl_event e);
-cl_command_queue rt_event_queue(cl_event e);   /* NULL for user events */
-cl_command_type rt_event_command_type(cl_event e);
-cl_int rt_event_status(cl_event e);
-/* status is CL_SUBMITTED, CL_RUNNING or CL_COMPLETE (checked by icd/). */
-cl_int rt_event_set_callback(cl_event e, cl_int status, rt_event_notify_fn fn, void *user_data);
-/* CL_PROFILING_INFO_NOT_AVAILABLE, or CL_SUCCESS with *value set.  param is
- * one of the CL_PROFILING_COMMAND_* values (checked by icd/). */
-cl_int rt_event_profiling(cl_event e, cl_profiling_info param, cl_ulong *value);
-
-/* The clock of profiling timestamps: CLOCK_MONOTONIC in nanoseconds. */
-uint64_t rt_time_ns(void);
 
 /* ---------------------------------------------------------------------------
  * Internals shared by runtime/queue.c and runtime/event.c only.

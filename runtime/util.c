@@ -79,26 +79,6 @@ void rt_log(unsigned cat, const char *fmt, ...)
   fprintf(stderr, "LaneCL: %s\n", line);
 }
 
-cl_int rt_info(void *dst, size_t dst_size, size_t *size_ret, const void *src, size_t n)
-{
-  if (dst) {
-    if (dst_size < n) {
-      rt_err("param_value_size %zu is smaller than the %zu bytes of the result", dst_size, n);
-      return CL_INVALID_VALUE;
-    }
-    if (n)
-      memcpy(dst, src, n);
-  }
-  if (size_ret)
-    *size_ret = n;
-  return CL_SUCCESS;
-}
-
-cl_int rt_info_str(void *dst, size_t dst_size, size_t *size_ret, const char *s)
-{
-  return rt_info(dst, dst_size, size_ret, s ? s : "", s ? strlen(s) + 1 : 1);
-}
-
 void rt_str_add(rt_str *b, const char *fmt, ...)
 {
   va_list ap;
