@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include "compiler/cc_internal.h"
+#include "compiler/cc_llvm_util.h"
 #include "config/lanecl_config.h"
 
 #include <dlfcn.h>
@@ -79,6 +80,30 @@ static int write_container(uint32_t kind, const cc_device_desc *dev, cc_kernel_i
 }
 
 /* Source -> SPIR bitcode, its module in ctx, and its kernel infos. */
+/* OpenCL C follows C99: a function defined `inline` without `static` or
+ * `extern` is an inline definition, and a program often has no other (OpenCV's
+ * imgproc/color_lab.cl).  Under C99's rule clang emits no body for it at -O0
+ * and an available_externally one otherwise, which the optimizer drops where
+ * it declines to inline the call: "undefined function".  The front end runs
+ * with -fgnu89-inline, which emits such a function as a definition; here
+ * those definitions (inline, not kernels) become linkonce_odr: kept where
+ * they are called, one copy when several objects of a program define the
+ * same function.  Returns how many. */
+static unsigned keep_inline_definitions(LLVMModuleRef m)
+{
+  unsigned n = 0, hint = cc_attr_kind("inlinehint");
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+    LLVMLinkage l = LLVMGetLinkage(f);
+    if (LLVMIsDeclaration(f) || LLVMGetFunctionCallConv(f) == LLVMSPIRKERNELCallConv ||
+        !LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, hint) ||
+        (l != LLVMExternalLinkage && l != LLVMAvailableExternallyLinkage))
+      continue;
+    LLVMSetLinkage(f, LLVMLinkOnceODRLinkage);
+    n++;
+  }
+  return n;
+}
+
 static int front(const cc_device_desc *dev, const char *source, const cc_options *o,
                  const cc_header *headers, size_t nheaders, LLVMContextRef ctx, cc_blob *bc,
                  LLVMModuleRef *m, cc_kernel_info **k, uint32_t *nk, cc_str *log)
@@ -98,6 +123,17 @@ static int front(const cc_device_desc *dev, const char *source, const cc_options
     cc_log_line(log, "error: the front end's bitcode does not load");
     cc_blob_free(bc);
     return CC_INTERNAL;
+  }
+  if (keep_inline_definitions(*m)) {
+    cc_blob nbc;
+    if (module_bitcode(*m, &nbc) != CC_OK) {
+      LLVMDisposeModule(*m);
+      *m = NULL;
+      cc_blob_free(bc);
+      return CC_OUT_OF_MEMORY;
+    }
+    cc_blob_free(bc);
+    *bc = nbc;
   }
   t0 = cc_now_ms();
   rc = cc_meta_collect(*m, k, nk, &err);

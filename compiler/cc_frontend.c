@@ -673,7 +673,8 @@ int cc_frontend(const cc_device_desc *dev, const char *source, const cc_options 
     rc = CC_OUT_OF_MEMORY;
     goto out_headers;
   }
-  /* The working directory is absolute: a spare clang was started before
+  /* -fgnu89-inline: see keep_inline_definitions (cc_api.c).
+   * The working directory is absolute: a spare clang was started before
    * the application's current directory was last changed, maybe.
    * -disable-free: clang exits without freeing its AST (as its driver asks). */
   char wd[PATH_MAX * 2 + 2];
@@ -683,7 +684,7 @@ int cc_frontend(const cc_device_desc *dev, const char *source, const cc_options 
     snprintf(wd + strlen(wd), sizeof(wd) - strlen(wd), "/%s", dir);
   const char *fixed[] = {LANECL_CLANG, "-cc1", "-disable-free", "-working-directory", wd,
                          "-triple", "spir64-unknown-unknown", std, "-fdeclare-opencl-builtins",
-                         "-finclude-default-header", "-cl-kernel-arg-info", "-emit-llvm-bc",
+                         "-finclude-default-header", "-cl-kernel-arg-info", "-fgnu89-inline", "-emit-llvm-bc",
                          "-o", CC_OUTPUT_NAME, ext, "-include", CC_PRELUDE_NAME, "-I", ".", "-x", "cl"};
   size_t nfixed = sizeof(fixed) / sizeof(fixed[0]);
   const char **argv = malloc((nfixed + o->nclang_args + 2) * sizeof(*argv));
