@@ -176,6 +176,7 @@ typedef struct wg_gen {
    * 0 when the kernel can't. */
   int packable;
   unsigned pack_to;               /* the collective they run through (boundary index) */
+  LLVMValueRef mxcsr_saved;       /* -cl-denorms-are-zero: the caller's MXCSR (else NULL) */
   LLVMValueRef *lane_argv;        /* scratch: the body's arguments in a lane loop */
   LLVMBasicBlockRef pk_from[6];  /* those runs' last blocks (and build_spanned_groups'), */
   LLVMValueRef pk_last[6];       /* the last group each ran (group_off) */

@@ -297,6 +297,31 @@ static int build_state_machine(wg_gen *g, LLVMValueRef *argv, const LLVMValueRef
   return CC_OK;
 }
 
+/* -cl-denorms-are-zero: the kernel (its functions carry
+ * "denormal-fp-math-f32"="preserve-sign,preserve-sign") runs with the SSE
+ * unit flushing denormal inputs and results to zero (MXCSR DAZ and FTZ),
+ * and the thread's own mode comes back when the call returns.  The option
+ * allows flushing; an application that asks for it may expect it (piglit's
+ * amdgcn-f32-inline-immediates adds a denormal to 0 and expects 0).  Returns
+ * the slot holding the caller's MXCSR, NULL when the kernel keeps
+ * denormals. */
+static LLVMValueRef flush_denormals(wg_gen *g)
+{
+  const char *k = "denormal-fp-math-f32";
+  LLVMAttributeRef a = LLVMGetStringAttributeAtIndex(g->wg, LLVMAttributeFunctionIndex, k, (unsigned)strlen(k));
+  unsigned len = 0;
+  const char *v = a ? LLVMGetStringAttributeValue(a, &len) : NULL;
+  if (!v || len < 13 || memcmp(v, "preserve-sign", 13))
+    return NULL;
+  LLVMValueRef saved = LLVMBuildAlloca(g->b, g->t_i32, "mxcsr.saved");
+  LLVMValueRef mode = LLVMBuildAlloca(g->b, g->t_i32, "mxcsr.flush");
+  cc_build_intrinsic(g->b, g->m, "llvm.x86.sse.stmxcsr", NULL, 0, &saved, 1, "");
+  LLVMValueRef old = LLVMBuildLoad2(g->b, g->t_i32, saved, "");
+  LLVMBuildStore(g->b, LLVMBuildOr(g->b, old, wg_c32(g, 0x8040), ""), mode); /* FTZ | DAZ */
+  cc_build_intrinsic(g->b, g->m, "llvm.x86.sse.ldmxcsr", NULL, 0, &mode, 1, "");
+  return saved;
+}
+
 /* From the end of a group's run (the builder's block): the next group of
  * the call, or the return. */
 static void next_group(wg_gen *g, LLVMBasicBlockRef gpre, LLVMBasicBlockRef gloop, LLVMBasicBlockRef gnext,
@@ -318,6 +343,8 @@ static void next_group(wg_gen *g, LLVMBasicBlockRef gpre, LLVMBasicBlockRef gloo
   LLVMBasicBlockRef vfrom[2] = {gpre, gnext};
   LLVMAddIncoming(gk, v, vfrom, 2);
   LLVMPositionBuilderAtEnd(g->b, gret);
+  if (g->mxcsr_saved)
+    cc_build_intrinsic(g->b, g->m, "llvm.x86.sse.ldmxcsr", NULL, 0, &g->mxcsr_saved, 1, "");
   LLVMBuildRetVoid(g->b);
 }
 
@@ -334,6 +361,7 @@ int wg_build_wg_function(wg_gen *g, const int *vec_state)
   LLVMSetValueName2(ctxp, "ctx", 3);
   LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->c, g->wg, "entry");
   LLVMPositionBuilderAtEnd(g->b, entry);
+  g->mxcsr_saved = flush_denormals(g);
   LLVMValueRef local_args = NULL;
   for (unsigned i = 0; i < n; i++) {
     LLVMValueRef idx = wg_c64(g, i), v;
