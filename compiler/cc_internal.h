@@ -54,7 +54,9 @@ int cc_wg_generate(LLVMModuleRef m, LLVMTargetMachineRef tm, const cc_device_des
  * needs it. */
 int cc_wg_finish(LLVMModuleRef m, LLVMTargetMachineRef tm, int opt_disable, char **err);
 
-/* After cc_optimize, before code generation (cc_wg.c): on AVX-512, splats
+/* After cc_optimize, before code generation (cc_wg_late.c): masked gathers
+ * from one address in the work-group functions become one scalar load and a
+ * broadcast (wg_uniform_gathers); on AVX-512, splats
  * of one lane (not lane 0) of 16 x 32-bit vectors become one vpermd
  * (llvm.x86.avx512.permvar) instead of the two shuffles x86 lowering picks.
  * Returns how many were rewritten. */

@@ -369,6 +369,10 @@ int wg_lanewise_opcode(LLVMOpcode op);
  * (behind a test of the lanes where that needs no wrap-around).  Returns
  * how many. */
 unsigned wg_plain_accesses(LLVMValueRef fn);
+/* Masked gathers from one address (a uniform load under a guard) become a
+ * scalar load when a lane is on, and a broadcast (after O3).  Returns how
+ * many. */
+unsigned wg_uniform_gathers(LLVMValueRef fn);
 /* The body has accesses the rewrite may improve (clamped addresses, halo
  * branches): its lane loops are then vectorized with the outer ones. */
 int wg_wants_plain_accesses(const wg_gen *g);

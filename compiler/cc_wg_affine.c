@@ -958,6 +958,95 @@ unsigned wg_plain_accesses(LLVMValueRef fn)
   return done;
 }
 
+/* ---- uniform values under a mask ----
+ * A load from one address in a masked region (a uniform value read under a
+ * guard: `if (i < n) out[i] = a[i] + bias[0]`) leaves the loop vectorizer
+ * as a masked gather of a splat of that address: W loads.  It becomes one
+ * scalar load, when a lane is on, and a broadcast; the lanes that are off
+ * get the gather's pass-through as before.  Runs after O3 on every
+ * work-group function (cc_wg_late_shuffles). */
+
+/* p when ptrs is a splat of p (shufflevector of insertelement at 0, all
+ * zeros), else NULL. */
+static LLVMValueRef splat_of(LLVMValueRef ptrs)
+{
+  if (!LLVMIsAShuffleVectorInst(ptrs))
+    return NULL;
+  unsigned n = LLVMGetNumMaskElements(ptrs);
+  for (unsigned i = 0; i < n; i++)
+    if (LLVMGetMaskValue(ptrs, i) != 0)
+      return NULL;
+  LLVMValueRef ins = LLVMGetOperand(ptrs, 0);
+  if (!LLVMIsAInsertElementInst(ins))
+    return NULL;
+  LLVMValueRef k = LLVMGetOperand(ins, 2);
+  if (!LLVMIsAConstantInt(k) || LLVMConstIntGetZExtValue(k) != 0)
+    return NULL;
+  return LLVMGetOperand(ins, 1);
+}
+
+static int one_address_gather(aff_ctx *x, LLVMValueRef call, LLVMValueRef addr, unsigned W)
+{
+  LLVMValueRef mask = LLVMGetOperand(call, 2), pass = LLVMGetOperand(call, 3);
+  LLVMTypeRef vt = LLVMTypeOf(call), et = LLVMGetElementType(vt);
+  LLVMBasicBlockRef rest = LLVMGetInstructionParent(call);
+  LLVMValueRef bits;
+  LLVMBasicBlockRef ld = if_any_lane(x, call, mask, W, "uni.head", "uni.load", "uni.bits", &bits);
+  if (!ld)
+    return 0;
+  LLVMBasicBlockRef head = LLVMGetPreviousBasicBlock(ld);
+  LLVMPositionBuilderAtEnd(x->b, ld);
+  LLVMValueRef v = LLVMBuildLoad2(x->b, et, addr, "uni.val");
+  like_access(call, v, access_align(call, 1));
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(x->c);
+  LLVMValueRef one = LLVMBuildInsertElement(x->b, LLVMGetPoison(vt), v, LLVMConstInt(i32, 0, 0), "");
+  LLVMValueRef splat = LLVMBuildShuffleVector(x->b, one, LLVMGetPoison(vt), LLVMConstNull(LLVMVectorType(i32, W)),
+                                              "uni.splat");
+  LLVMBuildBr(x->b, rest);
+  LLVMPositionBuilderBefore(x->b, LLVMGetFirstInstruction(rest));
+  LLVMValueRef phi = LLVMBuildPhi(x->b, vt, "uni.vec");
+  LLVMValueRef vals[2] = {splat, pass};
+  LLVMBasicBlockRef from[2] = {ld, head};
+  LLVMAddIncoming(phi, vals, from, 2);
+  LLVMValueRef r = phi;
+  if (!LLVMIsUndef(pass) && !LLVMIsPoison(pass)) {
+    LLVMPositionBuilderBefore(x->b, call);
+    r = LLVMBuildSelect(x->b, mask, phi, pass, "uni.sel");
+  }
+  LLVMReplaceAllUsesWith(call, r);
+  LLVMInstructionEraseFromParent(call);
+  return 1;
+}
+
+unsigned wg_uniform_gathers(LLVMValueRef fn)
+{
+  unsigned ncalls = 0, cap = 0, done = 0;
+  LLVMValueRef *calls = NULL;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+      if (is_gather_call(i) && !all_true(LLVMGetOperand(i, 2)) && splat_of(LLVMGetOperand(i, 0)) &&
+          cc_values_push(&calls, &ncalls, &cap, i)) {
+        free(calls);
+        return 0;
+      }
+  if (!ncalls)
+    return 0;
+  LLVMModuleRef m = LLVMGetGlobalParent(fn);
+  aff_ctx x = {0};
+  x.m = m;
+  x.c = LLVMGetModuleContext(m);
+  x.td = LLVMGetModuleDataLayout(m);
+  x.b = LLVMCreateBuilderInContext(x.c);
+  for (unsigned k = 0; k < ncalls; k++) {
+    unsigned W = (unsigned)vec_elems(LLVMGetOperand(calls[k], 0));
+    if (W)
+      done += (unsigned)one_address_gather(&x, calls[k], splat_of(LLVMGetOperand(calls[k], 0)), W);
+  }
+  LLVMDisposeBuilder(x.b);
+  free(calls);
+  return done;
+}
+
 /* ---- which kernels go through the rewrite ----
  * The rewrite runs on vectorized code, so the lane loops of a kernel that
  * needs it are vectorized before the module's optimization (with the outer

@@ -87,6 +87,13 @@ static LLVMValueRef lane_splat_index(LLVMValueRef shuf, unsigned n)
 
 int cc_wg_late_shuffles(LLVMModuleRef m, LLVMTargetMachineRef tm)
 {
+  size_t plen = strlen(LANECL_WG_PREFIX);
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+    size_t len;
+    const char *name = LLVMGetValueName2(f, &len);
+    if (!LLVMIsDeclaration(f) && len > plen && !memcmp(name, LANECL_WG_PREFIX, plen))
+      wg_uniform_gathers(f);
+  }
   char *feat = LLVMGetTargetMachineFeatureString(tm);
   int avx512 = feat && strstr(feat, "+avx512f");
   LLVMDisposeMessage(feat);

@@ -164,3 +164,24 @@ TEST(clamped_loads_and_halos_compute_right)
   free(in);
   free(out);
 }
+
+/* A uniform value read under a guard (`if (i < n) ... bias[0]`): the loop
+ * vectorizer's masked gather of a splat of the address becomes one scalar
+ * load, when a lane is on, and a broadcast (wg_uniform_gathers). */
+static const char guard_src[] =
+    "kernel void gbias(global float *out, global const float *a, global const float *bias, int n) {\n"
+    "  int i = get_global_id(0);\n"
+    "  if (i < n) out[i] = a[i] * 2.0f + bias[0];\n"
+    "}\n";
+
+TEST(uniform_load_under_a_guard_is_one_scalar_load)
+{
+  if (!ct_target_vectorizes(0))
+    tl_skip("the target's loop vectorizer makes no gathers (%u-bit SIMD, CPU model's tuning)", ct_target_simd_bits());
+  char *ir = optimized_ir(guard_src);
+  unsigned gathers = count_in_function(ir, "__lanecl_wg_gbias", "@llvm.masked.gather");
+  unsigned scalar = count_in_function(ir, "__lanecl_wg_gbias", "%uni.val = load float");
+  free(ir);
+  ASSERT_EQ(gathers, 0);
+  ASSERT_TRUE(scalar > 0);
+}
