@@ -272,6 +272,9 @@ int wg_plan_regions(wg_gen *g, int *vec_state);
 /* The report's lines for the regions and their plan. */
 void wg_report_regions(wg_gen *g);
 void wg_free_regions(wg_gen *g);
+/* The body has accesses cc_wg_affine.c's rewrite may improve (clamped addresses, halo
+ * branches): its lane loops are then vectorized with the outer ones. */
+int wg_wants_plain_accesses(const wg_gen *g);
 
 /* cc_wg_state.c */
 /* The work-group function g->wg around g->body; vec_state per state. */
@@ -373,8 +376,5 @@ unsigned wg_plain_accesses(LLVMValueRef fn);
  * scalar load when a lane is on, and a broadcast (after O3).  Returns how
  * many. */
 unsigned wg_uniform_gathers(LLVMValueRef fn);
-/* The body has accesses the rewrite may improve (clamped addresses, halo
- * branches): its lane loops are then vectorized with the outer ones. */
-int wg_wants_plain_accesses(const wg_gen *g);
 
 #endif

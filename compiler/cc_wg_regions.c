@@ -284,6 +284,103 @@ static int kernel_packable(wg_gen *g)
   return 1;
 }
 
+/* ---- which kernels go through the access rewrite (cc_wg_affine.c) ----
+ * The rewrite runs on vectorized code, so the lane loops of a kernel that
+ * needs it are vectorized before the module's optimization (with the outer
+ * lane loops, cc_wg_outer.c), at the cost of one more optimization pass over
+ * the module: only for bodies where the loop vectorizer will leave gathers
+ * or masked accesses that can be better.  Those are the accesses whose
+ * address goes through a call or a select (a clamp(), min(), max() builtin,
+ * an intrinsic) and the accesses under `lx == c` (halo cells). */
+
+#define EARLY_DEPTH 16
+
+/* A call that computes an index: a builtin (clamp, min, max, abs, ...; not
+ * linked yet) or a min/max intrinsic.  (The getters of __local variables are
+ * calls too: their addresses vectorize well.) */
+static int index_call(LLVMValueRef v)
+{
+  static const char *const prefix[] = {"_Z", "llvm.smin.", "llvm.smax.", "llvm.umin.", "llvm.umax.", "llvm.abs."};
+  if (!LLVMIsACallInst(v))
+    return 0;
+  for (size_t i = 0; i < sizeof(prefix) / sizeof(prefix[0]); i++)
+    if (cc_callee_has_prefix(v, prefix[i]))
+      return 1;
+  return 0;
+}
+
+static int reaches(const wg_gen *g, LLVMValueRef v, int want_lx, unsigned depth)
+{
+  if (want_lx && (v == g->p_lid[0] || (g->p_gx && v == g->p_gx)))
+    return 1; /* the local id x, or gx (the global id x comes from it) */
+  if (!LLVMIsAInstruction(v) || depth > EARLY_DEPTH || LLVMIsAPHINode(v) || LLVMIsALoadInst(v) ||
+      LLVMIsAAllocaInst(v))
+    return 0;
+  if (!want_lx && (LLVMIsASelectInst(v) || index_call(v)))
+    return 1;
+  unsigned n = (unsigned)LLVMGetNumOperands(v);
+  if (LLVMIsACallInst(v) && n)
+    n--;
+  for (unsigned i = 0; i < n; i++)
+    if (reaches(g, LLVMGetOperand(v, i), want_lx, depth + 1))
+      return 1;
+  return 0;
+}
+
+/* c is lx == e or lx != e, or an and, or or select of such tests. */
+static int lane_equality(const wg_gen *g, LLVMValueRef c, unsigned depth)
+{
+  if (depth > 4 || !LLVMIsAInstruction(c))
+    return 0;
+  if (LLVMIsAICmpInst(c))
+    return (LLVMGetICmpPredicate(c) == LLVMIntEQ || LLVMGetICmpPredicate(c) == LLVMIntNE) &&
+           (reaches(g, LLVMGetOperand(c, 0), 1, 0) || reaches(g, LLVMGetOperand(c, 1), 1, 0));
+  LLVMOpcode op = LLVMGetInstructionOpcode(c);
+  if (op != LLVMAnd && op != LLVMOr && op != LLVMSelect)
+    return 0;
+  unsigned n = (unsigned)LLVMGetNumOperands(c);
+  for (unsigned i = 0; i < n; i++)
+    if (lane_equality(g, LLVMGetOperand(c, i), depth + 1))
+      return 1;
+  return 0;
+}
+
+/* The address of i when it is a load or store of the kernel (in its access
+ * group), else NULL. */
+static LLVMValueRef kernel_access(const wg_gen *g, LLVMValueRef i)
+{
+  LLVMValueRef p = LLVMIsALoadInst(i) ? LLVMGetOperand(i, 0) : LLVMIsAStoreInst(i) ? LLVMGetOperand(i, 1) : NULL;
+  return p && LLVMGetMetadata(i, g->kind_ag) ? p : NULL;
+}
+
+/* bb accesses memory at an address that depends on lx (a uniform address
+ * under lx == 0, t[L - 1] = 0, vectorizes well as it is). */
+static int lane_access(const wg_gen *g, LLVMBasicBlockRef bb)
+{
+  for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+    LLVMValueRef p = kernel_access(g, i);
+    if (p && reaches(g, p, 1, 0))
+      return 1;
+  }
+  return 0;
+}
+
+int wg_wants_plain_accesses(const wg_gen *g)
+{
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->body); bb; bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+    if (t && LLVMIsABranchInst(t) && LLVMIsConditional(t) && lane_equality(g, LLVMGetCondition(t), 0) &&
+        (lane_access(g, LLVMGetSuccessor(t, 0)) || lane_access(g, LLVMGetSuccessor(t, 1))))
+      return 1;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      LLVMValueRef p = kernel_access(g, i);
+      if (p && reaches(g, p, 0, 0))
+        return 1;
+    }
+  }
+  return 0;
+}
+
 /* What the walk of one region found (wg_plan_regions). */
 typedef struct wg_region {
   char *ends;          /* the boundaries it reaches, for the report */
