@@ -126,8 +126,8 @@ static LLVMValueRef base_object(LLVMValueRef p)
  *  - a store to a buffer the kernel also reads (a[i] += b[i], w[i*17+j] +=):
  *    the line is in cache already, there is no read to save, and the
  *    non-temporal store evicts it and goes to memory on its own;
- *  - a store that does not fill whole lines along its loop (a row of 16
- *    floats every 17, a work-item's float16 at a stride of 17 floats): the
+ *  - a store that does not fill whole lines along its loop (a work-item's
+ *    16 floats every 17 or every 24): the
  *    write-combining buffer leaves with part of a line, which memory takes
  *    as a read-modify-write.
  * So a candidate streams only when (1) its buffer is a kernel argument that
@@ -542,7 +542,8 @@ static int cmp_ll(const void *x, const void *y)
  * induction moves it by exactly the bytes that the candidate stores on the
  * same row (the same address but for a constant) write together, without
  * a gap or an overlap: the iterations write one run of bytes, so whole lines
- * but at the ends of the loop. */
+ * but at the ends of the loop; and outer loops move that run by whole
+ * lines. */
 static int fills_lines(const lin_form *forms, const unsigned *sizes, unsigned n, unsigned s)
 {
   const lin_form *me = &forms[s];
@@ -562,10 +563,22 @@ static int fills_lines(const lin_form *forms, const unsigned *sizes, unsigned n,
     if (offs[k] != offs[0] + (long long)k * sizes[s])
       return 0;   /* a gap or an overlap */
   long long run = (long long)no * sizes[s];
-  for (unsigned k = 0; k < me->n; k++)
+  int inner = -1;
+  for (unsigned k = 0; k < me->n && inner < 0; k++)
     if (me->coef[k] && LLVMIsAPHINode(me->leaf[k]) && phi_step(me->leaf[k]) * me->coef[k] == run)
-      return 1;
-  return 0;
+      inner = (int)k;
+  if (inner < 0)
+    return 0;
+  /* An outer loop (the rows of a 2D range, the groups) that moves the run
+   * by a constant that is not whole lines starts each run mid-line after a
+   * gap: rows of 16 floats every 17 (w[i*17 + j]) write parts of lines at
+   * both ends of every row.  (A row pitch the runtime gives, get_global_size,
+   * is no constant: rows that follow each other stay streamed.) */
+  for (unsigned k = 0; k < me->n; k++)
+    if ((int)k != inner && me->coef[k] && LLVMIsAPHINode(me->leaf[k]) &&
+        (phi_step(me->leaf[k]) * me->coef[k]) % 64)
+      return 0;
+  return 1;
 }
 
 /* Moves everything from `at` to the end of at's block into a new block

@@ -201,43 +201,60 @@ TEST(read_modify_write_does_not_stream)
 }
 
 /* A store that does not fill whole lines along its loop does not stream: a
- * work-item's float16 every 17 floats, a float8 every 12 (a gap after each
- * run, so the write-combining buffer would leave with part of a line).  Two
- * stores that fill a line between them (w[2i], w[2i+1]) still stream. */
+ * work-item's 16 floats every 17, or every 24 (the vectorizer makes them one
+ * wide store per work-item: a gap after each, so the write-combining buffer
+ * would leave with part of a line), nor rows of a 2D range that are 16
+ * floats every 17 (each row starts mid-line after a gap).  Two stores that
+ * fill a line between them (w[2i], w[2i+1]) and the rows of an image whose
+ * pitch is the global size still stream. */
 TEST(strided_and_partial_line_stores_do_not_stream)
 {
   if (!wide())
     tl_skip("wide stores need 256-bit vectors; the target has %u bits", ct_target_simd_bits());
   const char *src =
-      "kernel void st16(global const float *a, global float *w) {\n"
+      "kernel void st17(global const float *a, global float *w) {\n"
       "  size_t i = get_global_id(0);\n"
-      "  vstore16(vload16(i, a) * 2.0f, 0, w + i * 17);\n"
+      "  float v = a[i];\n"
+      "  for (int j = 0; j < 16; j++) w[i * 17 + j] = v + (float)j;\n"
       "}\n"
-      "kernel void st8(global const float *a, global float *w) {\n"
+      "kernel void st24(global const float *a, global float *w) {\n"
       "  size_t i = get_global_id(0);\n"
-      "  vstore8(vload8(i, a) * 2.0f, 0, w + i * 12);\n"
+      "  float v = a[i];\n"
+      "  for (int j = 0; j < 16; j++) w[i * 24 + j] = v * (float)j;\n"
+      "}\n"
+      "kernel void rows(global float *w, global const float *b) {\n"
+      "  size_t j = get_global_id(0), i = get_global_id(1);\n"
+      "  w[i * 17 + j] = b[j] + (float)i;\n"
       "}\n"
       "kernel void pair(global const float *a, global float *w) {\n"
       "  size_t i = get_global_id(0);\n"
       "  w[2 * i] = a[i];\n"
       "  w[2 * i + 1] = -a[i];\n"
+      "}\n"
+      "kernel void image(global const float *a, global float *o) {\n"
+      "  size_t x = get_global_id(0), y = get_global_id(1), w = get_global_size(0);\n"
+      "  o[y * w + x] = a[y * w + x] * 2.0f;\n"
       "}\n";
   char *ir = optimized_ir(src);
-  const char *strided[] = {"__lanecl_wg_st16", "__lanecl_wg_st8"};
-  for (unsigned k = 0; k < 2; k++) {
+  const char *strided[] = {"__lanecl_wg_st17", "__lanecl_wg_st24", "__lanecl_wg_rows"};
+  for (unsigned k = 0; k < 3; k++) {
     ASSERT_TRUE(count_in_function(ir, strided[k], "store <") >= 1);
     if (count_in_function(ir, strided[k], "!nontemporal"))
       tl_fail(__FILE__, __LINE__, "%s streams a strided store", strided[k]);
   }
   unsigned pair_nt = count_in_function(ir, "__lanecl_wg_pair", "!nontemporal");
+  unsigned image_nt = count_in_function(ir, "__lanecl_wg_image", "!nontemporal");
   free(ir);
   ASSERT_TRUE(pair_nt >= 1);
+  ASSERT_TRUE(image_nt >= 1);
 
   wg_prog p;
   wg_build(src, levels[0], &p);
-  ASSERT_EQ(ct_kernel(&p.bin, "st16")->stream_bytes, 0);
-  ASSERT_EQ(ct_kernel(&p.bin, "st8")->stream_bytes, 0);
+  ASSERT_EQ(ct_kernel(&p.bin, "st17")->stream_bytes, 0);
+  ASSERT_EQ(ct_kernel(&p.bin, "st24")->stream_bytes, 0);
+  ASSERT_EQ(ct_kernel(&p.bin, "rows")->stream_bytes, 0);
   ASSERT_EQ(ct_kernel(&p.bin, "pair")->stream_bytes, 4);
+  ASSERT_EQ(ct_kernel(&p.bin, "image")->stream_bytes, 4);
   wg_free(&p);
 }
 
