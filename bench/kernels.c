@@ -102,6 +102,127 @@ static double stream_native(long kind, double scale)
 }
 
 /* ------------------------------------------------------------------------
+ * Stores that must not stream (issue 13): a read-modify-write of rows at a
+ * stride, a read-modify-write in place, a strided store, and a pure write of
+ * rows at a stride (partial lines).  param: 0 rows +=, 1 a[i] += b[i],
+ * 2 out[i*2] =, 3 rows =, 4 rows += with the row a loop of one work-item.
+ * Rows: ROW_W floats every ROW_PITCH over 64 MB, a 2D launch of ROW_W x
+ * rows (param 4: a 1D launch of rows).  The read-modify-writes accumulate: the
+ * check counts the runs (small integers: exact in float).
+ * ---------------------------------------------------------------------- */
+#define ROW_W 16
+#define ROW_PITCH 17
+static const char rmw_src[] =
+  "__kernel void rows_rmw(__global float *w, __global const float *b)"
+  "{ size_t j = get_global_id(0), i = get_global_id(1); w[i * 17 + j] += b[j]; }\n"
+  "__kernel void inc(__global float *w, __global const float *b)"
+  "{ size_t i = get_global_id(0); w[i] += b[i]; }\n"
+  "__kernel void stride2(__global float *w, __global const float *b)"
+  "{ size_t i = get_global_id(0); w[i * 2] = b[i] * 3.0f; }\n"
+  "__kernel void rows_set(__global float *w, __global const float *b)"
+  "{ size_t j = get_global_id(0), i = get_global_id(1); w[i * 17 + j] = b[j] + (float)i; }\n"
+  "__kernel void row_loop(__global float *w, __global const float *b)"
+  "{ size_t i = get_global_id(0); for (int j = 0; j < 16; j++) w[i * 17 + j] += b[j]; }\n";
+static const char *rmw_names[] = {"rows_rmw", "inc", "stride2", "rows_set", "row_loop"};
+
+typedef struct {
+  long kind;
+  size_t n, nb, global[2];   /* n floats in w, nb in b */
+  unsigned dim, runs;
+  float *w, *b, *out;
+  cl_mem dw, db;
+  cl_program p;
+  cl_kernel k;
+} rmw_st;
+
+static void *rmw_setup(bench_env *e, long kind)
+{
+  rmw_st *s = calloc(1, sizeof(*s));
+  s->kind = kind;
+  size_t big = scaled(e, NBIG);
+  if (kind == 0 || kind == 3) {
+    s->dim = 2;
+    s->global[0] = ROW_W;
+    s->global[1] = big / ROW_PITCH;
+    s->n = s->global[1] * ROW_PITCH;
+    s->nb = ROW_W;
+  } else if (kind == 4) {
+    s->dim = 1;
+    s->global[0] = big / ROW_PITCH;
+    s->n = s->global[0] * ROW_PITCH;
+    s->nb = ROW_W;
+  } else {
+    s->dim = 1;
+    s->global[0] = kind == 2 ? big / 2 : big;
+    s->n = big;
+    s->nb = s->global[0];
+  }
+  s->w = malloc(s->n * 4);
+  s->out = malloc(s->n * 4);
+  s->b = malloc(s->nb * 4);
+  for (size_t i = 0; i < s->n; i++)
+    s->w[i] = (float)(i % 1000);
+  for (size_t i = 0; i < s->nb; i++)
+    s->b[i] = (float)(i % 13);
+  s->dw = bench_buffer(e, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, s->n * 4, s->w);
+  s->db = bench_buffer(e, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, s->nb * 4, s->b);
+  s->p = bench_build(e, rmw_src, NULL);
+  s->k = bench_kernel(s->p, rmw_names[kind]);
+  bench_args(s->k, 2, sizeof(cl_mem), &s->dw, sizeof(cl_mem), &s->db);
+  return s;
+}
+
+static double rmw_run(bench_env *e, void *p)
+{
+  rmw_st *s = p;
+  s->runs++;
+  return bench_ndrange_time(e, s->k, s->dim, s->global, NULL);
+}
+
+static int rmw_verify(bench_env *e, void *p)
+{
+  rmw_st *s = p;
+  bench_check(clEnqueueReadBuffer(e->q, s->dw, CL_TRUE, 0, s->n * 4, s->out, 0, NULL, NULL), "read");
+  for (size_t i = 0; i < s->n; i++) {
+    float want = s->w[i];
+    size_t r = i / ROW_PITCH, j = i % ROW_PITCH;
+    if ((s->kind == 0 || s->kind == 4) && j < ROW_W)
+      want += (float)s->runs * s->b[j];
+    else if (s->kind == 1)
+      want += (float)s->runs * s->b[i];
+    else if (s->kind == 2 && i % 2 == 0)
+      want = s->b[i / 2] * 3.0f;
+    else if (s->kind == 3 && j < ROW_W)
+      want = s->b[j] + (float)r;
+    if (s->out[i] != want)
+      return 0;
+  }
+  return 1;
+}
+
+static void rmw_teardown(bench_env *e, void *p)
+{
+  rmw_st *s = p;
+  clReleaseKernel(s->k);
+  clReleaseProgram(s->p);
+  clReleaseMemObject(s->dw);
+  clReleaseMemObject(s->db);
+  free(s->w);
+  free(s->b);
+  free(s->out);
+  free(s);
+}
+
+/* memcpy of the bytes each kernel moves (reads + writes) / 2 */
+static double rmw_native(long kind, double scale)
+{
+  size_t n = (size_t)(NBIG * scale);
+  double bytes = kind == 0 || kind == 4 ? n * 4.0 * ROW_W / ROW_PITCH : kind == 1 ? n * 4.0 * 1.5 : kind == 2 ? n * 4.0 * 0.75
+                                                                                                : n * 4.0 * ROW_W / ROW_PITCH / 2;
+  return bench_memcpy_time((size_t)bytes);
+}
+
+/* ------------------------------------------------------------------------
  * Local-memory tree reduction (sum of 16M floats, 256-wide groups).
  * ---------------------------------------------------------------------- */
 static const char reduce_src[] =
@@ -805,6 +926,11 @@ const bench_def bench_kernels_defs[] = {
   {"copy 16M float", stream_setup, stream_run, stream_verify, stream_teardown, stream_native, 0},
   {"vecadd 16M float", stream_setup, stream_run, stream_verify, stream_teardown, stream_native, 1},
   {"saxpy 16M float", stream_setup, stream_run, stream_verify, stream_teardown, stream_native, 2},
+  {"rmw rows w[i*17+j] += 64MB", rmw_setup, rmw_run, rmw_verify, rmw_teardown, rmw_native, 0},
+  {"rmw row loop w[i*17+j] += 64MB", rmw_setup, rmw_run, rmw_verify, rmw_teardown, rmw_native, 4},
+  {"rmw a[i] += b[i] 16M float", rmw_setup, rmw_run, rmw_verify, rmw_teardown, rmw_native, 1},
+  {"strided out[i*2] = 8M float", rmw_setup, rmw_run, rmw_verify, rmw_teardown, rmw_native, 2},
+  {"strided rows w[i*17+j] = 64MB", rmw_setup, rmw_run, rmw_verify, rmw_teardown, rmw_native, 3},
   {"reduce local-mem tree 16M", reduce_setup, reduce_run, reduce_verify, reduce_teardown, reduce_native, 0},
   {"scan local-mem Blelloch 16M (L=256)", bench_blelloch_setup, bench_blelloch_run, bench_blelloch_verify,
    bench_blelloch_teardown, bench_copy_native, 256},

@@ -33,6 +33,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define STREAM_MIN_BYTES 32u   /* 256-bit stores and wider */
@@ -114,6 +115,470 @@ static LLVMValueRef base_object(LLVMValueRef p)
       break;
   }
   return p;
+}
+
+/* ---------------------------------------------------------------------------
+ * Which stores pay (issue: streaming stores only where they pay)
+ *
+ * A streaming store pays only where it replaces the read of a line that a
+ * regular store would do (write-allocate) and the line is written whole.
+ * Two shapes lose instead:
+ *  - a store to a buffer the kernel also reads (a[i] += b[i], w[i*17+j] +=):
+ *    the line is in cache already, there is no read to save, and the
+ *    non-temporal store evicts it and goes to memory on its own;
+ *  - a store that does not fill whole lines along its loop (a work-item's
+ *    16 floats every 17 or every 24): the
+ *    write-combining buffer leaves with part of a line, which memory takes
+ *    as a read-modify-write.
+ * So a candidate streams only when (1) its buffer is a kernel argument that
+ * no load (nor call) of the work-group function reads, and no load reads
+ * through a pointer of unknown origin, and (2) it sits in a loop that moves
+ * it by exactly the bytes that the loop's stores to the same row write:
+ * the loop's stores at the same base, at constant offsets, tile the step
+ * without a gap.  Arguments are told apart by their slot in the argument
+ * array: two arguments that name the same buffer are taken as different
+ * (a kernel that reads one and writes the other keeps streaming; that is
+ * slower, never wrong).
+ * ------------------------------------------------------------------------- */
+
+#define ROOT_UNKNOWN (-1)  /* a pointer of unknown origin */
+#define ROOT_PRIVATE (-2)  /* the argument array, the context, an alloca, a global variable */
+
+/* Strips GEPs (of any index, vector ones included) and casts. */
+static LLVMValueRef strip_to_base(LLVMValueRef p)
+{
+  for (int guard = 0; guard < 64; guard++) {
+    if (LLVMIsAGetElementPtrInst(p) || LLVMIsABitCastInst(p) || LLVMIsAAddrSpaceCastInst(p))
+      p = LLVMGetOperand(p, 0);
+    else if (LLVMIsAConstantExpr(p) && (LLVMGetConstOpcode(p) == LLVMGetElementPtr ||
+                                        LLVMGetConstOpcode(p) == LLVMBitCast ||
+                                        LLVMGetConstOpcode(p) == LLVMAddrSpaceCast))
+      p = LLVMGetOperand(p, 0);
+    else
+      break;
+  }
+  return p;
+}
+
+/* The byte offset of a pointer into f's argument array (param 0): 0 for the
+ * parameter, C for a constant GEP of it; -1 otherwise. */
+static long long args_slot_offset(LLVMValueRef f, LLVMValueRef p, LLVMTargetDataRef td)
+{
+  long long off = 0;
+  for (int guard = 0; guard < 8; guard++) {
+    if (p == LLVMGetParam(f, 0))
+      return off;
+    if (!LLVMIsAGetElementPtrInst(p) || LLVMGetNumOperands(p) != 2)
+      return -1;
+    LLVMValueRef idx = LLVMGetOperand(p, 1);
+    if (!LLVMIsAConstantInt(idx))
+      return -1;
+    unsigned long long esz = LLVMABISizeOfType(td, LLVMGetGEPSourceElementType(p));
+    off += LLVMConstIntGetSExtValue(idx) * (long long)esz;
+    p = LLVMGetOperand(p, 0);
+  }
+  return -1;
+}
+
+/* Which argument a memory pointer of f points into: its slot (>= 0, the
+ * byte offset of its entry in the argument array: a buffer argument's value
+ * is `load (load args[k])`), ROOT_PRIVATE for memory that is no buffer, or
+ * ROOT_UNKNOWN. */
+static long long root_of(LLVMValueRef f, LLVMValueRef ptr, LLVMTargetDataRef td)
+{
+  LLVMTypeRef pt = LLVMTypeOf(ptr);
+  if (LLVMGetTypeKind(pt) == LLVMVectorTypeKind)
+    pt = LLVMGetElementType(pt);
+  if (LLVMGetTypeKind(pt) == LLVMPointerTypeKind && LLVMGetPointerAddressSpace(pt) == CC_AS_LOCAL)
+    return ROOT_PRIVATE;
+  LLVMValueRef v = strip_to_base(ptr);
+  if (LLVMIsAArgument(v) || LLVMIsAAllocaInst(v) || LLVMIsAGlobalVariable(v))
+    return ROOT_PRIVATE;
+  if (LLVMIsALoadInst(v)) {
+    LLVMValueRef from = strip_to_base(LLVMGetOperand(v, 0));
+    /* the entry of the argument array itself, or a value stored behind it
+     * (a scalar argument, a buffer's pointer) */
+    if (from == LLVMGetParam(f, 0) || from == LLVMGetParam(f, 1))
+      return ROOT_PRIVATE;
+    if (LLVMIsALoadInst(from)) {
+      long long slot = args_slot_offset(f, LLVMGetOperand(from, 0), td);
+      if (slot >= 0)
+        return slot;
+    }
+  }
+  return ROOT_UNKNOWN;
+}
+
+#define MAX_SLOTS 64
+
+typedef struct {
+  int unknown;                  /* a read through a pointer of unknown origin */
+  unsigned n;
+  long long slot[MAX_SLOTS];    /* arguments read */
+} read_set;
+
+static void read_add(read_set *r, long long root)
+{
+  if (root == ROOT_PRIVATE)
+    return;
+  if (root == ROOT_UNKNOWN || r->n == MAX_SLOTS) {
+    r->unknown = 1;
+    return;
+  }
+  for (unsigned k = 0; k < r->n; k++)
+    if (r->slot[k] == root)
+      return;
+  r->slot[r->n++] = root;
+}
+
+static int read_has(const read_set *r, long long root)
+{
+  if (r->unknown)
+    return 1;
+  for (unsigned k = 0; k < r->n; k++)
+    if (r->slot[k] == root)
+      return 1;
+  return 0;
+}
+
+static int name_is(LLVMValueRef callee, const char *prefix)
+{
+  size_t n = 0;
+  const char *name = LLVMGetValueName2(callee, &n);
+  size_t p = strlen(prefix);
+  return n >= p && !memcmp(name, prefix, p);
+}
+
+/* Every buffer f reads: the address of each load, and each pointer operand
+ * of a call but for the calls that only write through it. */
+static void collect_reads(LLVMValueRef f, read_set *r, LLVMTargetDataRef td)
+{
+  memset(r, 0, sizeof(*r));
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      LLVMOpcode op = LLVMGetInstructionOpcode(i);
+      if (op == LLVMLoad) {
+        read_add(r, root_of(f, LLVMGetOperand(i, 0), td));
+      } else if (op == LLVMCall) {
+        LLVMValueRef callee = LLVMGetCalledValue(i);
+        if (LLVMIsAFunction(callee) &&
+            (name_is(callee, "llvm.masked.store") || name_is(callee, "llvm.masked.scatter") ||
+             name_is(callee, "llvm.masked.compressstore") || name_is(callee, "llvm.memset") ||
+             name_is(callee, "llvm.lifetime") || name_is(callee, "llvm.assume")))
+          continue;
+        unsigned nops = (unsigned)LLVMGetNumArgOperands(i);
+        for (unsigned k = 0; k < nops; k++) {
+          LLVMValueRef a = LLVMGetOperand(i, k);
+          LLVMTypeRef t = LLVMTypeOf(a);
+          if (LLVMGetTypeKind(t) == LLVMVectorTypeKind)
+            t = LLVMGetElementType(t);
+          if (LLVMGetTypeKind(t) == LLVMPointerTypeKind)
+            read_add(r, root_of(f, a, td));
+        }
+      }
+    }
+}
+
+/* v without zext, sext and trunc. */
+static LLVMValueRef strip_ext(LLVMValueRef v)
+{
+  while (LLVMIsAZExtInst(v) || LLVMIsASExtInst(v) || LLVMIsATruncInst(v))
+    v = LLVMGetOperand(v, 0);
+  return v;
+}
+
+/* c as an integer when it is one, or a vector of one integer in every
+ * lane; 0 (with *ok 0) otherwise. */
+static long long splat_int(LLVMValueRef c, int *ok)
+{
+  *ok = 0;
+  if (LLVMIsAConstantInt(c)) {
+    *ok = 1;
+    return LLVMConstIntGetSExtValue(c);
+  }
+  LLVMTypeRef t = LLVMTypeOf(c);
+  if (!LLVMIsAConstant(c) || LLVMGetTypeKind(t) != LLVMVectorTypeKind)
+    return 0;
+  unsigned n = LLVMGetVectorSize(t);
+  LLVMValueRef e0 = LLVMGetAggregateElement(c, 0);
+  if (!e0 || !LLVMIsAConstantInt(e0))
+    return 0;
+  for (unsigned k = 1; k < n; k++)
+    if (LLVMGetAggregateElement(c, k) != e0)
+      return 0;
+  *ok = 1;
+  return LLVMConstIntGetSExtValue(e0);
+}
+
+/* The constant step of an induction phi (phi = phi + step on the back
+ * edge; a vector induction steps every lane alike), 0 if it is not one. */
+static long long phi_step(LLVMValueRef phi)
+{
+  LLVMTypeRef t = LLVMTypeOf(phi);
+  if (LLVMGetTypeKind(t) == LLVMVectorTypeKind)
+    t = LLVMGetElementType(t);
+  if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind || LLVMCountIncoming(phi) != 2)
+    return 0;
+  for (unsigned k = 0; k < 2; k++) {
+    LLVMValueRef v = LLVMGetIncomingValue(phi, k);
+    if (LLVMIsAInstruction(v) && (LLVMGetInstructionOpcode(v) == LLVMAdd)) {
+      LLVMValueRef a = LLVMGetOperand(v, 0), c = LLVMGetOperand(v, 1);
+      if (LLVMIsAConstant(a)) {
+        LLVMValueRef t2 = a;
+        a = c;
+        c = t2;
+      }
+      int ok = 0;
+      long long step = splat_int(c, &ok);
+      if (a == phi && ok)
+        return step;
+    }
+  }
+  return 0;
+}
+
+/* An address as an affine form: cst + sum of coef[k] * leaf[k] bytes, over
+ * the values it adds up (through add, disjoint or, sub, mul and shl by a
+ * constant, zext/sext/trunc, lane 0 of a vector, GEPs); leaves are the
+ * values it does not look into (inductions, loads, the base pointer). */
+#define LIN_MAX 16
+#define MAX_ROW 64     /* stores on one row */
+typedef struct {
+  int ok;
+  unsigned n;
+  LLVMValueRef leaf[LIN_MAX];
+  long long coef[LIN_MAX];
+  long long cst;
+} lin_form;
+
+static void lin_leaf(lin_form *l, LLVMValueRef v, long long coef)
+{
+  for (unsigned k = 0; k < l->n; k++)
+    if (l->leaf[k] == v) {
+      l->coef[k] += coef;
+      return;
+    }
+  if (l->n == LIN_MAX) {
+    l->ok = 0;
+    return;
+  }
+  l->leaf[l->n] = v;
+  l->coef[l->n++] = coef;
+}
+
+/* Adds coef * v to l; lane >= 0: lane `lane` of the vector v. */
+static void lin_val(lin_form *l, LLVMValueRef v, long long coef, int lane, int depth)
+{
+  v = strip_ext(v);
+  int ok = 0;
+  long long c;
+  if (LLVMIsAConstant(v)) {
+    LLVMValueRef e = lane >= 0 && LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMVectorTypeKind
+                         ? LLVMGetAggregateElement(v, (unsigned)lane) : v;
+    c = e ? splat_int(e, &ok) : 0;
+    if (ok)
+      l->cst += coef * c;
+    else
+      l->ok = 0;
+    return;
+  }
+  if (!coef)
+    return;
+  int vec = LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMVectorTypeKind;
+  if (depth > 16 || !LLVMIsAInstruction(v)) {
+    if (vec && lane != 0)
+      l->ok = 0;
+    else
+      lin_leaf(l, v, coef);
+    return;
+  }
+  LLVMOpcode op = LLVMGetInstructionOpcode(v);
+  switch (op) {
+  case LLVMAdd:
+    lin_val(l, LLVMGetOperand(v, 0), coef, lane, depth + 1);
+    lin_val(l, LLVMGetOperand(v, 1), coef, lane, depth + 1);
+    return;
+  case LLVMOr:
+    if (!LLVMGetIsDisjoint(v))
+      break;
+    lin_val(l, LLVMGetOperand(v, 0), coef, lane, depth + 1);
+    lin_val(l, LLVMGetOperand(v, 1), coef, lane, depth + 1);
+    return;
+  case LLVMSub:
+    lin_val(l, LLVMGetOperand(v, 0), coef, lane, depth + 1);
+    lin_val(l, LLVMGetOperand(v, 1), -coef, lane, depth + 1);
+    return;
+  case LLVMMul:
+  case LLVMShl: {
+    LLVMValueRef k = LLVMGetOperand(v, 1);
+    if (!LLVMIsAConstant(k))
+      break;
+    LLVMValueRef e = lane >= 0 && LLVMGetTypeKind(LLVMTypeOf(k)) == LLVMVectorTypeKind
+                         ? LLVMGetAggregateElement(k, (unsigned)lane) : k;
+    c = e ? splat_int(e, &ok) : 0;
+    if (ok && op == LLVMShl)
+      c = c >= 0 && c < 32 ? 1ll << c : 0;
+    if (!ok || !c)
+      break;
+    lin_val(l, LLVMGetOperand(v, 0), coef * c, lane, depth + 1);
+    return;
+  }
+  case LLVMExtractElement:
+    c = splat_int(LLVMGetOperand(v, 1), &ok);
+    if (!ok || c < 0)
+      break;
+    lin_val(l, LLVMGetOperand(v, 0), coef, (int)c, depth + 1);
+    return;
+  case LLVMInsertElement:
+    if (lane < 0)
+      break;
+    c = splat_int(LLVMGetOperand(v, 2), &ok);
+    if (!ok)
+      break;
+    if (c == lane)
+      lin_val(l, LLVMGetOperand(v, 1), coef, -1, depth + 1);
+    else
+      lin_val(l, LLVMGetOperand(v, 0), coef, lane, depth + 1);
+    return;
+  case LLVMShuffleVector: {
+    if (lane < 0)
+      break;
+    int m = LLVMGetMaskValue(v, (unsigned)lane);
+    if (m < 0)
+      break;
+    LLVMValueRef a = LLVMGetOperand(v, 0);
+    int na = (int)LLVMGetVectorSize(LLVMTypeOf(a));
+    if (m < na)
+      lin_val(l, a, coef, m, depth + 1);
+    else
+      lin_val(l, LLVMGetOperand(v, 1), coef, m - na, depth + 1);
+    return;
+  }
+  default:
+    break;
+  }
+  if (vec && lane != 0)
+    l->ok = 0;   /* a lane other than the first of a value not looked into */
+  else
+    lin_leaf(l, v, coef);
+}
+
+static void lin_int(lin_form *l, LLVMValueRef v, long long coef, int depth)
+{
+  lin_val(l, v, coef, -1, depth);
+}
+
+static lin_form lin_addr(LLVMValueRef ptr, LLVMTargetDataRef td)
+{
+  lin_form l;
+  memset(&l, 0, sizeof(l));
+  l.ok = 1;
+  for (int guard = 0; guard < 16 && l.ok; guard++) {
+    if (LLVMIsABitCastInst(ptr) || LLVMIsAAddrSpaceCastInst(ptr)) {
+      ptr = LLVMGetOperand(ptr, 0);
+      continue;
+    }
+    if (!LLVMIsAGetElementPtrInst(ptr))
+      break;
+    LLVMTypeRef t = LLVMGetGEPSourceElementType(ptr);
+    unsigned nidx = (unsigned)LLVMGetNumOperands(ptr) - 1;
+    for (unsigned k = 0; k < nidx && l.ok; k++) {
+      LLVMValueRef idx = LLVMGetOperand(ptr, k + 1);
+      if (LLVMGetTypeKind(LLVMTypeOf(idx)) == LLVMVectorTypeKind) {
+        l.ok = 0;   /* a vector of addresses */
+        break;
+      }
+      if (k == 0) {
+        lin_int(&l, idx, (long long)LLVMABISizeOfType(td, t), 0);
+        continue;
+      }
+      if (LLVMGetTypeKind(t) == LLVMStructTypeKind && LLVMIsAConstantInt(idx)) {
+        unsigned f = (unsigned)LLVMConstIntGetZExtValue(idx);
+        l.cst += (long long)LLVMOffsetOfElement(td, t, f);
+        t = LLVMStructGetTypeAtIndex(t, f);
+      } else if (LLVMGetTypeKind(t) == LLVMArrayTypeKind) {
+        t = LLVMGetElementType(t);
+        lin_int(&l, idx, (long long)LLVMABISizeOfType(td, t), 0);
+      } else {
+        l.ok = 0;
+      }
+    }
+    ptr = LLVMGetOperand(ptr, 0);
+  }
+  if (l.ok)
+    lin_leaf(&l, ptr, 1);  /* the base */
+  return l;
+}
+
+/* Whether a and b differ in their constant only. */
+static int lin_same_row(const lin_form *a, const lin_form *b)
+{
+  unsigned na = 0, nb = 0;
+  for (unsigned k = 0; k < a->n; k++)
+    na += a->coef[k] != 0;
+  for (unsigned k = 0; k < b->n; k++)
+    nb += b->coef[k] != 0;
+  if (na != nb)
+    return 0;
+  for (unsigned k = 0; k < a->n; k++) {
+    if (!a->coef[k])
+      continue;
+    unsigned j = 0;
+    while (j < b->n && b->leaf[j] != a->leaf[k])
+      j++;
+    if (j == b->n || b->coef[j] != a->coef[k])
+      return 0;
+  }
+  return 1;
+}
+
+static int cmp_ll(const void *x, const void *y)
+{
+  long long a = *(const long long *)x, b = *(const long long *)y;
+  return a < b ? -1 : a > b;
+}
+
+/* Whether stores[s] writes whole consecutive runs: in a loop whose
+ * induction moves it by exactly the bytes that the candidate stores on the
+ * same row (the same address but for a constant) write together, without
+ * a gap or an overlap: the iterations write one run of bytes, so whole lines
+ * but at the ends of the loop; and outer loops move that run by whole
+ * lines. */
+static int fills_lines(const lin_form *forms, const unsigned *sizes, unsigned n, unsigned s)
+{
+  const lin_form *me = &forms[s];
+  if (!me->ok)
+    return 0;
+  long long offs[MAX_ROW];
+  unsigned no = 0;
+  for (unsigned t = 0; t < n; t++) {
+    if (!forms[t].ok || !lin_same_row(me, &forms[t]))
+      continue;
+    if (sizes[t] != sizes[s] || no == MAX_ROW)
+      return 0;
+    offs[no++] = forms[t].cst;
+  }
+  qsort(offs, no, sizeof(offs[0]), cmp_ll);
+  for (unsigned k = 1; k < no; k++)
+    if (offs[k] != offs[0] + (long long)k * sizes[s])
+      return 0;   /* a gap or an overlap */
+  long long run = (long long)no * sizes[s];
+  int inner = -1;
+  for (unsigned k = 0; k < me->n && inner < 0; k++)
+    if (me->coef[k] && LLVMIsAPHINode(me->leaf[k]) && phi_step(me->leaf[k]) * me->coef[k] == run)
+      inner = (int)k;
+  if (inner < 0)
+    return 0;
+  /* An outer loop (the rows of a 2D range, the groups) that moves the run
+   * by a constant that is not whole lines starts each run mid-line after a
+   * gap: rows of 16 floats every 17 (w[i*17 + j]) write parts of lines at
+   * both ends of every row.  (A row pitch the runtime gives, get_global_size,
+   * is no constant: rows that follow each other stay streamed.) */
+  for (unsigned k = 0; k < me->n; k++)
+    if ((int)k != inner && me->coef[k] && LLVMIsAPHINode(me->leaf[k]) &&
+        (phi_step(me->leaf[k]) * me->coef[k]) % 64)
+      return 0;
+  return 1;
 }
 
 /* Moves everything from `at` to the end of at's block into a new block
@@ -352,6 +817,25 @@ int cc_stream_stores(LLVMModuleRef m, LLVMTargetMachineRef tm, cc_kernel_info *k
           stores[n++] = i;
         }
       }
+    /* Only the stores that pay (see above). */
+    read_set reads;
+    collect_reads(f, &reads, td);
+    unsigned char pays[MAX_STORES];
+    lin_form *forms = malloc(n * sizeof(*forms));
+    for (unsigned s = 0; s < n && forms; s++)
+      forms[s] = lin_addr(LLVMGetOperand(stores[s], 1), td);
+    for (unsigned s = 0; s < n; s++) {
+      long long root = root_of(f, LLVMGetOperand(stores[s], 1), td);
+      pays[s] = forms && root >= 0 && !read_has(&reads, root) && fills_lines(forms, sizes, n, s);
+    }
+    free(forms);
+    unsigned kept = 0;
+    for (unsigned s = 0; s < n; s++)
+      if (pays[s]) {
+        stores[kept] = stores[s];
+        sizes[kept++] = sizes[s];
+      }
+    n = kept;
     if (!n)
       continue;
     kinfo[k].stream_bytes = bytes_per_item(stores, n, td);

@@ -14,7 +14,10 @@
  * left alone, and so are those with collective chunk loops
  * (CC_ATTR_CHUNK_LOOPS): those loops are cache-resident work (a fused scan
  * runs 10-25% slower with the test per store), and they are at memory
- * speed already on data that is not.  Fills kinfo[i].stream_bytes (0 when untouched).  Returns the
+ * speed already on data that is not.  Of the other stores, only those that
+ * pay: not to a buffer argument the kernel also reads, and only in a loop
+ * that moves the store by exactly the bytes its row of stores writes (no
+ * strided or gapped stores).  Fills kinfo[i].stream_bytes (0 when untouched).  Returns the
  * number of stores rewritten. */
 int cc_stream_stores(LLVMModuleRef m, LLVMTargetMachineRef tm, cc_kernel_info *kinfo, uint32_t nkernels);
 

@@ -132,3 +132,96 @@ TEST(one_always_streams)
   ASSERT_EQ(launch(1000), 1);
   ASSERT_EQ(launch(37), 1);
 }
+
+/* A read-modify-write never streams, forced or not (issue 13): its
+ * kernel's stream_bytes is 0, so even LANECL_STREAM_STORES=1 leaves the flag
+ * off.  Rows of 16 floats every 17 (w[i*17 + j] += b[j]), checked. */
+static const char rmw_src[] =
+    "kernel void rows_rmw(global float *w, global const float *b) {\n"
+    "  size_t j = get_global_id(0), i = get_global_id(1);\n"
+    "  w[i * 17 + j] += b[j];\n"
+    "}\n";
+
+/* 1 streaming, 0 not, -1 no log line */
+static int launch_rmw(size_t rows)
+{
+  cl_context ctx = tl_context();
+  cl_command_queue q = tl_queue(ctx, 0);
+  cl_program p = tl_build(ctx, rmw_src, "");
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "rows_rmw", &err);
+  ASSERT_OK(err);
+  size_t n = rows * 17;
+  float *host = malloc(n * sizeof(float)), b[16];
+  ASSERT_TRUE(host != NULL);
+  for (size_t i = 0; i < n; i++)
+    host[i] = (float)(i % 1000);
+  for (int j = 0; j < 16; j++)
+    b[j] = (float)(j + 1);
+  cl_mem w = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, n * sizeof(float), host, &err);
+  ASSERT_OK(err);
+  cl_mem db = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(b), b, &err);
+  ASSERT_OK(err);
+  ASSERT_OK(clSetKernelArg(k, 0, sizeof(w), &w));
+  ASSERT_OK(clSetKernelArg(k, 1, sizeof(db), &db));
+
+  fflush(stderr);
+  char path[] = "/tmp/lanecl-test-stream-XXXXXX";
+  int fd = mkstemp(path);
+  ASSERT_TRUE(fd >= 0);
+  int saved = dup(2);
+  dup2(fd, 2);
+  size_t global[2] = {16, rows};
+  err = clEnqueueNDRangeKernel(q, k, 2, NULL, global, NULL, 0, NULL, NULL);
+  cl_int fin = clFinish(q);
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  ASSERT_OK(err);
+  ASSERT_OK(fin);
+
+  char log[8192] = "";
+  ssize_t got = pread(fd, log, sizeof(log) - 1, 0);
+  close(fd);
+  unlink(path);
+  log[got > 0 ? got : 0] = 0;
+  int verdict = -1;
+  const char *line = strstr(log, "kernel rows_rmw:");
+  if (line) {
+    const char *end = strchr(line, '\n');
+    const char *on = strstr(line, "streaming stores on"), *off = strstr(line, "streaming stores off");
+    if (on && (!end || on < end))
+      verdict = 1;
+    else if (off && (!end || off < end))
+      verdict = 0;
+  }
+
+  float *out = malloc(n * sizeof(float));
+  ASSERT_TRUE(out != NULL);
+  ASSERT_OK(clEnqueueReadBuffer(q, w, CL_TRUE, 0, n * sizeof(float), out, 0, NULL, NULL));
+  for (size_t i = 0; i < n; i++) {
+    float want = (float)(i % 1000) + (i % 17 < 16 ? b[i % 17] : 0.0f);
+    if (out[i] != want)
+      tl_fail(__FILE__, __LINE__, "w[%zu] = %g, expected %g", i, (double)out[i], (double)want);
+  }
+  free(out);
+  free(host);
+  clReleaseMemObject(w);
+  clReleaseMemObject(db);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+  return verdict;
+}
+
+TEST(read_modify_write_never_streams)
+{
+  if (!fresh_process("1"))
+    return;
+  if (!wide_device())
+    tl_skip("the device has no 256-bit vectors: no wide stores");
+  ASSERT_EQ(launch(1000), 1);  /* the flag is forced: a pure write streams */
+  ASSERT_EQ(launch_rmw(past_cache() / 16), 0);
+  ASSERT_EQ(launch_rmw(777), 0);
+}
