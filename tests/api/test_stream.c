@@ -15,6 +15,44 @@
 static const char src[] =
     "kernel void fill(global float *c) { size_t i = get_global_id(0); c[i] = (float)i * 0.5f; }\n";
 
+/* Runs k over global (dim dimensions) with stderr going to a file and
+ * returns what the queue log said of kernel `name`: 1 streaming, 0 not,
+ * -1 no log line. */
+static int logged_launch(cl_command_queue q, cl_kernel k, cl_uint dim, const size_t *global, const char *name)
+{
+  fflush(stderr);
+  char path[] = "/tmp/lanecl-test-stream-XXXXXX";
+  int fd = mkstemp(path);
+  ASSERT_TRUE(fd >= 0);
+  int saved = dup(2);
+  dup2(fd, 2);
+  cl_int err = clEnqueueNDRangeKernel(q, k, dim, NULL, global, NULL, 0, NULL, NULL);
+  cl_int fin = clFinish(q);
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  ASSERT_OK(err);
+  ASSERT_OK(fin);
+
+  char log[8192] = "";
+  ssize_t got = pread(fd, log, sizeof(log) - 1, 0);
+  close(fd);
+  unlink(path);
+  log[got > 0 ? got : 0] = 0;
+  char key[128];
+  snprintf(key, sizeof(key), "kernel %s:", name);
+  const char *line = strstr(log, key);
+  if (!line)
+    return -1;
+  const char *end = strchr(line, '\n');
+  const char *on = strstr(line, "streaming stores on"), *off = strstr(line, "streaming stores off");
+  if (on && (!end || on < end))
+    return 1;
+  if (off && (!end || off < end))
+    return 0;
+  return -1;
+}
+
 /* Runs fill over n work-items with stderr going to a file and returns what
  * the log said about it: 1 streaming, 0 not, -1 no log line.  Checks the
  * output. */
@@ -30,35 +68,7 @@ static int launch(size_t n)
   ASSERT_OK(err);
   ASSERT_OK(clSetKernelArg(k, 0, sizeof(c), &c));
 
-  fflush(stderr);
-  char path[] = "/tmp/lanecl-test-stream-XXXXXX";
-  int fd = mkstemp(path);
-  ASSERT_TRUE(fd >= 0);
-  int saved = dup(2);
-  dup2(fd, 2);
-  err = clEnqueueNDRangeKernel(q, k, 1, NULL, &n, NULL, 0, NULL, NULL);
-  cl_int fin = clFinish(q);
-  fflush(stderr);
-  dup2(saved, 2);
-  close(saved);
-  ASSERT_OK(err);
-  ASSERT_OK(fin);
-
-  char log[8192] = "";
-  ssize_t got = pread(fd, log, sizeof(log) - 1, 0);
-  close(fd);
-  unlink(path);
-  log[got > 0 ? got : 0] = 0;
-  int verdict = -1;
-  const char *line = strstr(log, "kernel fill:");
-  if (line) {
-    const char *end = strchr(line, '\n');
-    const char *on = strstr(line, "streaming stores on"), *off = strstr(line, "streaming stores off");
-    if (on && (!end || on < end))
-      verdict = 1;
-    else if (off && (!end || off < end))
-      verdict = 0;
-  }
+  int verdict = logged_launch(q, k, 1, &n, "fill");
 
   float *out = malloc(n * sizeof(float));
   ASSERT_TRUE(out != NULL);
@@ -165,36 +175,8 @@ static int launch_rmw(size_t rows)
   ASSERT_OK(clSetKernelArg(k, 0, sizeof(w), &w));
   ASSERT_OK(clSetKernelArg(k, 1, sizeof(db), &db));
 
-  fflush(stderr);
-  char path[] = "/tmp/lanecl-test-stream-XXXXXX";
-  int fd = mkstemp(path);
-  ASSERT_TRUE(fd >= 0);
-  int saved = dup(2);
-  dup2(fd, 2);
   size_t global[2] = {16, rows};
-  err = clEnqueueNDRangeKernel(q, k, 2, NULL, global, NULL, 0, NULL, NULL);
-  cl_int fin = clFinish(q);
-  fflush(stderr);
-  dup2(saved, 2);
-  close(saved);
-  ASSERT_OK(err);
-  ASSERT_OK(fin);
-
-  char log[8192] = "";
-  ssize_t got = pread(fd, log, sizeof(log) - 1, 0);
-  close(fd);
-  unlink(path);
-  log[got > 0 ? got : 0] = 0;
-  int verdict = -1;
-  const char *line = strstr(log, "kernel rows_rmw:");
-  if (line) {
-    const char *end = strchr(line, '\n');
-    const char *on = strstr(line, "streaming stores on"), *off = strstr(line, "streaming stores off");
-    if (on && (!end || on < end))
-      verdict = 1;
-    else if (off && (!end || off < end))
-      verdict = 0;
-  }
+  int verdict = logged_launch(q, k, 2, global, "rows_rmw");
 
   float *out = malloc(n * sizeof(float));
   ASSERT_TRUE(out != NULL);
