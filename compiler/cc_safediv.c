@@ -18,6 +18,7 @@
  * next to the division itself.
  */
 #include "compiler/cc_safediv.h"
+#include "compiler/cc_llvm_util.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -96,6 +97,153 @@ unsigned cc_safe_divisions(LLVMModuleRef m)
         else if (op == LLVMUDiv || op == LLVMURem)
           n += guard(b, i, 0);
       }
+  LLVMDisposeBuilder(b);
+  return n;
+}
+
+/* ---- division by a uniform divisor ----
+ *
+ * x86 has no vector integer division: a lane loop with  i / per  or
+ * i % cols  (per, cols kernel arguments) is vectorized with one scalar
+ * `idiv` per lane, 16 of them per vector.  When the divisor is the same for
+ * every work-item, the division becomes a multiplication by a magic number
+ * and shifts (Granlund and Montgomery, "Division by invariant integers using
+ * multiplication", 1994: figure 4.1 unsigned, 5.2 signed), with the magic
+ * number from a helper call that LICM hoists out of the lane loop (it is
+ * speculatable and reads no memory), so it is computed once per lane loop.
+ *
+ * The safe-division rules stay: the divisor the helper sees is d, 0 taken as
+ * 1 (a / 0 is a, a % 0 is 0, as cc_safe_divisions makes them); INT_MIN / -1
+ * wraps to INT_MIN and INT_MIN % -1 is 0, what dividing by 1 gives. */
+
+/* The helper's result: magic number in bits 0-31, then shifts and sign:
+ *   signed:   bits 32-39 sh, bit 40 the divisor's sign
+ *   unsigned: bits 32-39 sh1, bits 40-47 sh2 */
+static LLVMValueRef magic_helper(LLVMModuleRef m, int is_signed)
+{
+  const char *name = is_signed ? "__lanecl_divmagic_s32" : "__lanecl_divmagic_u32";
+  LLVMValueRef f = LLVMGetNamedFunction(m, name);
+  if (f)
+    return f;
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(c), i64 = LLVMInt64TypeInContext(c);
+  f = LLVMAddFunction(m, name, LLVMFunctionType(i64, &i32, 1, 0));
+  LLVMSetLinkage(f, LLVMInternalLinkage);
+  static const char *const attrs[] = {"speculatable", "nounwind", "willreturn", "noinline", "nofree", "nosync"};
+  for (size_t k = 0; k < sizeof(attrs) / sizeof(attrs[0]); k++)
+    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c, cc_attr_kind(attrs[k]), 0));
+  LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c, cc_attr_kind("memory"), 0));
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(c, f, "entry"));
+  LLVMValueRef d = LLVMGetParam(f, 0);
+  LLVMValueRef z32 = LLVMConstInt(i32, 0, 0), one32 = LLVMConstInt(i32, 1, 0), one64 = LLVMConstInt(i64, 1, 0);
+  LLVMValueRef d1 = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, d, z32, ""), one32, d, "d");
+  LLVMValueRef ad = d1;
+  if (is_signed)
+    ad = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, d1, z32, ""), LLVMBuildSub(b, z32, d1, ""), d1, "absd");
+  /* l = ceil(log2 ad) = 32 - clz(ad - 1) */
+  LLVMValueRef args[2] = {LLVMBuildSub(b, ad, one32, ""), LLVMConstInt(LLVMInt1TypeInContext(c), 0, 0)};
+  LLVMValueRef clz = cc_build_intrinsic(b, m, "llvm.ctlz", &i32, 1, args, 2, "");
+  LLVMValueRef l = LLVMBuildSub(b, LLVMConstInt(i32, 32, 0), clz, "l");
+  LLVMValueRef ad64 = LLVMBuildZExt(b, ad, i64, "");
+  LLVMValueRef r;
+  if (is_signed) {
+    /* l = max(l, 1); m = 1 + 2^(31 + l) / |d|; magic = m - 2^32 (its low bits); sh = l - 1 */
+    l = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, l, z32, ""), one32, l, "");
+    LLVMValueRef p = LLVMBuildShl(b, one64, LLVMBuildZExt(b, LLVMBuildAdd(b, l, LLVMConstInt(i32, 31, 0), ""), i64, ""), "");
+    LLVMValueRef mg = LLVMBuildAdd(b, LLVMBuildUDiv(b, p, ad64, ""), one64, "");
+    LLVMValueRef sh = LLVMBuildZExt(b, LLVMBuildSub(b, l, one32, ""), i64, "");
+    LLVMValueRef neg = LLVMBuildZExt(b, LLVMBuildICmp(b, LLVMIntSLT, d1, z32, ""), i64, "");
+    r = LLVMBuildOr(b, LLVMBuildAnd(b, mg, LLVMConstInt(i64, 0xffffffffu, 0), ""),
+                    LLVMBuildOr(b, LLVMBuildShl(b, sh, LLVMConstInt(i64, 32, 0), ""),
+                                LLVMBuildShl(b, neg, LLVMConstInt(i64, 40, 0), ""), ""), "");
+  } else {
+    /* m = 1 + 2^32 (2^l - d) / d; sh1 = min(l, 1); sh2 = max(l - 1, 0) */
+    LLVMValueRef l64 = LLVMBuildZExt(b, l, i64, "");
+    LLVMValueRef num = LLVMBuildShl(b, LLVMBuildSub(b, LLVMBuildShl(b, one64, l64, ""), ad64, ""),
+                                    LLVMConstInt(i64, 32, 0), "");
+    LLVMValueRef mg = LLVMBuildAdd(b, LLVMBuildUDiv(b, num, ad64, ""), one64, "");
+    LLVMValueRef nz = LLVMBuildICmp(b, LLVMIntNE, l64, LLVMConstInt(i64, 0, 0), "");
+    LLVMValueRef sh1 = LLVMBuildZExt(b, nz, i64, "");
+    LLVMValueRef sh2 = LLVMBuildSelect(b, nz, LLVMBuildSub(b, l64, one64, ""), LLVMConstInt(i64, 0, 0), "");
+    r = LLVMBuildOr(b, LLVMBuildAnd(b, mg, LLVMConstInt(i64, 0xffffffffu, 0), ""),
+                    LLVMBuildOr(b, LLVMBuildShl(b, sh1, LLVMConstInt(i64, 32, 0), ""),
+                                LLVMBuildShl(b, sh2, LLVMConstInt(i64, 40, 0), ""), ""), "");
+  }
+  LLVMBuildRet(b, r);
+  LLVMDisposeBuilder(b);
+  return f;
+}
+
+/* The divisor d of a division cc_safe_divisions guarded: the false side of
+ * its select; the divisor itself where it did not guard (a constant). */
+static LLVMValueRef unguarded_divisor(LLVMValueRef inst)
+{
+  LLVMValueRef d = LLVMGetOperand(inst, 1);
+  if (LLVMIsASelectInst(d) && LLVMIsAConstantInt(LLVMGetOperand(d, 1)) &&
+      LLVMConstIntGetZExtValue(LLVMGetOperand(d, 1)) == 1)
+    return LLVMGetOperand(d, 2);
+  return d;
+}
+
+static void divide_by_magic(LLVMBuilderRef b, LLVMModuleRef m, LLVMValueRef inst, LLVMValueRef d, int is_signed,
+                            int rem)
+{
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(c), i64 = LLVMInt64TypeInContext(c);
+  LLVMValueRef f = magic_helper(m, is_signed);
+  LLVMPositionBuilderBefore(b, inst);
+  LLVMValueRef a = LLVMGetOperand(inst, 0);
+  LLVMValueRef mg = LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, &d, 1, "div.magic");
+  LLVMValueRef mp = LLVMBuildTrunc(b, mg, i32, "");
+  LLVMValueRef f1 = LLVMBuildTrunc(b, LLVMBuildLShr(b, mg, LLVMConstInt(i64, 32, 0), ""), i32, "");
+  f1 = LLVMBuildAnd(b, f1, LLVMConstInt(i32, 0xff, 0), "");
+  LLVMValueRef f2 = LLVMBuildTrunc(b, LLVMBuildLShr(b, mg, LLVMConstInt(i64, 40, 0), ""), i32, "");
+  f2 = LLVMBuildAnd(b, f2, LLVMConstInt(i32, 0xff, 0), "");
+  LLVMValueRef c32 = LLVMConstInt(i64, 32, 0), q;
+  if (is_signed) {
+    LLVMValueRef t = LLVMBuildTrunc(
+        b, LLVMBuildAShr(b, LLVMBuildMul(b, LLVMBuildSExt(b, a, i64, ""), LLVMBuildSExt(b, mp, i64, ""), ""), c32, ""),
+        i32, "");
+    LLVMValueRef q0 = LLVMBuildAdd(b, a, t, "");
+    q0 = LLVMBuildSub(b, LLVMBuildAShr(b, q0, f1, ""), LLVMBuildAShr(b, a, LLVMConstInt(i32, 31, 0), ""), "");
+    LLVMValueRef dsign = LLVMBuildSub(b, LLVMConstInt(i32, 0, 0), f2, "");
+    q = LLVMBuildSub(b, LLVMBuildXor(b, q0, dsign, ""), dsign, "div.q");
+  } else {
+    LLVMValueRef t = LLVMBuildTrunc(
+        b, LLVMBuildLShr(b, LLVMBuildMul(b, LLVMBuildZExt(b, a, i64, ""), LLVMBuildZExt(b, mp, i64, ""), ""), c32, ""),
+        i32, "");
+    q = LLVMBuildLShr(b, LLVMBuildAdd(b, t, LLVMBuildLShr(b, LLVMBuildSub(b, a, t, ""), f1, ""), ""), f2, "div.q");
+  }
+  LLVMValueRef v = q;
+  if (rem) {
+    LLVMValueRef d1 = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, d, LLVMConstInt(i32, 0, 0), ""),
+                                      LLVMConstInt(i32, 1, 0), d, "");
+    v = LLVMBuildSub(b, a, LLVMBuildMul(b, q, d1, ""), "div.r");
+  }
+  LLVMReplaceAllUsesWith(inst, v);
+  LLVMInstructionEraseFromParent(inst);
+}
+
+unsigned cc_uniform_divisions(LLVMValueRef fn, int (*is_uniform)(void *arg, LLVMValueRef v, int divisor), void *arg)
+{
+  LLVMModuleRef m = LLVMGetGlobalParent(fn);
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetModuleContext(m));
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
+  unsigned n = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;) {
+      LLVMValueRef next = LLVMGetNextInstruction(i);
+      LLVMOpcode op = LLVMGetInstructionOpcode(i);
+      if ((op == LLVMSDiv || op == LLVMSRem || op == LLVMUDiv || op == LLVMURem) && LLVMTypeOf(i) == i32) {
+        LLVMValueRef d = unguarded_divisor(i);
+        if (!LLVMIsAConstant(d) && is_uniform(arg, d, 1) && !is_uniform(arg, LLVMGetOperand(i, 0), 0)) {
+          divide_by_magic(b, m, i, d, op == LLVMSDiv || op == LLVMSRem, op == LLVMSRem || op == LLVMURem);
+          n++;
+        }
+      }
+      i = next;
+    }
   LLVMDisposeBuilder(b);
   return n;
 }

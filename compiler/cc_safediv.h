@@ -11,4 +11,13 @@
  * the number of divisions guarded. */
 unsigned cc_safe_divisions(LLVMModuleRef m);
 
+/* Every 32-bit sdiv/udiv/srem/urem of fn (after cc_safe_divisions) whose
+ * divisor is the same for every work-item and computed outside the body's
+ * loops (is_uniform(arg, d, 1)), and whose dividend is not the same for
+ * every work-item (!is_uniform(arg, a, 0)), becomes a multiplication by a magic number computed by a
+ * helper call that loop-invariant code motion hoists out of the lane loop.
+ * Results are those of the guarded division, 0 divisors and INT_MIN / -1
+ * included.  Returns how many. */
+unsigned cc_uniform_divisions(LLVMValueRef fn, int (*is_uniform)(void *arg, LLVMValueRef v, int divisor), void *arg);
+
 #endif

@@ -69,6 +69,7 @@
 #include <string.h>
 
 #include "compiler/cc_wg.h"
+#include "compiler/cc_safediv.h"
 
 #include <llvm-c/Transforms/PassBuilder.h>
 
@@ -104,6 +105,46 @@ static int calls_on_vectors(LLVMValueRef fn)
 }
 
 /* ---- per kernel ---- */
+
+/* Divisions by a uniform value (cc_uniform_divisions): the divisor uniform
+ * and outside the body's loops, so that its magic number is computed once
+ * per lane loop. */
+typedef struct div_ctx {
+  wg_uni u;
+  unsigned char *in_loop;  /* by cfg index */
+} div_ctx;
+
+static int div_uniform(void *arg, LLVMValueRef v, int divisor)
+{
+  div_ctx *x = arg;
+  if (!wg_is_uniform(&x->u, v))
+    return 0;
+  if (!divisor || !LLVMIsAInstruction(v))
+    return 1;
+  int bi = cc_cfg_find(&x->u.cfg, LLVMGetInstructionParent(v));
+  return bi >= 0 && !x->in_loop[bi];
+}
+
+static void magic_divisions(wg_gen *g)
+{
+  div_ctx x;
+  if (wg_uniformity(g, &x.u))
+    return;
+  const cc_cfg *cfg = &x.u.cfg;
+  x.in_loop = calloc(cfg->n + 1, 1);
+  if (x.in_loop) {
+    for (unsigned b = 0; b < cfg->n; b++)
+      for (unsigned k = cfg->pred_start[b]; k < cfg->pred_start[b + 1]; k++)
+        if (cc_cfg_dominates(cfg, b, cfg->pred[k])) /* a back edge pred -> b */
+          cc_cfg_loop(cfg, b, cfg->pred[k], x.in_loop);
+    unsigned n = cc_uniform_divisions(g->body, div_uniform, &x);
+    if (n)
+      cc_str_printf(&g->report, "  %u division%s by a uniform value: multiplication by a magic number\n", n,
+                    n == 1 ? "" : "s");
+  }
+  free(x.in_loop);
+  wg_uni_free(&x.u);
+}
 
 static int wg_kernel(wg_gen *g, char **err)
 {
@@ -149,6 +190,10 @@ static int wg_kernel(wg_gen *g, char **err)
   rc = wg_plan_regions(g, vec_state);
   if (!rc)
     wg_report_regions(g);
+  if (!rc && !g->opt_disable)
+    magic_divisions(g);
+  if (!rc && !g->nbnd && vec_state[0] != WG_VEC_NONE)
+    wg_split_guard(g);
   for (unsigned r = 0; r <= g->nbnd; r++)
     vec_regions += vec_state[r] != WG_VEC_NONE;
   if (!rc && g->nbnd)
@@ -282,6 +327,7 @@ int cc_wg_generate(LLVMModuleRef m, LLVMTargetMachineRef tm, const cc_device_des
     free(g.slots);
     free(g.live);
     free(g.trim);
+    free(g.split);
     free(g.fuse_to);
     wg_free_regions(&g);
     free(cc_str_take(&g.report));

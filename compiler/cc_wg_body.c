@@ -118,7 +118,7 @@ int wg_make_body(wg_gen *g, LLVMValueRef kernel, char **err)
     return CC_INTERNAL;
   }
   g->nparams = n;
-  g->ptypes = calloc(n + 12, sizeof(*g->ptypes));
+  g->ptypes = calloc(n + WG_NBODY_PARAMS, sizeof(*g->ptypes));
   g->byval = calloc(n + 1, sizeof(*g->byval));
   size_t nlen = strlen(kname);
   char *name = malloc(nlen + sizeof(LANECL_WG_PREFIX) + 8);
@@ -135,9 +135,10 @@ int wg_make_body(wg_gen *g, LLVMValueRef kernel, char **err)
   g->ptypes[n + 7] = g->t_i64;
   g->ptypes[n + 8] = g->ptypes[n + 9] = g->t_ptr;
   g->ptypes[n + 10] = g->ptypes[n + 11] = g->t_i64;
+  g->ptypes[n + WG_P_FAST] = g->t_i1;
 
   snprintf(name, nlen + 8, "%s.body", kname);
-  g->body = LLVMAddFunction(g->m, name, LLVMFunctionType(g->t_i32, g->ptypes, n + 12, 0));
+  g->body = LLVMAddFunction(g->m, name, LLVMFunctionType(g->t_i32, g->ptypes, n + WG_NBODY_PARAMS, 0));
   snprintf(name, nlen + sizeof(LANECL_WG_PREFIX) + 8, LANECL_WG_PREFIX "%s", kname);
   LLVMTypeRef wty_params[2] = {g->t_ptr, g->t_ptr};
   g->wg = LLVMAddFunction(g->m, name, LLVMFunctionType(g->t_void, wty_params, 2, 0));
@@ -185,6 +186,8 @@ int wg_make_body(wg_gen *g, LLVMValueRef kernel, char **err)
   LLVMSetValueName2(g->p_cidx, "coll_idx", 8);
   g->p_gx = LLVMGetParam(g->body, n + 11);
   LLVMSetValueName2(g->p_gx, "gx", 2);
+  g->p_fast = LLVMGetParam(g->body, n + WG_P_FAST);
+  LLVMSetValueName2(g->p_fast, "fast", 4);
   LLVMSetValueName2(g->p_ctx, "ctx", 3);
   LLVMSetValueName2(g->p_lid[0], "lx", 2);
   LLVMSetValueName2(g->p_lid[1], "ly", 2);

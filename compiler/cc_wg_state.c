@@ -348,6 +348,11 @@ static void next_group(wg_gen *g, LLVMBasicBlockRef gpre, LLVMBasicBlockRef gloo
   LLVMBuildRetVoid(g->b);
 }
 
+static void build_lanes(wg_gen *g, LLVMValueRef *argv, const wg_lanes *ln)
+{
+  wg_build_lane_loops(g, argv, ln);
+}
+
 /* The regions' vectorizability, per state (index 0 = state 0). */
 int wg_build_wg_function(wg_gen *g, const int *vec_state)
 {
@@ -415,6 +420,7 @@ int wg_build_wg_function(wg_gen *g, const int *vec_state)
   LLVMValueRef gk = LLVMBuildPhi(g->b, g->t_i64, "group_off");
   argv[n + WG_P_GOFF] = gk;
   argv[n + WG_P_CIDX] = LLVMConstAllOnes(g->t_i64);
+  argv[n + WG_P_FAST] = LLVMConstNull(g->t_i1);
   argv[n + WG_P_CBUF] = argv[n + WG_P_CBUF_OUT] = coll_buf ? coll_buf : LLVMConstNull(g->t_ptr);
 
   const uint64_t *reqd = g->ki->reqd_work_group_size;
@@ -437,16 +443,17 @@ int wg_build_wg_function(wg_gen *g, const int *vec_state)
     LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->c, g->wg, "groups.done");
     LLVMValueRef ls1d[3] = {ls[0], wg_c64(g, 1), wg_c64(g, 1)};
     wg_lanes ln = {.state = 0, .coll = wg_c64(g, 0), .ls = ls, .vectorize = vec_state[0]};
+    void (*lanes)(wg_gen *, LLVMValueRef *, const wg_lanes *) = g->split ? wg_build_split_lanes : build_lanes;
     if (specialize) {
       LLVMPositionBuilderAtEnd(g->b, bfull);
       ln.ls = lsc;
-      wg_build_lane_loops(g, argv, &ln);
+      lanes(g, argv, &ln);
       LLVMBuildBr(g->b, done);
       LLVMPositionBuilderAtEnd(g->b, bpart);
       ln.ls = reqd[1] == 1 && reqd[2] == 1 ? ls1d : ls;
-      wg_build_lane_loops(g, argv, &ln);
+      lanes(g, argv, &ln);
     } else {
-      wg_build_lane_loops(g, argv, &ln);
+      lanes(g, argv, &ln);
     }
     LLVMBuildBr(g->b, done);
     LLVMPositionBuilderAtEnd(g->b, done);

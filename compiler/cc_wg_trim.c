@@ -442,3 +442,223 @@ LLVMValueRef wg_trimmed_size(wg_gen *g, unsigned s, LLVMValueRef *argv, LLVMValu
   LLVMValueRef m = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntULT, bound, ls0, ""), bound, ls0, "");
   return LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, m, wg_c64(g, 0), ""), one, m, "lanes.active");
 }
+
+/* ---- lane loops split at a guard (kernels without boundaries) ----
+ *
+ * Almost every application kernel starts with  if (i < n)  or
+ * if (i >= n) return;  where i is the global id.  Left as it is, the guard
+ * is a branch on a work-item value: the loop vectorizer if-converts the
+ * whole kernel under a mask (masked loads and stores), and an inner loop
+ * under it goes to masked widening (cc_wg_diverge.c), many times slower
+ * than the same loop without the guard.
+ *
+ * When the compare's work-item side is x's global or local id plus uniform
+ * values (wrapping in no narrower type than the compare's), the work-items
+ * from x = 0 up to the first that fails it pass it: a prefix, whose length b
+ * the work-group function computes from the compare's two sides at x = 0
+ * (split_prefix).  x in [0, b) then runs a copy of the body in which the
+ * compare is the constant it has there (the body's `fast` argument is
+ * true: `c | fast`, or `c & !fast` for a guard whose false side is the
+ * prefix), so O3 deletes the guard and the lane loop is an unmasked one;
+ * x in [b, L) runs the body as written.  Both are exact for every work-item:
+ * the fast copy only differs where the compare has the value substituted. */
+
+typedef struct wg_split {
+  LLVMValueRef cmp;       /* the guard's compare in the body */
+  LLVMValueRef e, u;      /* its work-item side (x-affine) and its uniform side */
+  LLVMIntPredicate pred;  /* e pred u holds on the prefix: ULT, ULE, SLT or SLE */
+  int prefix_true;        /* the compare is true on the prefix (else false) */
+} wg_split;
+
+/* v is x's global or local id plus uniform values, with no value on the way
+ * narrower than `bits`. */
+static int x_affine(trim_ctx *t, LLVMValueRef v, unsigned bits, unsigned depth)
+{
+  wg_gen *g = t->g;
+  if (v == g->p_lid[0] || v == g->p_gx)
+    return 1;
+  if (depth > 8 || !LLVMIsAInstruction(v) || LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMIntegerTypeKind ||
+      LLVMGetIntTypeWidth(LLVMTypeOf(v)) < bits)
+    return 0;
+  unsigned budget = TRIM_BUDGET;
+  switch (LLVMGetInstructionOpcode(v)) {
+  case LLVMTrunc: case LLVMZExt: case LLVMSExt:
+    return x_affine(t, LLVMGetOperand(v, 0), bits, depth + 1);
+  case LLVMAdd:
+    for (unsigned k = 0; k < 2; k++) {
+      LLVMValueRef o = LLVMGetOperand(v, 1 - k);
+      if (x_affine(t, LLVMGetOperand(v, k), bits, depth + 1) && wg_is_uniform(t->u, o) && clonable(t, o, &budget))
+        return 1;
+    }
+    return 0;
+  case LLVMSub: {
+    LLVMValueRef o = LLVMGetOperand(v, 1);
+    return x_affine(t, LLVMGetOperand(v, 0), bits, depth + 1) && wg_is_uniform(t->u, o) && clonable(t, o, &budget);
+  }
+  default:
+    return 0;
+  }
+}
+
+/* c is a guard to split at: fills *s. */
+static int split_compare(trim_ctx *t, LLVMValueRef c, wg_split *s)
+{
+  if (!LLVMIsAICmpInst(c))
+    return 0;
+  LLVMTypeRef ty = LLVMTypeOf(LLVMGetOperand(c, 0));
+  if (LLVMGetTypeKind(ty) != LLVMIntegerTypeKind)
+    return 0;
+  unsigned bits = LLVMGetIntTypeWidth(ty);
+  if (bits != 32 && bits != 64)
+    return 0;
+  for (unsigned k = 0; k < 2; k++) {
+    LLVMValueRef e = LLVMGetOperand(c, k), u = LLVMGetOperand(c, 1 - k);
+    unsigned budget = TRIM_BUDGET;
+    if (!x_affine(t, e, bits, 0) || !wg_is_uniform(t->u, u) || !clonable(t, u, &budget))
+      continue;
+    LLVMIntPredicate p = LLVMGetICmpPredicate(c);
+    if (k)
+      p = swapped(p);
+    /* e p u: true on a prefix (<, <=) or false on one (>, >=) */
+    s->prefix_true = !(p == LLVMIntUGT || p == LLVMIntUGE || p == LLVMIntSGT || p == LLVMIntSGE);
+    if (!s->prefix_true)
+      p = inverse(p);
+    if (p != LLVMIntULT && p != LLVMIntULE && p != LLVMIntSLT && p != LLVMIntSLE)
+      return 0;
+    s->cmp = c;
+    s->e = e;
+    s->u = u;
+    s->pred = p;
+    return 1;
+  }
+  return 0;
+}
+
+/* A guard among the i1 values a branch condition is made of. */
+static int split_in(trim_ctx *t, LLVMValueRef c, wg_split *s, unsigned depth)
+{
+  if (split_compare(t, c, s))
+    return 1;
+  if (depth >= 3 || !LLVMIsAInstruction(c) || LLVMTypeOf(c) != t->g->t_i1)
+    return 0;
+  LLVMOpcode op = LLVMGetInstructionOpcode(c);
+  if (op != LLVMAnd && op != LLVMOr && op != LLVMSelect)
+    return 0;
+  for (unsigned k = 0; k < (op == LLVMSelect ? 3u : 2u); k++)
+    if (split_in(t, LLVMGetOperand(c, k), s, depth + 1))
+      return 1;
+  return 0;
+}
+
+int wg_split_guard(wg_gen *g)
+{
+  wg_uni u;
+  if (g->nbnd || g->opt_disable || wg_uniformity(g, &u))
+    return 0;
+  trim_ctx t = {g, &u, calloc(u.cfg.n + 1, 1)};
+  wg_split s;
+  int found = 0;
+  if (t.in && region_blocks(&t, LLVMGetEntryBasicBlock(g->body))) {
+    for (unsigned bi = 0; bi < u.cfg.n && !found; bi++) {
+      LLVMValueRef br = LLVMGetBasicBlockTerminator(u.cfg.block[bi]);
+      if (br && LLVMIsABranchInst(br) && LLVMIsConditional(br))
+        found = split_in(&t, LLVMGetCondition(br), &s, 0);
+    }
+  }
+  free(t.in);
+  wg_uni_free(&u);
+  if (!found || !(g->split = malloc(sizeof(*g->split))))
+    return 0;
+  *g->split = s;
+  /* Every use of the compare reads it through the fast argument: on the
+   * prefix the compare is true (e < u there) or false (its inverse). */
+  LLVMPositionBuilderBefore(g->b, LLVMGetNextInstruction(s.cmp));
+  LLVMValueRef r = s.prefix_true ? LLVMBuildOr(g->b, s.cmp, g->p_fast, "guard.fast")
+                               : LLVMBuildAnd(g->b, s.cmp, LLVMBuildNot(g->b, g->p_fast, ""), "guard.fast");
+  LLVMReplaceAllUsesWith(s.cmp, r);
+  LLVMSetOperand(r, 0, s.cmp);
+  cc_str_printf(&g->report, "  lane loop split at a guard on x's id: the work-items that pass it run without it\n");
+  return 1;
+}
+
+/* How many work-items of x from 0 pass the guard, at the builder (0 when
+ * the compare's sides can't be computed here).  The work-item side is
+ * e0 + x modulo the compare's width, and on the prefix e0 + x < u (or <= u)
+ * holds without wrapping, so the prefix is exact even where e0 + x wraps
+ * further on (the work-items after it run the guarded body). */
+static LLVMValueRef split_prefix(wg_gen *g, LLVMValueRef *argv, LLVMValueRef ls0)
+{
+  const wg_split *s = g->split;
+  unsigned n = g->nparams;
+  wg_uni u;
+  memset(&u, 0, sizeof(u));
+  if (cc_cfg_build(&u.cfg, g->body))
+    return wg_c64(g, 0);
+  trim_ctx t = {g, &u, calloc(u.cfg.n + 1, 1)};
+  LLVMValueRef e0 = NULL, uv = NULL;
+  LLVMValueRef saved_lx = argv[n + WG_P_LX], saved_gx = argv[n + WG_P_GX];
+  argv[n + WG_P_LX] = wg_c64(g, 0);
+  argv[n + WG_P_GX] = LLVMBuildNUWMul(g->b, argv[n + WG_P_GOFF], g->wg_els0, "gx0");
+  if (t.in && region_blocks(&t, LLVMGetEntryBasicBlock(g->body))) {
+    clone_map map;
+    map.n = 0;
+    e0 = clone_into_wg(&t, s->e, argv, &map);
+    uv = e0 ? clone_into_wg(&t, s->u, argv, &map) : NULL;
+  }
+  argv[n + WG_P_LX] = saved_lx;
+  argv[n + WG_P_GX] = saved_gx;
+  free(t.in);
+  cc_cfg_free(&u.cfg);
+  if (!e0 || !uv)
+    return wg_c64(g, 0);
+  LLVMTypeRef ty = LLVMTypeOf(e0);
+  int sgn = s->pred == LLVMIntSLT || s->pred == LLVMIntSLE;
+  int strict = s->pred == LLVMIntULT || s->pred == LLVMIntSLT;
+  unsigned bits = LLVMGetIntTypeWidth(ty);
+  LLVMValueRef l = bits < 64 ? LLVMBuildTrunc(g->b, ls0, ty, "") : ls0;
+  LLVMValueRef lm1 = LLVMBuildSub(g->b, l, LLVMConstInt(ty, 1, 0), "");
+  LLVMValueRef has = LLVMBuildICmp(g->b, strict ? (sgn ? LLVMIntSGT : LLVMIntUGT) : (sgn ? LLVMIntSGE : LLVMIntUGE),
+                                   uv, e0, "");
+  LLVMValueRef d = LLVMBuildSub(g->b, uv, e0, ""); /* u - e0 >= 0 when has */
+  LLVMValueRef cnt;
+  if (strict)
+    cnt = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntULT, d, l, ""), d, l, "");
+  else
+    cnt = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntUGE, d, lm1, ""), l,
+                          LLVMBuildAdd(g->b, d, LLVMConstInt(ty, 1, 0), ""), "");
+  cnt = LLVMBuildSelect(g->b, has, cnt, LLVMConstNull(ty), "");
+  return bits < 64 ? LLVMBuildZExt(g->b, cnt, g->t_i64, "guard.prefix") : cnt;
+}
+
+void wg_build_split_lanes(wg_gen *g, LLVMValueRef *argv, const wg_lanes *ln)
+{
+  unsigned n = g->nparams;
+  LLVMValueRef ls0 = ln->ls[0];
+  LLVMValueRef b = split_prefix(g, argv, ls0);
+  LLVMBasicBlockRef fast = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.fast");
+  LLVMBasicBlockRef mid = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.fast.end");
+  LLVMBasicBlockRef rest = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.guarded");
+  LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.split.end");
+  LLVMValueRef zero = wg_c64(g, 0);
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntNE, b, zero, ""), fast, mid);
+
+  LLVMPositionBuilderAtEnd(g->b, fast);
+  LLVMValueRef lsf[3] = {b, ln->ls[1], ln->ls[2]};
+  wg_lanes f = *ln;
+  f.ls = lsf;
+  argv[n + WG_P_FAST] = LLVMConstAllOnes(g->t_i1);
+  wg_build_lane_loops(g, argv, &f);
+  argv[n + WG_P_FAST] = LLVMConstNull(g->t_i1);
+  LLVMBuildBr(g->b, mid);
+
+  LLVMPositionBuilderAtEnd(g->b, mid);
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntULT, b, ls0, ""), rest, done);
+  LLVMPositionBuilderAtEnd(g->b, rest);
+  LLVMValueRef lsr[3] = {LLVMBuildNUWSub(g->b, ls0, b, ""), ln->ls[1], ln->ls[2]};
+  wg_lanes r = *ln;
+  r.ls = lsr;
+  r.xbase = b;
+  wg_build_lane_loops(g, argv, &r);
+  LLVMBuildBr(g->b, done);
+  LLVMPositionBuilderAtEnd(g->b, done);
+}
