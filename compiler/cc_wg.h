@@ -39,8 +39,8 @@ enum wg_body_param {
   WG_P_CBUF_OUT, /* where it puts its operand (coll_out) */
   WG_P_CIDX,     /* i64: its element of them, all ones: the linear id */
   WG_P_GX,       /* i64: group_off * enqueued local size + lx */
-  WG_P_FAST,     /* i1: the lane loop runs only work-items that pass the
-                  * split guard (cc_wg_trim.c, wg_split_guard) */
+  WG_P_FAST,     /* i32: the split guard's compare (cc_wg_trim.c) is as
+                  * written (0), true (1) or false (2) in this lane loop */
   WG_NBODY_PARAMS
 };
 
@@ -122,6 +122,8 @@ typedef struct wg_lanes {
   LLVMValueRef cidx_base;      /* coll_idx = cidx_base + x (NULL: as the caller's argv has it) */
   const struct wg_pack *pack;  /* lane x of packed small groups (NULL: none) */
   int vectorize;               /* WG_VEC_* */
+  int range;                   /* x from xbase is a range of the group, not a
+                                * fused scan's chunk: no chunk hints */
 } wg_lanes;
 
 typedef struct wg_gen {
@@ -149,7 +151,7 @@ typedef struct wg_gen {
   LLVMValueRef p_cbuf, p_cbuf_out;
   LLVMValueRef p_cidx;  /* the element of them, all ones: the linear id */
   LLVMValueRef p_gx;    /* group_off * enqueued local size + local id x */
-  LLVMValueRef p_fast;  /* the lane loop's work-items all pass the split guard */
+  LLVMValueRef p_fast;  /* the split guard's value in the lane loop (WG_P_FAST) */
   struct wg_split *split; /* the guard the lane loop is split at (cc_wg_trim.c), NULL when none */
   LLVMValueRef wg_els0; /* in the work-group function: the enqueued local size x */
   LLVMValueRef frame_nwi; /* ... and the work-items of the group, as the body computes them */
@@ -358,12 +360,12 @@ int wg_trim_regions(wg_gen *g);
 LLVMValueRef wg_trimmed_size(wg_gen *g, unsigned s, LLVMValueRef *argv, LLVMValueRef ls0);
 /* A kernel without boundaries: g->split, the first branch condition that
  * compares x's global or local id (plus uniform values) with a uniform
- * bound, and every use of it in the body made to read `true` (or `false`)
- * where the body's fast argument is set.  0 when there is none. */
+ * bound, and every use of it in the body made to read the constant the
+ * body's fast argument says.  0 when there is none. */
 int wg_split_guard(wg_gen *g);
-/* The lane loops of ln for a kernel with g->split: the work-items that pass
- * the guard (a prefix of x, computed at the builder) with the fast body,
- * the others with the guarded one. */
+/* The lane loops of ln for a kernel with g->split: x below the bound, and x
+ * from it, each with the compare a constant; the body as written where the
+ * compare's side could wrap within the group. */
 void wg_build_split_lanes(wg_gen *g, LLVMValueRef *argv, const wg_lanes *ln);
 
 /* cc_wg_outer.c */

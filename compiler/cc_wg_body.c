@@ -135,7 +135,7 @@ int wg_make_body(wg_gen *g, LLVMValueRef kernel, char **err)
   g->ptypes[n + 7] = g->t_i64;
   g->ptypes[n + 8] = g->ptypes[n + 9] = g->t_ptr;
   g->ptypes[n + 10] = g->ptypes[n + 11] = g->t_i64;
-  g->ptypes[n + WG_P_FAST] = g->t_i1;
+  g->ptypes[n + WG_P_FAST] = g->t_i32;
 
   snprintf(name, nlen + 8, "%s.body", kname);
   g->body = LLVMAddFunction(g->m, name, LLVMFunctionType(g->t_i32, g->ptypes, n + WG_NBODY_PARAMS, 0));

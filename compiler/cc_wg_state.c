@@ -83,13 +83,13 @@ LLVMValueRef wg_build_lane_loops(wg_gen *g, const LLVMValueRef *args, const wg_l
       ops[nops++] = cc_md_prop_bool(g->c, "llvm.loop.vectorize.enable", 1);
     /* A fused scan's chunk: 16 lanes, which the full unroller would turn
      * into 16 scalar copies before the loop vectorizer saw the loop. */
-    if (xbase || pk) {
+    if ((xbase && !ln->range) || pk) {
       LLVMMetadataRef k = LLVMMDStringInContext2(g->c, "llvm.loop.unroll.disable", 24);
       ops[nops++] = LLVMMDNodeInContext2(g->c, &k, 1);
     }
     /* ... and its tail chunk (fewer than 16 lanes): one masked vector
      * iteration rather than a scalar loop. */
-    if (xbase && vectorize != WG_VEC_NONE && !LLVMIsAConstantInt(ls[0]))
+    if (xbase && !ln->range && vectorize != WG_VEC_NONE && !LLVMIsAConstantInt(ls[0]))
       ops[nops++] = cc_md_prop_bool(g->c, "llvm.loop.vectorize.predicate.enable", 1);
     cc_md_set(br, "llvm.loop", cc_md_loop_id(g->c, ops, nops));
   }
@@ -420,7 +420,7 @@ int wg_build_wg_function(wg_gen *g, const int *vec_state)
   LLVMValueRef gk = LLVMBuildPhi(g->b, g->t_i64, "group_off");
   argv[n + WG_P_GOFF] = gk;
   argv[n + WG_P_CIDX] = LLVMConstAllOnes(g->t_i64);
-  argv[n + WG_P_FAST] = LLVMConstNull(g->t_i1);
+  argv[n + WG_P_FAST] = wg_c32(g, 0);
   argv[n + WG_P_CBUF] = argv[n + WG_P_CBUF_OUT] = coll_buf ? coll_buf : LLVMConstNull(g->t_ptr);
 
   const uint64_t *reqd = g->ki->reqd_work_group_size;

@@ -453,22 +453,27 @@ LLVMValueRef wg_trimmed_size(wg_gen *g, unsigned s, LLVMValueRef *argv, LLVMValu
  * than the same loop without the guard.
  *
  * When the compare's work-item side is x's global or local id plus uniform
- * values (wrapping in no narrower type than the compare's), the work-items
- * from x = 0 up to the first that fails it pass it: a prefix, whose length b
- * the work-group function computes from the compare's two sides at x = 0
- * (split_prefix).  x in [0, b) then runs a copy of the body in which the
- * compare is the constant it has there (the body's `fast` argument is
- * true: `c | fast`, or `c & !fast` for a guard whose false side is the
- * prefix), so O3 deletes the guard and the lane loop is an unmasked one;
- * x in [b, L) runs the body as written.  Both are exact for every work-item:
- * the fast copy only differs where the compare has the value substituted. */
+ * values (wrapping in no narrower type than the compare's), it is e0 + x
+ * modulo the compare's width, e0 its value at x = 0.  The work-group
+ * function computes e0 and the bound, and from them b, where the compare
+ * changes value: it has one value for x in [0, b) and the other for x in
+ * [b, L), as long as e0 + L - 1 does not pass the type's largest value
+ * (split_bound checks that).  Each of the two ranges then runs a copy of
+ * the body in which the compare is that constant (the body's `fast`
+ * argument: 1 true, 2 false), so that O3 deletes the guard, and the lane
+ * loops are unmasked ones (the range that skips the work is an empty loop
+ * that O3 deletes).  Where e0 + x could wrap, the group runs the body as
+ * written (fast 0). */
 
 typedef struct wg_split {
   LLVMValueRef cmp;       /* the guard's compare in the body */
   LLVMValueRef e, u;      /* its work-item side (x-affine) and its uniform side */
-  LLVMIntPredicate pred;  /* e pred u holds on the prefix: ULT, ULE, SLT or SLE */
-  int prefix_true;        /* the compare is true on the prefix (else false) */
+  LLVMIntPredicate pred;  /* e pred u on [0, b): ULT, ULE, SLT or SLE */
+  int prefix_true;        /* the compare is true on [0, b) (else false) */
 } wg_split;
+
+/* Bodies larger than this are not copied: the copies' compile time. */
+#define SPLIT_MAX_INSTRUCTIONS 4000
 
 /* v is x's global or local id plus uniform values, with no value on the way
  * narrower than `bits`. */
@@ -519,7 +524,7 @@ static int split_compare(trim_ctx *t, LLVMValueRef c, wg_split *s)
     LLVMIntPredicate p = LLVMGetICmpPredicate(c);
     if (k)
       p = swapped(p);
-    /* e p u: true on a prefix (<, <=) or false on one (>, >=) */
+    /* e p u: true on [0, b) (<, <=) or false there (>, >=) */
     s->prefix_true = !(p == LLVMIntUGT || p == LLVMIntUGE || p == LLVMIntSGT || p == LLVMIntSGE);
     if (!s->prefix_true)
       p = inverse(p);
@@ -552,8 +557,14 @@ static int split_in(trim_ctx *t, LLVMValueRef c, wg_split *s, unsigned depth)
 
 int wg_split_guard(wg_gen *g)
 {
+  if (g->nbnd || g->opt_disable)
+    return 0;
+  unsigned size = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->body); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+      size++;
   wg_uni u;
-  if (g->nbnd || g->opt_disable || wg_uniformity(g, &u))
+  if (size > SPLIT_MAX_INSTRUCTIONS || wg_uniformity(g, &u))
     return 0;
   trim_ctx t = {g, &u, calloc(u.cfg.n + 1, 1)};
   wg_split s;
@@ -570,30 +581,29 @@ int wg_split_guard(wg_gen *g)
   if (!found || !(g->split = malloc(sizeof(*g->split))))
     return 0;
   *g->split = s;
-  /* Every use of the compare reads it through the fast argument: on the
-   * prefix the compare is true (e < u there) or false (its inverse). */
+  /* Every use of the compare reads  fast == 0 ? c : fast == 1. */
   LLVMPositionBuilderBefore(g->b, LLVMGetNextInstruction(s.cmp));
-  LLVMValueRef r = s.prefix_true ? LLVMBuildOr(g->b, s.cmp, g->p_fast, "guard.fast")
-                               : LLVMBuildAnd(g->b, s.cmp, LLVMBuildNot(g->b, g->p_fast, ""), "guard.fast");
+  LLVMValueRef as_written = LLVMBuildICmp(g->b, LLVMIntEQ, g->p_fast, wg_c32(g, 0), "");
+  LLVMValueRef r = LLVMBuildSelect(g->b, as_written, s.cmp, LLVMBuildICmp(g->b, LLVMIntEQ, g->p_fast, wg_c32(g, 1), ""),
+                                   "guard.split");
   LLVMReplaceAllUsesWith(s.cmp, r);
-  LLVMSetOperand(r, 0, s.cmp);
-  cc_str_printf(&g->report, "  lane loop split at a guard on x's id: the work-items that pass it run without it\n");
+  LLVMSetOperand(r, 1, s.cmp);
+  cc_str_printf(&g->report, "  lane loop split where the guard on x's id changes value: no mask on either side\n");
   return 1;
 }
 
-/* How many work-items of x from 0 pass the guard, at the builder (0 when
- * the compare's sides can't be computed here).  The work-item side is
- * e0 + x modulo the compare's width, and on the prefix e0 + x < u (or <= u)
- * holds without wrapping, so the prefix is exact even where e0 + x wraps
- * further on (the work-items after it run the guarded body). */
-static LLVMValueRef split_prefix(wg_gen *g, LLVMValueRef *argv, LLVMValueRef ls0)
+/* At the builder: b, where the compare changes value (in [0, L]), and
+ * *nowrap, whether e0 + L - 1 stays below the type's largest value (else
+ * the compare may change value again).  NULL when the compare's sides
+ * can't be computed here. */
+static LLVMValueRef split_bound(wg_gen *g, LLVMValueRef *argv, LLVMValueRef ls0, LLVMValueRef *nowrap)
 {
   const wg_split *s = g->split;
   unsigned n = g->nparams;
   wg_uni u;
   memset(&u, 0, sizeof(u));
   if (cc_cfg_build(&u.cfg, g->body))
-    return wg_c64(g, 0);
+    return NULL;
   trim_ctx t = {g, &u, calloc(u.cfg.n + 1, 1)};
   LLVMValueRef e0 = NULL, uv = NULL;
   LLVMValueRef saved_lx = argv[n + WG_P_LX], saved_gx = argv[n + WG_P_GX];
@@ -610,13 +620,16 @@ static LLVMValueRef split_prefix(wg_gen *g, LLVMValueRef *argv, LLVMValueRef ls0
   free(t.in);
   cc_cfg_free(&u.cfg);
   if (!e0 || !uv)
-    return wg_c64(g, 0);
+    return NULL;
   LLVMTypeRef ty = LLVMTypeOf(e0);
   int sgn = s->pred == LLVMIntSLT || s->pred == LLVMIntSLE;
   int strict = s->pred == LLVMIntULT || s->pred == LLVMIntSLT;
   unsigned bits = LLVMGetIntTypeWidth(ty);
   LLVMValueRef l = bits < 64 ? LLVMBuildTrunc(g->b, ls0, ty, "") : ls0;
   LLVMValueRef lm1 = LLVMBuildSub(g->b, l, LLVMConstInt(ty, 1, 0), "");
+  LLVMValueRef max = sgn ? LLVMConstInt(ty, (bits == 64 ? ~0ull : 0xffffffffull) >> 1, 0) : LLVMConstAllOnes(ty);
+  *nowrap = LLVMBuildICmp(g->b, sgn ? LLVMIntSLE : LLVMIntULE, e0, LLVMBuildSub(g->b, max, lm1, ""), "guard.nowrap");
+  /* [0, b): e0 + x < u (<= u); e0 + x does not wrap there whatever *nowrap */
   LLVMValueRef has = LLVMBuildICmp(g->b, strict ? (sgn ? LLVMIntSGT : LLVMIntUGT) : (sgn ? LLVMIntSGE : LLVMIntUGE),
                                    uv, e0, "");
   LLVMValueRef d = LLVMBuildSub(g->b, uv, e0, ""); /* u - e0 >= 0 when has */
@@ -627,38 +640,49 @@ static LLVMValueRef split_prefix(wg_gen *g, LLVMValueRef *argv, LLVMValueRef ls0
     cnt = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntUGE, d, lm1, ""), l,
                           LLVMBuildAdd(g->b, d, LLVMConstInt(ty, 1, 0), ""), "");
   cnt = LLVMBuildSelect(g->b, has, cnt, LLVMConstNull(ty), "");
-  return bits < 64 ? LLVMBuildZExt(g->b, cnt, g->t_i64, "guard.prefix") : cnt;
+  return bits < 64 ? LLVMBuildZExt(g->b, cnt, g->t_i64, "guard.bound") : cnt;
+}
+
+/* Lane loops over x in [from, from + count) (from NULL: 0) with fast, when
+ * count is not 0. */
+static void split_range(wg_gen *g, LLVMValueRef *argv, const wg_lanes *ln, LLVMValueRef from, LLVMValueRef count,
+                        unsigned fast)
+{
+  LLVMBasicBlockRef run = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.split");
+  LLVMBasicBlockRef after = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.split.next");
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntNE, count, wg_c64(g, 0), ""), run, after);
+  LLVMPositionBuilderAtEnd(g->b, run);
+  LLVMValueRef ls[3] = {count, ln->ls[1], ln->ls[2]};
+  wg_lanes r = *ln;
+  r.ls = ls;
+  r.xbase = from;
+  r.range = 1;
+  argv[g->nparams + WG_P_FAST] = wg_c32(g, fast);
+  wg_build_lane_loops(g, argv, &r);
+  argv[g->nparams + WG_P_FAST] = wg_c32(g, 0);
+  LLVMBuildBr(g->b, after);
+  LLVMPositionBuilderAtEnd(g->b, after);
 }
 
 void wg_build_split_lanes(wg_gen *g, LLVMValueRef *argv, const wg_lanes *ln)
 {
-  unsigned n = g->nparams;
-  LLVMValueRef ls0 = ln->ls[0];
-  LLVMValueRef b = split_prefix(g, argv, ls0);
-  LLVMBasicBlockRef fast = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.fast");
-  LLVMBasicBlockRef mid = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.fast.end");
-  LLVMBasicBlockRef rest = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.guarded");
+  LLVMValueRef ls0 = ln->ls[0], nowrap = NULL;
+  LLVMValueRef b = split_bound(g, argv, ls0, &nowrap);
+  if (!b) {
+    wg_build_lane_loops(g, argv, ln);
+    return;
+  }
+  LLVMBasicBlockRef split = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.split.guard");
+  LLVMBasicBlockRef whole = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.as.written");
   LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.split.end");
-  LLVMValueRef zero = wg_c64(g, 0);
-  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntNE, b, zero, ""), fast, mid);
-
-  LLVMPositionBuilderAtEnd(g->b, fast);
-  LLVMValueRef lsf[3] = {b, ln->ls[1], ln->ls[2]};
-  wg_lanes f = *ln;
-  f.ls = lsf;
-  argv[n + WG_P_FAST] = LLVMConstAllOnes(g->t_i1);
-  wg_build_lane_loops(g, argv, &f);
-  argv[n + WG_P_FAST] = LLVMConstNull(g->t_i1);
-  LLVMBuildBr(g->b, mid);
-
-  LLVMPositionBuilderAtEnd(g->b, mid);
-  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntULT, b, ls0, ""), rest, done);
-  LLVMPositionBuilderAtEnd(g->b, rest);
-  LLVMValueRef lsr[3] = {LLVMBuildNUWSub(g->b, ls0, b, ""), ln->ls[1], ln->ls[2]};
-  wg_lanes r = *ln;
-  r.ls = lsr;
-  r.xbase = b;
-  wg_build_lane_loops(g, argv, &r);
+  LLVMBuildCondBr(g->b, nowrap, split, whole);
+  LLVMPositionBuilderAtEnd(g->b, split);
+  unsigned first = g->split->prefix_true ? 1 : 2;
+  split_range(g, argv, ln, NULL, b, first);
+  split_range(g, argv, ln, b, LLVMBuildNUWSub(g->b, ls0, b, ""), 3 - first);
+  LLVMBuildBr(g->b, done);
+  LLVMPositionBuilderAtEnd(g->b, whole);
+  wg_build_lane_loops(g, argv, ln);
   LLVMBuildBr(g->b, done);
   LLVMPositionBuilderAtEnd(g->b, done);
 }

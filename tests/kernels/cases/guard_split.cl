@@ -81,3 +81,20 @@ kernel void column_dot(global int *out, global const int *A, int n, int rows)
     W(s);
   }
 }
+
+/* the work-items that pass are a suffix: i > k (LU's update shape) */
+kernel void gt(global int *out, int k)
+{
+  int i = get_global_id(0);
+  if (i > k)
+    W(2 * i);
+  else
+    W(-1);
+}
+
+kernel void lu_2d(global int *a, int k, int w)
+{
+  int x = get_global_id(0), y = get_global_id(1);
+  if (x > k && y > k)
+    a[y * w + x] -= a[y * w + k] * a[k * w + x];
+}
