@@ -33,6 +33,14 @@ static cl_int copy_run(rt_command *cmd)
     memmove(p->dst, p->src, p->region[0]);
     return CL_SUCCESS;
   }
+  /* Rows and slices back to back on both sides (whole tight images): one
+   * block. */
+  size_t plane = p->region[0] * p->region[1];
+  if (p->dst_row == p->region[0] && p->src_row == p->region[0] &&
+      (p->region[2] == 1 || (p->dst_slice == plane && p->src_slice == plane))) {
+    memmove(p->dst, p->src, plane * p->region[2]);
+    return CL_SUCCESS;
+  }
   for (size_t z = 0; z < p->region[2]; z++)
     for (size_t y = 0; y < p->region[1]; y++)
       memmove(p->dst + z * p->dst_slice + y * p->dst_row, p->src + z * p->src_slice + y * p->src_row,

@@ -1,7 +1,7 @@
 /* Kernel-less enqueues through the ICD loader: read, write, copy and fill of
  * buffers and sub-buffers (linear and rectangular), map and unmap, migrate,
- * with each error code of the spec; the image enqueues given buffers; and the SVM enqueues the
- * device does not support. */
+ * with each error code of the spec; the image enqueues given buffers; and
+ * the SVM enqueues the device does not support. */
 #include <stdint.h>
 #include <unistd.h>
 
