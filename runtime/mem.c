@@ -408,7 +408,7 @@ cl_int rt_mem_map_add(cl_mem m, size_t offset, size_t size, cl_map_flags flags, 
     bool overlap = mp->start < o->start + o->size && o->start < mp->start + mp->size;
     if (overlap && (mp->write || o->write)) {
       pthread_mutex_unlock(&root->lock);
-      rt_err("clEnqueueMapBuffer: [%zu, +%zu) overlaps a region already mapped and one of them is for writing",
+      rt_err("clEnqueueMap*: bytes [%zu, +%zu) overlap a region already mapped and one of them is for writing",
              mp->start, size);
       free(mp);
       return CL_INVALID_OPERATION;
