@@ -248,32 +248,43 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_nam
   case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
     return ICD_INFO_VAL(v, n, ret, cl_uint, 0);  /* natural alignment */
   case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
-  case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
-    /* What the __opencl_c_atomic_* features say.  No work-item scope: it
-     * exists only for image fences, and there are no images. */
-    return ICD_INFO_VAL(v, n, ret, cl_device_atomic_capabilities,
-                       CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
-                           CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |
-                           CL_DEVICE_ATOMIC_SCOPE_DEVICE | CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES);
+  case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES: {
+    /* What the __opencl_c_atomic_* features say.  Work-item scope exists
+     * only for fences (atomic_work_item_fence on read-write images). */
+    cl_device_atomic_capabilities caps = CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
+                                         CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |
+                                         CL_DEVICE_ATOMIC_SCOPE_DEVICE | CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES;
+    if (param_name == CL_DEVICE_ATOMIC_FENCE_CAPABILITIES)
+      caps |= CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM;
+    return ICD_INFO_VAL(v, n, ret, cl_device_atomic_capabilities, caps);
+  }
 
-  /* ---- images and samplers: none ---- */
+  /* ---- images and samplers (runtime/rt.h RT_IMAGE*) ---- */
   case CL_DEVICE_IMAGE_SUPPORT:
-    return ICD_INFO_VAL(v, n, ret, cl_bool, CL_FALSE);
+    return ICD_INFO_VAL(v, n, ret, cl_bool, CL_TRUE);
   case CL_DEVICE_MAX_READ_IMAGE_ARGS:
+    return ICD_INFO_VAL(v, n, ret, cl_uint, RT_MAX_READ_IMAGE_ARGS);
   case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
+    return ICD_INFO_VAL(v, n, ret, cl_uint, RT_MAX_WRITE_IMAGE_ARGS);
   case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
+    return ICD_INFO_VAL(v, n, ret, cl_uint, RT_MAX_READ_WRITE_IMAGE_ARGS);
   case CL_DEVICE_MAX_SAMPLERS:
+    return ICD_INFO_VAL(v, n, ret, cl_uint, RT_MAX_SAMPLERS);
   case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
+    return ICD_INFO_VAL(v, n, ret, cl_uint, RT_IMAGE_PITCH_ALIGN);
   case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
-    return ICD_INFO_VAL(v, n, ret, cl_uint, 0);
+    return ICD_INFO_VAL(v, n, ret, cl_uint, RT_IMAGE_BASE_ALIGN);
   case CL_DEVICE_IMAGE2D_MAX_WIDTH:
   case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
+    return ICD_INFO_VAL(v, n, ret, size_t, RT_IMAGE2D_MAX);
   case CL_DEVICE_IMAGE3D_MAX_WIDTH:
   case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
   case CL_DEVICE_IMAGE3D_MAX_DEPTH:
+    return ICD_INFO_VAL(v, n, ret, size_t, RT_IMAGE3D_MAX);
   case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
+    return ICD_INFO_VAL(v, n, ret, size_t, (size_t)(d->max_alloc / 16));
   case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
-    return ICD_INFO_VAL(v, n, ret, size_t, 0);
+    return ICD_INFO_VAL(v, n, ret, size_t, RT_IMAGE_MAX_ARRAY);
 
   /* ---- pipes and device-side enqueue: none ---- */
   case CL_DEVICE_PIPE_SUPPORT:

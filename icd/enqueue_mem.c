@@ -1,6 +1,7 @@
 /* Enqueue entry points that move memory without a kernel: read, write, copy
  * and fill of buffers (linear and rectangular), map and unmap, migrate; the
- * image and SVM enqueues, which LaneCL's device does not support.
+ * SVM enqueues, which LaneCL's device does not support (the image
+ * enqueues: icd/enqueue_image.c).
  *
  * This file only validates (the spec's error sentence above each check);
  * the commands themselves are made and run by runtime/memcmd.c. */
@@ -19,12 +20,28 @@ static bool queue_valid(const char *func, cl_command_queue q)
   return true;
 }
 
-/* CL_INVALID_MEM_OBJECT if buffer is not a valid buffer object, then
- * CL_INVALID_CONTEXT if the context associated with command_queue and buffer
+/* CL_INVALID_MEM_OBJECT if memobj is not a valid memory object, then
+ * CL_INVALID_CONTEXT if the context associated with command_queue and memobj
  * are not the same. */
-static cl_int check_buffer(const char *func, const char *name, cl_command_queue q, cl_mem m)
+static cl_int check_mem(const char *func, const char *name, cl_command_queue q, cl_mem m)
 {
   if (!rt_object_is(m, RT_MEM)) {
+    rt_err("%s: %s %p is not a valid memory object", func, name, (void *)m);
+    return CL_INVALID_MEM_OBJECT;
+  }
+  if (rt_mem_context(m) != rt_queue_context(q)) {
+    rt_err("%s: %s belongs to another context than the command queue", func, name);
+    return CL_INVALID_CONTEXT;
+  }
+  return CL_SUCCESS;
+}
+
+/* CL_INVALID_MEM_OBJECT if buffer is not a valid buffer object (an image is
+ * not), then CL_INVALID_CONTEXT if the context associated with command_queue
+ * and buffer are not the same. */
+static cl_int check_buffer(const char *func, const char *name, cl_command_queue q, cl_mem m)
+{
+  if (!rt_object_is(m, RT_MEM) || rt_mem_image(m)) {
     rt_err("%s: %s %p is not a valid buffer", func, name, (void *)m);
     return CL_INVALID_MEM_OBJECT;
   }
@@ -502,7 +519,7 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_me
   /* CL_INVALID_MEM_OBJECT if memobj is not a valid memory object; then
    * CL_INVALID_CONTEXT if context associated with command_queue and memobj
    * are not the same. */
-  cl_int err = check_buffer(func, "memobj", q, memobj);
+  cl_int err = check_mem(func, "memobj", q, memobj);
   if (err != CL_SUCCESS)
     return err;
   err = icd_check_wait_list(func, rt_queue_context(q), num_events_in_wait_list, event_wait_list);
@@ -532,7 +549,7 @@ cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl
    * a valid memory object; CL_INVALID_CONTEXT if the context associated with
    * command_queue and memory objects in mem_objects are not the same. */
   for (cl_uint i = 0; i < num_mem_objects; i++) {
-    cl_int err = check_buffer(func, "mem_objects[i]", q, mem_objects[i]);
+    cl_int err = check_mem(func, "mem_objects[i]", q, mem_objects[i]);
     if (err != CL_SUCCESS)
       return err;
   }
@@ -546,75 +563,6 @@ cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl
   if (err != CL_SUCCESS)
     return err;
   return rt_enqueue_migrate(q, num_events_in_wait_list, event_wait_list, event);
-}
-
-/* ---- images: CL_DEVICE_IMAGE_SUPPORT is CL_FALSE ---- */
-
-/* CL_INVALID_COMMAND_QUEUE for a bad queue, else CL_INVALID_MEM_OBJECT: no
- * memory object can be an image. */
-static cl_int no_image(const char *func, cl_command_queue q)
-{
-  if (!queue_valid(func, q))
-    return CL_INVALID_COMMAND_QUEUE;
-  rt_err("%s: images are not supported, so no memory object is an image", func);
-  return CL_INVALID_MEM_OBJECT;
-}
-
-cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue command_queue, cl_mem image, cl_bool blocking_read,
-                                      const size_t *origin, const size_t *region, size_t row_pitch,
-                                      size_t slice_pitch, void *ptr, cl_uint num_events_in_wait_list,
-                                      const cl_event *event_wait_list, cl_event *event)
-{
-  return no_image("clEnqueueReadImage", command_queue);
-}
-
-cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue command_queue, cl_mem image, cl_bool blocking_write,
-                                       const size_t *origin, const size_t *region, size_t input_row_pitch,
-                                       size_t input_slice_pitch, const void *ptr, cl_uint num_events_in_wait_list,
-                                       const cl_event *event_wait_list, cl_event *event)
-{
-  return no_image("clEnqueueWriteImage", command_queue);
-}
-
-cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image, cl_mem dst_image,
-                                      const size_t *src_origin, const size_t *dst_origin, const size_t *region,
-                                      cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-                                      cl_event *event)
-{
-  return no_image("clEnqueueCopyImage", command_queue);
-}
-
-cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue command_queue, cl_mem image, const void *fill_color,
-                                      const size_t *origin, const size_t *region, cl_uint num_events_in_wait_list,
-                                      const cl_event *event_wait_list, cl_event *event)
-{
-  return no_image("clEnqueueFillImage", command_queue);
-}
-
-cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue command_queue, cl_mem src_image, cl_mem dst_buffer,
-                                              const size_t *src_origin, const size_t *region, size_t dst_offset,
-                                              cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-                                              cl_event *event)
-{
-  return no_image("clEnqueueCopyImageToBuffer", command_queue);
-}
-
-cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_image,
-                                              size_t src_offset, const size_t *dst_origin, const size_t *region,
-                                              cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-                                              cl_event *event)
-{
-  return no_image("clEnqueueCopyBufferToImage", command_queue);
-}
-
-void *CL_API_CALL clEnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool blocking_map,
-                                    cl_map_flags map_flags, const size_t *origin, const size_t *region,
-                                    size_t *image_row_pitch, size_t *image_slice_pitch,
-                                    cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-                                    cl_event *event, cl_int *errcode_ret)
-{
-  icd_set_err(errcode_ret, no_image("clEnqueueMapImage", command_queue));
-  return NULL;
 }
 
 /* ---- SVM: CL_DEVICE_SVM_CAPABILITIES is 0 ---- */

@@ -30,6 +30,10 @@ static inline void icd_set_err(cl_int *errcode_ret, cl_int err)
  * ctx != NULL) of that context (CL_INVALID_CONTEXT otherwise). */
 cl_int icd_check_wait_list(const char *func, cl_context ctx, cl_uint num, const cl_event *list);
 
+/* CL_INVALID_VALUE rules of the memory flags (icd/mem.c): no bit outside
+ * allowed, no two mutually exclusive ones.  Logs the reason under func. */
+bool icd_mem_flags_valid(const char *func, cl_mem_flags flags, cl_mem_flags allowed);
+
 /* ---------------------------------------------------------------------------
  * Info queries (every clGet*Info).  The rule: icd/ answers them all.  Each
  * checks its handle, its other arguments and param_name (the spec's error

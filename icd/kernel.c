@@ -102,8 +102,8 @@ static cl_int set_arg_buffer(cl_kernel kernel, cl_uint i, size_t size, const voi
   if (m) {
     /* CL_INVALID_MEM_OBJECT if arg_value is not NULL, and does not point to
      * NULL, and does not point to a valid memory object. */
-    if (!rt_object_is(m, RT_MEM)) {
-      rt_err("clSetKernelArg: argument %u: %p is not a valid memory object", i, (void *)m);
+    if (!rt_object_is(m, RT_MEM) || rt_mem_image(m)) {
+      rt_err("clSetKernelArg: argument %u: %p is not a valid buffer", i, (void *)m);
       return CL_INVALID_MEM_OBJECT;
     }
     /* CL_INVALID_CONTEXT if the context associated with kernel and an OpenCL
@@ -114,6 +114,85 @@ static cl_int set_arg_buffer(cl_kernel kernel, cl_uint i, size_t size, const voi
     }
   }
   rt_kernel_set_arg_mem(kernel, i, m);
+  return CL_SUCCESS;
+}
+
+/* An image argument (image1d_t ... image3d_t): an image of the kernel's
+ * context; the kernel receives its descriptor (builtins/lanecl_image.h). */
+static cl_int set_arg_image(cl_kernel kernel, cl_uint i, const cc_kernel_arg *a, size_t size, const void *value)
+{
+  /* CL_INVALID_ARG_SIZE if the argument is a memory object and arg_size !=
+   * sizeof(cl_mem). */
+  if (size != sizeof(cl_mem)) {
+    rt_err("clSetKernelArg: argument %u is an image; arg_size %zu is not sizeof(cl_mem)", i, size);
+    return CL_INVALID_ARG_SIZE;
+  }
+  /* CL_INVALID_ARG_VALUE if arg_value specified is not a valid value (an
+   * image argument has no NULL value). */
+  if (!value) {
+    rt_err("clSetKernelArg: argument %u is an image: arg_value must not be NULL", i);
+    return CL_INVALID_ARG_VALUE;
+  }
+  cl_mem m = *(const cl_mem *)value;
+  /* CL_INVALID_MEM_OBJECT for an argument declared to be a memory object
+   * when the specified arg_value is not a valid memory object (here: an
+   * image). */
+  if (!rt_object_is(m, RT_MEM) || !rt_mem_image(m)) {
+    rt_err("clSetKernelArg: argument %u: %p is not a valid image", i, (void *)m);
+    return CL_INVALID_MEM_OBJECT;
+  }
+  /* CL_INVALID_CONTEXT if the context associated with kernel and an OpenCL
+   * object pointed to by arg_value are not the same. */
+  if (rt_mem_context(m) != rt_program_context(rt_kernel_program(kernel))) {
+    rt_err("clSetKernelArg: argument %u: the image belongs to another context", i);
+    return CL_INVALID_CONTEXT;
+  }
+  /* CL_INVALID_ARG_VALUE if the argument is an image declared with the
+   * read_only qualifier and arg_value refers to an image object created with
+   * cl_mem_flags of CL_MEM_WRITE_ONLY, or if the image argument is declared
+   * with the write_only qualifier and arg_value refers to an image object
+   * created with cl_mem_flags of CL_MEM_READ_ONLY. */
+  cl_mem_flags f = rt_mem_flags(m);
+  if ((a->access_qual == CC_ACCESS_READ_ONLY && (f & CL_MEM_WRITE_ONLY)) ||
+      (a->access_qual == CC_ACCESS_WRITE_ONLY && (f & CL_MEM_READ_ONLY))) {
+    rt_err("clSetKernelArg: argument %u: the image's kernel access flags %#llx do not allow the argument's "
+           "access qualifier", i, (unsigned long long)(f & RT_MEM_ACCESS_FLAGS));
+    return CL_INVALID_ARG_VALUE;
+  }
+  rt_kernel_set_arg_mem(kernel, i, m);
+  return CL_SUCCESS;
+}
+
+/* A sampler_t argument: the kernel receives the sampler's CLK_* bits as a
+ * pointer-sized integer. */
+static cl_int set_arg_sampler(cl_kernel kernel, cl_uint i, size_t size, const void *value)
+{
+  /* CL_INVALID_ARG_SIZE if the argument is a sampler and arg_size !=
+   * sizeof(cl_sampler). */
+  if (size != sizeof(cl_sampler)) {
+    rt_err("clSetKernelArg: argument %u is a sampler; arg_size %zu is not sizeof(cl_sampler)", i, size);
+    return CL_INVALID_ARG_SIZE;
+  }
+  /* CL_INVALID_ARG_VALUE if arg_value specified is not a valid value. */
+  if (!value) {
+    rt_err("clSetKernelArg: argument %u is a sampler: arg_value must not be NULL", i);
+    return CL_INVALID_ARG_VALUE;
+  }
+  /* CL_INVALID_SAMPLER for an argument declared to be of type sampler_t
+   * when the specified arg_value is not a valid sampler object. */
+  cl_sampler s = *(const cl_sampler *)value;
+  if (!rt_object_is(s, RT_SAMPLER)) {
+    rt_err("clSetKernelArg: argument %u: %p is not a valid sampler", i, (void *)s);
+    return CL_INVALID_SAMPLER;
+  }
+  /* CL_INVALID_CONTEXT if the context associated with kernel and an OpenCL
+   * object pointed to by arg_value are not the same. */
+  if (s->ctx != rt_program_context(rt_kernel_program(kernel))) {
+    rt_err("clSetKernelArg: argument %u: the sampler belongs to another context", i);
+    return CL_INVALID_CONTEXT;
+  }
+  uintptr_t bits = rt_sampler_bits(s);
+  rt_kernel_set_arg_bytes(kernel, i, &bits, sizeof(bits));
   return CL_SUCCESS;
 }
 
@@ -133,32 +212,8 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t ar
   const cc_kernel_arg *a = &info->args[arg_index];
   switch (a->kind) {
   case CC_ARG_BUFFER: return set_arg_buffer(kernel, arg_index, arg_size, arg_value);
-  case CC_ARG_IMAGE:
-  case CC_ARG_SAMPLER: {
-    /* No images (CL_DEVICE_IMAGE_SUPPORT is false): no image or sampler
-     * object exists, so no value is valid; the size and NULL checks come
-     * first, as for every other argument. */
-    bool image = a->kind == CC_ARG_IMAGE;
-    const char *what = image ? "an image" : "a sampler";
-    /* CL_INVALID_ARG_SIZE if the argument is a memory object and arg_size !=
-     * sizeof(cl_mem), or a sampler and arg_size != sizeof(cl_sampler). */
-    size_t want = image ? sizeof(cl_mem) : sizeof(cl_sampler);
-    if (arg_size != want) {
-      rt_err("clSetKernelArg: argument %u is %s; arg_size %zu is not %s", arg_index, what, arg_size,
-             image ? "sizeof(cl_mem)" : "sizeof(cl_sampler)");
-      return CL_INVALID_ARG_SIZE;
-    }
-    /* CL_INVALID_ARG_VALUE if arg_value specified is not a valid value. */
-    if (!arg_value) {
-      rt_err("clSetKernelArg: argument %u is %s: arg_value must not be NULL", arg_index, what);
-      return CL_INVALID_ARG_VALUE;
-    }
-    /* CL_INVALID_MEM_OBJECT (CL_INVALID_SAMPLER) when arg_value is not a
-     * valid image (sampler) object. */
-    rt_err("clSetKernelArg: argument %u is %s; the device has no image support, so no valid value exists",
-           arg_index, what);
-    return image ? CL_INVALID_MEM_OBJECT : CL_INVALID_SAMPLER;
-  }
+  case CC_ARG_IMAGE: return set_arg_image(kernel, arg_index, a, arg_size, arg_value);
+  case CC_ARG_SAMPLER: return set_arg_sampler(kernel, arg_index, arg_size, arg_value);
   case CC_ARG_LOCAL:
     /* For a pointer to local memory, arg_value must be NULL (CL_INVALID_ARG_VALUE) ... */
     if (arg_value) {

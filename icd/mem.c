@@ -1,8 +1,8 @@
 /* Memory object entry points: buffers, sub-buffers, references, queries and
- * destructor callbacks; and the families LaneCL's device does not support
- * (CL_DEVICE_IMAGE_SUPPORT, CL_DEVICE_PIPE_SUPPORT and
- * CL_DEVICE_SVM_CAPABILITIES are all false/0): images, samplers, pipes and
- * SVM allocation answer as the spec says for such a device. */
+ * destructor callbacks (images: icd/image.c); and the families LaneCL's
+ * device does not support (CL_DEVICE_PIPE_SUPPORT and
+ * CL_DEVICE_SVM_CAPABILITIES are false/0): pipes and SVM allocation answer
+ * as the spec says for such a device. */
 #include "icd/icd.h"
 
 static const cl_mem_flags buffer_flags = RT_MEM_ACCESS_FLAGS | RT_MEM_HOST_FLAGS | RT_MEM_PTR_FLAGS;
@@ -14,7 +14,7 @@ static bool more_than_one(cl_mem_flags bits)
 
 /* CL_INVALID_VALUE if values specified in flags are not valid as defined in
  * the Memory Flags table (unknown bits, or mutually exclusive ones). */
-static bool mem_flags_valid(const char *func, cl_mem_flags flags, cl_mem_flags allowed)
+bool icd_mem_flags_valid(const char *func, cl_mem_flags flags, cl_mem_flags allowed)
 {
   if (flags & ~allowed) {
     rt_err("%s: unknown or unsupported memory flags %#llx", func, (unsigned long long)(flags & ~allowed));
@@ -58,7 +58,7 @@ static cl_mem create_buffer(const char *func, cl_context context, const cl_mem_p
     }
     nprops = 1;
   }
-  if (!mem_flags_valid(func, flags, buffer_flags)) {
+  if (!icd_mem_flags_valid(func, flags, buffer_flags)) {
     err = CL_INVALID_VALUE;
     goto fail;
   }
@@ -129,6 +129,11 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffe
     err = CL_INVALID_MEM_OBJECT;
     goto fail;
   }
+  if (rt_mem_image(buffer)) {
+    rt_err("clCreateSubBuffer: %p is an image, not a buffer", (void *)buffer);
+    err = CL_INVALID_MEM_OBJECT;
+    goto fail;
+  }
   if (rt_mem_parent(buffer)) {
     rt_err("clCreateSubBuffer: buffer %p is a sub-buffer", (void *)buffer);
     err = CL_INVALID_MEM_OBJECT;
@@ -140,7 +145,7 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffe
     rt_err("clCreateSubBuffer: flags may not hold CL_MEM_USE/ALLOC/COPY_HOST_PTR");
     goto fail;
   }
-  if (!mem_flags_valid("clCreateSubBuffer", flags, RT_MEM_ACCESS_FLAGS | RT_MEM_HOST_FLAGS))
+  if (!icd_mem_flags_valid("clCreateSubBuffer", flags, RT_MEM_ACCESS_FLAGS | RT_MEM_HOST_FLAGS))
     goto fail;
   cl_mem_flags pf = rt_mem_flags(buffer);
   /* CL_INVALID_VALUE if buffer was created with CL_MEM_WRITE_ONLY and flags
@@ -268,7 +273,7 @@ cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, siz
   size_t *ret = param_value_size_ret;
   switch (param_name) {
   case CL_MEM_TYPE:
-    return ICD_INFO_VAL(v, n, ret, cl_mem_object_type, CL_MEM_OBJECT_BUFFER);
+    return ICD_INFO_VAL(v, n, ret, cl_mem_object_type, rt_mem_type(m));
   case CL_MEM_FLAGS:
     return ICD_INFO_VAL(v, n, ret, cl_mem_flags, rt_mem_flags(m));
   case CL_MEM_SIZE:
@@ -282,7 +287,8 @@ cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, siz
   case CL_MEM_CONTEXT:
     return ICD_INFO_VAL(v, n, ret, cl_context, rt_mem_context(m));
   case CL_MEM_ASSOCIATED_MEMOBJECT:
-    return ICD_INFO_VAL(v, n, ret, cl_mem, rt_mem_parent(m));
+    /* A sub-buffer's buffer; the buffer or image an image was made from. */
+    return ICD_INFO_VAL(v, n, ret, cl_mem, rt_mem_image(m) ? rt_mem_image(m)->assoc : rt_mem_parent(m));
   case CL_MEM_OFFSET:
     return ICD_INFO_VAL(v, n, ret, size_t, rt_mem_offset(m));
   case CL_MEM_USES_SVM_POINTER:
@@ -298,199 +304,6 @@ cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, siz
     rt_err("clGetMemObjectInfo: unknown param_name %#x", (unsigned)param_name);
     return CL_INVALID_VALUE;
   }
-}
-
-/* ---- images: CL_DEVICE_IMAGE_SUPPORT is CL_FALSE ---- */
-
-static void *no_images(const char *func, cl_context context, cl_int *errcode_ret)
-{
-  /* CL_INVALID_CONTEXT if context is not a valid context. */
-  if (!rt_object_is(context, RT_CONTEXT)) {
-    rt_err("%s: context %p is not a valid context", func, (void *)context);
-    icd_set_err(errcode_ret, CL_INVALID_CONTEXT);
-    return NULL;
-  }
-  /* CL_INVALID_OPERATION if there are no devices in context that support
-   * images. */
-  rt_err("%s: the devices of the context do not support images", func);
-  icd_set_err(errcode_ret, CL_INVALID_OPERATION);
-  return NULL;
-}
-
-cl_mem CL_API_CALL clCreateImage(cl_context context, cl_mem_flags flags, const cl_image_format *image_format,
-                                 const cl_image_desc *image_desc, void *host_ptr, cl_int *errcode_ret)
-{
-  return no_images("clCreateImage", context, errcode_ret);
-}
-
-cl_mem CL_API_CALL clCreateImageWithProperties(cl_context context, const cl_mem_properties *properties,
-                                               cl_mem_flags flags, const cl_image_format *image_format,
-                                               const cl_image_desc *image_desc, void *host_ptr,
-                                               cl_int *errcode_ret)
-{
-  return no_images("clCreateImageWithProperties", context, errcode_ret);
-}
-
-cl_mem CL_API_CALL clCreateImage2D(cl_context context, cl_mem_flags flags, const cl_image_format *image_format,
-                                   size_t image_width, size_t image_height, size_t image_row_pitch,
-                                   void *host_ptr, cl_int *errcode_ret)
-{
-  return no_images("clCreateImage2D", context, errcode_ret);
-}
-
-cl_mem CL_API_CALL clCreateImage3D(cl_context context, cl_mem_flags flags, const cl_image_format *image_format,
-                                   size_t image_width, size_t image_height, size_t image_depth,
-                                   size_t image_row_pitch, size_t image_slice_pitch, void *host_ptr,
-                                   cl_int *errcode_ret)
-{
-  return no_images("clCreateImage3D", context, errcode_ret);
-}
-
-cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, cl_mem_flags flags, cl_mem_object_type image_type,
-                                              cl_uint num_entries, cl_image_format *image_formats,
-                                              cl_uint *num_image_formats)
-{
-  /* CL_INVALID_CONTEXT if context is not a valid context. */
-  if (!rt_object_is(context, RT_CONTEXT)) {
-    rt_err("clGetSupportedImageFormats: context %p is not a valid context", (void *)context);
-    return CL_INVALID_CONTEXT;
-  }
-  /* CL_INVALID_VALUE if flags is not valid. */
-  if (!mem_flags_valid("clGetSupportedImageFormats", flags, buffer_flags | CL_MEM_KERNEL_READ_AND_WRITE))
-    return CL_INVALID_VALUE;
-  /* CL_INVALID_VALUE if image_type is not valid. */
-  switch (image_type) {
-  case CL_MEM_OBJECT_IMAGE1D:
-  case CL_MEM_OBJECT_IMAGE1D_BUFFER:
-  case CL_MEM_OBJECT_IMAGE1D_ARRAY:
-  case CL_MEM_OBJECT_IMAGE2D:
-  case CL_MEM_OBJECT_IMAGE2D_ARRAY:
-  case CL_MEM_OBJECT_IMAGE3D:
-    break;
-  default:
-    rt_err("clGetSupportedImageFormats: image_type %#x is not an image type", (unsigned)image_type);
-    return CL_INVALID_VALUE;
-  }
-  /* CL_INVALID_VALUE if num_entries is zero and image_formats is not NULL. */
-  if (num_entries == 0 && image_formats) {
-    rt_err("clGetSupportedImageFormats: num_entries is 0 but image_formats is not NULL");
-    return CL_INVALID_VALUE;
-  }
-  /* No device supports images: the set of formats is empty. */
-  if (num_image_formats)
-    *num_image_formats = 0;
-  return CL_SUCCESS;
-}
-
-cl_int CL_API_CALL clGetImageInfo(cl_mem image, cl_image_info param_name, size_t param_value_size,
-                                  void *param_value, size_t *param_value_size_ret)
-{
-  /* CL_INVALID_MEM_OBJECT if image is a not a valid image object: without
-   * image support every memory object is a buffer. */
-  rt_err("clGetImageInfo: %p is not an image (images are not supported)", (void *)image);
-  return CL_INVALID_MEM_OBJECT;
-}
-
-/* ---- samplers: images are not supported, so neither are samplers ---- */
-
-cl_sampler CL_API_CALL clCreateSampler(cl_context context, cl_bool normalized_coords,
-                                       cl_addressing_mode addressing_mode, cl_filter_mode filter_mode,
-                                       cl_int *errcode_ret)
-{
-  /* CL_INVALID_CONTEXT if context is not a valid context. */
-  if (!rt_object_is(context, RT_CONTEXT)) {
-    rt_err("clCreateSampler: context %p is not a valid context", (void *)context);
-    icd_set_err(errcode_ret, CL_INVALID_CONTEXT);
-    return NULL;
-  }
-  /* CL_INVALID_VALUE if addressing_mode, filter_mode, normalized_coords or
-   * a combination of these arguments are not valid. */
-  bool valid = (normalized_coords == CL_TRUE || normalized_coords == CL_FALSE) &&
-               addressing_mode >= CL_ADDRESS_NONE && addressing_mode <= CL_ADDRESS_MIRRORED_REPEAT &&
-               (filter_mode == CL_FILTER_NEAREST || filter_mode == CL_FILTER_LINEAR);
-  if (!valid) {
-    rt_err("clCreateSampler: normalized_coords %u, addressing_mode %#x or filter_mode %#x is not valid",
-           normalized_coords, (unsigned)addressing_mode, (unsigned)filter_mode);
-    icd_set_err(errcode_ret, CL_INVALID_VALUE);
-    return NULL;
-  }
-  /* CL_INVALID_OPERATION if images are not supported by any device
-   * associated with context. */
-  rt_err("clCreateSampler: the devices of the context do not support images");
-  icd_set_err(errcode_ret, CL_INVALID_OPERATION);
-  return NULL;
-}
-
-cl_sampler CL_API_CALL clCreateSamplerWithProperties(cl_context context, const cl_sampler_properties *sampler_properties,
-                                                     cl_int *errcode_ret)
-{
-  /* CL_INVALID_CONTEXT if context is not a valid context. */
-  if (!rt_object_is(context, RT_CONTEXT)) {
-    rt_err("clCreateSamplerWithProperties: context %p is not a valid context", (void *)context);
-    icd_set_err(errcode_ret, CL_INVALID_CONTEXT);
-    return NULL;
-  }
-  /* CL_INVALID_VALUE if the property name in sampler_properties is not a
-   * supported property name, if the value specified for a supported property
-   * name is not valid, or if the same property name is specified more than
-   * once. */
-  bool seen_norm = false, seen_addr = false, seen_filter = false;
-  for (size_t i = 0; sampler_properties && sampler_properties[i] != 0; i += 2) {
-    cl_sampler_properties name = sampler_properties[i], value = sampler_properties[i + 1];
-    bool ok;
-    bool *seen;
-    switch (name) {
-    case CL_SAMPLER_NORMALIZED_COORDS:
-      seen = &seen_norm;
-      ok = value == CL_TRUE || value == CL_FALSE;
-      break;
-    case CL_SAMPLER_ADDRESSING_MODE:
-      seen = &seen_addr;
-      ok = value >= CL_ADDRESS_NONE && value <= CL_ADDRESS_MIRRORED_REPEAT;
-      break;
-    case CL_SAMPLER_FILTER_MODE:
-      seen = &seen_filter;
-      ok = value == CL_FILTER_NEAREST || value == CL_FILTER_LINEAR;
-      break;
-    default:
-      seen = NULL;
-      ok = false;
-      break;
-    }
-    if (!ok || *seen) {
-      rt_err("clCreateSamplerWithProperties: property %#llx = %#llx is unknown, not valid or repeated",
-             (unsigned long long)name, (unsigned long long)value);
-      icd_set_err(errcode_ret, CL_INVALID_VALUE);
-      return NULL;
-    }
-    *seen = true;
-  }
-  /* CL_INVALID_OPERATION if images are not supported by any device
-   * associated with context. */
-  rt_err("clCreateSamplerWithProperties: the devices of the context do not support images");
-  icd_set_err(errcode_ret, CL_INVALID_OPERATION);
-  return NULL;
-}
-
-/* CL_INVALID_SAMPLER if sampler is not a valid sampler object: none can be
- * created. */
-cl_int CL_API_CALL clRetainSampler(cl_sampler sampler)
-{
-  rt_err("clRetainSampler: %p is not a valid sampler (samplers are not supported)", (void *)sampler);
-  return CL_INVALID_SAMPLER;
-}
-
-cl_int CL_API_CALL clReleaseSampler(cl_sampler sampler)
-{
-  rt_err("clReleaseSampler: %p is not a valid sampler (samplers are not supported)", (void *)sampler);
-  return CL_INVALID_SAMPLER;
-}
-
-cl_int CL_API_CALL clGetSamplerInfo(cl_sampler sampler, cl_sampler_info param_name, size_t param_value_size,
-                                    void *param_value, size_t *param_value_size_ret)
-{
-  rt_err("clGetSamplerInfo: %p is not a valid sampler (samplers are not supported)", (void *)sampler);
-  return CL_INVALID_SAMPLER;
 }
 
 /* ---- pipes: CL_DEVICE_PIPE_SUPPORT is CL_FALSE ---- */

@@ -43,6 +43,8 @@ struct _cl_mem {
   struct rt_mapping *mappings;   /* root only: mappings of the root and its sub-buffers */
   void *placed;                  /* whole pages given a NUMA policy (mem_place), */
   size_t placed_len;             /* reset to the default when freed */
+  cl_mem alias;                  /* the object whose memory this one uses (images), internal ref */
+  rt_image *image;               /* NULL for buffers */
 };
 
 static cl_mem mem_root(cl_mem m)
@@ -133,8 +135,25 @@ static cl_mem mem_new(cl_context ctx, cl_mem_flags flags, size_t size)
   return m;
 }
 
+static cl_mem mem_create(cl_context ctx, cl_mem_flags flags, size_t size, void *host_ptr,
+                         const cl_mem_properties *props, size_t nprops, bool copy, cl_int *err);
+
 cl_mem rt_buffer_create(cl_context ctx, cl_mem_flags flags, size_t size, void *host_ptr,
                         const cl_mem_properties *props, size_t nprops, cl_int *err)
+{
+  return mem_create(ctx, flags, size, host_ptr, props, nprops, true, err);
+}
+
+cl_mem rt_mem_create_storage(cl_context ctx, cl_mem_flags flags, size_t size, void *host_ptr,
+                             const cl_mem_properties *props, size_t nprops, cl_int *err)
+{
+  return mem_create(ctx, flags, size, host_ptr, props, nprops, false, err);
+}
+
+/* copy: CL_MEM_COPY_HOST_PTR copies size bytes of host_ptr (a buffer);
+ * without, the caller fills the memory (an image's rows). */
+static cl_mem mem_create(cl_context ctx, cl_mem_flags flags, size_t size, void *host_ptr,
+                         const cl_mem_properties *props, size_t nprops, bool copy, cl_int *err)
 {
   cl_mem m = mem_new(ctx, flags, size);
   if (!m) {
@@ -165,7 +184,7 @@ cl_mem rt_buffer_create(cl_context ctx, cl_mem_flags flags, size_t size, void *h
     }
     m->ptr = m->storage;
     mem_place(m, m->storage, alloc);
-    if (flags & CL_MEM_COPY_HOST_PTR)
+    if ((flags & CL_MEM_COPY_HOST_PTR) && copy)
       memcpy(m->ptr, host_ptr, size);
   }
   rt_context_retain(ctx);
@@ -202,6 +221,51 @@ cl_mem rt_sub_buffer_create(cl_mem parent, cl_mem_flags flags, size_t origin, si
   return m;
 }
 
+cl_mem rt_mem_alias_create(cl_mem of, cl_mem_flags flags, size_t size, const cl_mem_properties *props,
+                           size_t nprops, cl_int *err)
+{
+  cl_mem m = mem_new(of->ctx, flags, size);
+  if (!m) {
+    *err = CL_OUT_OF_HOST_MEMORY;
+    return NULL;
+  }
+  if (props && nprops) {
+    m->props = malloc(nprops * sizeof(*props));
+    if (!m->props) {
+      pthread_mutex_destroy(&m->lock);
+      free(m);
+      *err = CL_OUT_OF_HOST_MEMORY;
+      return NULL;
+    }
+    memcpy(m->props, props, nprops * sizeof(*props));
+    m->nprops = nprops;
+  }
+  m->alias = of;
+  m->ptr = of->ptr;
+  m->host_ptr = of->host_ptr;
+  rt_mem_retain(of);
+  rt_context_retain(m->ctx);
+  rt_log(RT_LOG_MEM, "mem %llu uses the memory of %llu", (unsigned long long)m->obj.id,
+         (unsigned long long)of->obj.id);
+  *err = CL_SUCCESS;
+  return m;
+}
+
+void rt_mem_attach_image(cl_mem m, rt_image *img)
+{
+  m->image = img;
+}
+
+const rt_image *rt_mem_image(cl_mem m)
+{
+  return m->image;
+}
+
+cl_mem_object_type rt_mem_type(cl_mem m)
+{
+  return m->image ? m->image->type : CL_MEM_OBJECT_BUFFER;
+}
+
 static void mem_free(cl_mem m)
 {
   /* The callbacks come first; then the memory goes. */
@@ -227,17 +291,20 @@ static void mem_free(cl_mem m)
   pthread_mutex_unlock(&root->lock);
   rt_log(RT_LOG_MEM, "mem %llu freed", (unsigned long long)m->obj.id);
   cl_context ctx = m->ctx;
-  cl_mem parent = m->parent;
+  cl_mem parent = m->parent, alias = m->alias;
   m->obj.magic = 0;
   /* The heap may hand these pages to anything next. */
   if (m->placed)
     syscall(SYS_mbind, m->placed, (unsigned long)m->placed_len, (unsigned long)MPOL_DEFAULT, NULL, 0ul, 0ul);
   free(m->storage);
   free(m->props);
+  free(m->image);
   pthread_mutex_destroy(&m->lock);
   free(m);
   if (parent)
     rt_mem_release(parent);
+  if (alias)
+    rt_mem_release(alias);
   rt_context_release(ctx);
 }
 
@@ -341,7 +408,7 @@ cl_int rt_mem_map_add(cl_mem m, size_t offset, size_t size, cl_map_flags flags, 
     bool overlap = mp->start < o->start + o->size && o->start < mp->start + mp->size;
     if (overlap && (mp->write || o->write)) {
       pthread_mutex_unlock(&root->lock);
-      rt_err("clEnqueueMapBuffer: [%zu, +%zu) overlaps a region already mapped and one of them is for writing",
+      rt_err("clEnqueueMap*: bytes [%zu, +%zu) overlap a region already mapped and one of them is for writing",
              mp->start, size);
       free(mp);
       return CL_INVALID_OPERATION;

@@ -33,6 +33,14 @@ static cl_int copy_run(rt_command *cmd)
     memmove(p->dst, p->src, p->region[0]);
     return CL_SUCCESS;
   }
+  /* Rows and slices back to back on both sides (whole tight images): one
+   * block. */
+  size_t plane = p->region[0] * p->region[1];
+  if (p->dst_row == p->region[0] && p->src_row == p->region[0] &&
+      (p->region[2] == 1 || (p->dst_slice == plane && p->src_slice == plane))) {
+    memmove(p->dst, p->src, plane * p->region[2]);
+    return CL_SUCCESS;
+  }
   for (size_t z = 0; z < p->region[2]; z++)
     for (size_t y = 0; y < p->region[1]; y++)
       memmove(p->dst + z * p->dst_slice + y * p->dst_row, p->src + z * p->src_slice + y * p->src_row,
@@ -235,4 +243,96 @@ cl_int rt_enqueue_migrate(cl_command_queue q, cl_uint nwait, const cl_event *wai
 {
   /* Host memory is the device's: nothing moves. */
   return rt_enqueue(q, rt_command_new(CL_COMMAND_MIGRATE_MEM_OBJECTS, NULL, NULL, NULL), nwait, wait, event);
+}
+
+/* ---------------------------------------------------------------------------
+ * Image commands: boxes of bytes (icd/ turned pixels into bytes)
+ * ------------------------------------------------------------------------- */
+
+cl_int rt_enqueue_box_copy(cl_command_queue q, cl_command_type type, cl_bool blocking, cl_mem a, cl_mem b,
+                           void *dst, const rt_box *dst_box, const void *src, const rt_box *src_box,
+                           const size_t region[3], cl_uint nwait, const cl_event *wait, cl_event *event)
+{
+  struct copy_payload p = {
+    .dst = (char *)dst + dst_box->offset,
+    .src = (const char *)src + src_box->offset,
+    .region = {region[0], region[1], region[2]},
+    .dst_row = dst_box->row_pitch,
+    .dst_slice = dst_box->slice_pitch,
+    .src_row = src_box->row_pitch,
+    .src_slice = src_box->slice_pitch,
+  };
+  return enqueue_copy(q, type, blocking, a, b, &p, nwait, wait, event);
+}
+
+/* One pixel repeated over a box of an image. */
+struct box_fill_payload {
+  cl_mem mem;
+  char *dst;
+  size_t region[3];
+  size_t row, slice;
+  size_t elem_size;
+  unsigned char pixel[16];
+};
+
+static cl_int box_fill_run(rt_command *cmd)
+{
+  struct box_fill_payload *p = cmd->payload;
+  /* The first row once, then copied to every other row of the box. */
+  char *first = p->dst;
+  for (size_t x = 0; x < p->region[0]; x += p->elem_size)
+    memcpy(first + x, p->pixel, p->elem_size);
+  for (size_t z = 0; z < p->region[2]; z++)
+    for (size_t y = 0; y < p->region[1]; y++) {
+      char *row = p->dst + z * p->slice + y * p->row;
+      if (row != first)
+        memcpy(row, first, p->region[0]);
+    }
+  return CL_SUCCESS;
+}
+
+static void box_fill_destroy(rt_command *cmd)
+{
+  struct box_fill_payload *p = cmd->payload;
+  mem_payload_destroy(cmd, &p->mem, 1);
+}
+
+cl_int rt_enqueue_box_fill(cl_command_queue q, cl_mem image, const void *pixel, size_t elem_size,
+                           const rt_box *box, const size_t region[3], cl_uint nwait, const cl_event *wait,
+                           cl_event *event)
+{
+  struct box_fill_payload *p = malloc(sizeof(*p));
+  if (!p)
+    return CL_OUT_OF_HOST_MEMORY;
+  p->mem = image;
+  p->dst = (char *)rt_mem_ptr(image) + box->offset;
+  memcpy(p->region, region, sizeof(p->region));
+  p->row = box->row_pitch;
+  p->slice = box->slice_pitch;
+  p->elem_size = elem_size;
+  memcpy(p->pixel, pixel, elem_size);
+  rt_command *cmd = rt_command_new(CL_COMMAND_FILL_IMAGE, box_fill_run, box_fill_destroy, p);
+  if (!cmd) {
+    free(p);
+    return CL_OUT_OF_HOST_MEMORY;
+  }
+  rt_mem_retain(image);
+  return rt_enqueue(q, cmd, nwait, wait, event);
+}
+
+cl_int rt_enqueue_map_image(cl_command_queue q, cl_mem image, cl_bool blocking, cl_map_flags flags,
+                            size_t offset, size_t size, cl_uint nwait, const cl_event *wait, cl_event *event,
+                            void **ptr)
+{
+  void *p;
+  cl_int err = rt_mem_map_add(image, offset, size, flags, &p);
+  if (err != CL_SUCCESS)
+    return err;
+  err = enqueue_order(q, CL_COMMAND_MAP_IMAGE, blocking, nwait, wait, event);
+  if (err != CL_SUCCESS) {
+    rt_mem_map_remove(image, p);
+    return err;
+  }
+  *ptr = p;
+  return CL_SUCCESS;
 }

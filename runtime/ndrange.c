@@ -270,6 +270,8 @@ static cl_int ndr_run(rt_command *cmd)
   for (uint32_t i = 0; i < c->info->nargs; i++) {
     if (c->info->args[i].kind == CC_ARG_BUFFER)
       *(void **)c->argp[i] = c->mems[i] ? rt_mem_ptr(c->mems[i]) : NULL;
+    else if (c->info->args[i].kind == CC_ARG_IMAGE) /* the image's descriptor (builtins/lanecl_image.h) */
+      *(const void **)c->argp[i] = c->mems[i] ? &rt_mem_image(c->mems[i])->dev : NULL;
   }
   sched_pool *pool = rt_device_pool(c->dev);
   if (!pool) {
@@ -299,6 +301,7 @@ static bool snapshot_args(ndr_cmd *c, cl_kernel k)
     c->argp[i] = c->values + a->offset;
     switch (c->info->args[i].kind) {
     case CC_ARG_BUFFER:
+    case CC_ARG_IMAGE:
       c->mems[i] = a->mem;
       if (a->mem)
         rt_mem_retain(a->mem);

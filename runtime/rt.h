@@ -220,11 +220,12 @@ bool rt_context_has_device(cl_context c, cl_device_id dev);
 /* ---------------------------------------------------------------------------
  * Memory objects (runtime/mem.c)
  * ------------------------------------------------------------------------- */
-/* Memory objects (buffers and sub-buffers).  The device is the host CPU, so a
- * buffer's device address is its host address: rt_mem_ptr gives the address
- * of the data a kernel or a command reads and writes (sub-buffer offset
- * included).  Images and pipes are not supported (CL_DEVICE_IMAGE_SUPPORT and
- * CL_DEVICE_PIPE_SUPPORT are false): every cl_mem is a buffer.
+/* Memory objects (buffers, sub-buffers and images).  The device is the host
+ * CPU, so a buffer's device address is its host address: rt_mem_ptr gives the
+ * address of the data a kernel or a command reads and writes (sub-buffer
+ * offset included).  Images (runtime/image.c) are memory objects too, with an
+ * rt_image (rt_mem_image) that describes them.  Pipes are not supported
+ * (CL_DEVICE_PIPE_SUPPORT is false).
  *
  * References: the API count (clRetainMemObject, CL_MEM_REFERENCE_COUNT) and
  * an internal one.  Commands that use a buffer hold an internal reference
@@ -267,6 +268,87 @@ cl_mem rt_mem_parent(cl_mem m);         /* NULL unless a sub-buffer */
 size_t rt_mem_offset(cl_mem m);         /* origin within the parent; 0 for a buffer */
 void *rt_mem_host_ptr(cl_mem m);        /* CL_MEM_HOST_PTR */
 const cl_mem_properties *rt_mem_properties(cl_mem m, size_t *nprops);
+
+/* ---- images (runtime/image.c) ----
+ * An image is a memory object whose data is row-major with the pitches of
+ * its rt_image: pixel (x, y, z) at data + z * slice_pitch + y * row_pitch +
+ * x * elem_size; a 1D array's layer y at data + y * slice_pitch.  Its own
+ * storage is tightly pitched (row_pitch = width * elem_size); with
+ * CL_MEM_USE_HOST_PTR the application's memory and pitches are the image's;
+ * an image made from a buffer (1D buffer, 2D from a buffer) or from another
+ * 2D image uses that object's memory (holding an internal reference). */
+#include "builtins/lanecl_image.h"
+
+/* Image limits every device reports (CL_DEVICE_IMAGE*): the OpenCL 3.0
+ * minimums; a 1D image buffer may have as many pixels as the largest
+ * allocation holds 16-byte pixels.  Pitch and base address alignments are
+ * in pixels: an image made from a buffer may use any pitch that is a whole
+ * number of pixels. */
+#define RT_IMAGE2D_MAX 16384
+#define RT_IMAGE3D_MAX 2048
+#define RT_IMAGE_MAX_ARRAY 2048
+#define RT_IMAGE_PITCH_ALIGN 1
+#define RT_IMAGE_BASE_ALIGN 1
+#define RT_MAX_READ_IMAGE_ARGS 128
+#define RT_MAX_WRITE_IMAGE_ARGS 64
+#define RT_MAX_READ_WRITE_IMAGE_ARGS 64
+#define RT_MAX_SAMPLERS 16
+
+typedef struct rt_image {
+  cl_mem_object_type type;      /* CL_MEM_OBJECT_IMAGE* */
+  cl_image_format format;
+  size_t elem_size;             /* bytes per pixel */
+  size_t width, height, depth;  /* height, depth 1 where the type has none */
+  size_t array_size;            /* 1 unless an array */
+  size_t row_pitch, slice_pitch;/* as CL_IMAGE_ROW_PITCH / CL_IMAGE_SLICE_PITCH report them */
+  cl_mem assoc;                 /* the buffer or image it was made from (CL_MEM_ASSOCIATED_MEMOBJECT) */
+  struct lanecl_image dev;      /* what a kernel argument points at */
+} rt_image;
+
+/* The channels of a channel order (1 to 4) and the bytes of a pixel of a
+ * format; 0 for an order or a type LaneCL does not know. */
+unsigned rt_image_channels(cl_channel_order order);
+size_t rt_image_elem_size(const cl_image_format *f);
+
+/* An image (icd/ validated everything: the format is supported, the sizes
+ * and pitches are within limits; row_pitch and slice_pitch are those of
+ * host_ptr or of assoc, resolved, or 0 to choose).  assoc: the buffer or
+ * image it is made from, or NULL.  props as for rt_buffer_create. */
+cl_mem rt_image_create(cl_context ctx, cl_mem_flags flags, const cl_image_format *format,
+                       const cl_image_desc *desc, void *host_ptr, cl_mem assoc, const cl_mem_properties *props,
+                       size_t nprops, cl_int *err);
+/* For runtime/image.c: a memory object of size bytes as rt_buffer_create
+ * makes it, except that CL_MEM_COPY_HOST_PTR copies nothing (the caller
+ * copies the rows); one that uses the memory of `of` (holds an internal
+ * reference on it); and giving m its image description (freed with m). */
+cl_mem rt_mem_create_storage(cl_context ctx, cl_mem_flags flags, size_t size, void *host_ptr,
+                             const cl_mem_properties *props, size_t nprops, cl_int *err);
+cl_mem rt_mem_alias_create(cl_mem of, cl_mem_flags flags, size_t size, const cl_mem_properties *props,
+                           size_t nprops, cl_int *err);
+void rt_mem_attach_image(cl_mem m, rt_image *img);
+/* The image description of m, NULL for a buffer. */
+const rt_image *rt_mem_image(cl_mem m);
+/* CL_MEM_TYPE: CL_MEM_OBJECT_BUFFER or the image's type. */
+cl_mem_object_type rt_mem_type(cl_mem m);
+
+/* ---- samplers (runtime/image.c) ---- */
+struct _cl_sampler {
+  rt_object obj;
+  cl_context ctx;               /* retained */
+  cl_bool normalized;
+  cl_addressing_mode addressing;
+  cl_filter_mode filter;
+  cl_sampler_properties *props; /* as given (including the 0), NULL when none */
+  size_t nprops;
+};
+cl_sampler rt_sampler_create(cl_context ctx, cl_bool normalized, cl_addressing_mode addressing,
+                             cl_filter_mode filter, const cl_sampler_properties *props, size_t nprops,
+                             cl_int *err);
+void rt_sampler_retain(cl_sampler s);
+void rt_sampler_release(cl_sampler s);
+cl_uint rt_sampler_refcount(cl_sampler s);
+/* The LANECL_SAMPLER_* bits a kernel receives for s (builtins/lanecl_image.h). */
+uintptr_t rt_sampler_bits(cl_sampler s);
 
 typedef void(CL_CALLBACK *rt_mem_destructor_fn)(cl_mem, void *);
 cl_int rt_mem_add_destructor(cl_mem m, rt_mem_destructor_fn fn, void *user_data);
@@ -321,6 +403,22 @@ cl_int rt_enqueue_map(cl_command_queue q, cl_mem buffer, cl_bool blocking, cl_ma
  * when there is none), then orders the queue. */
 cl_int rt_enqueue_unmap(cl_command_queue q, cl_mem m, void *ptr, cl_uint nwait, const cl_event *wait,
                         cl_event *event);
+/* Image commands.  A box of pixels is a box of bytes: region[0] bytes (the
+ * pixels times the element size) x region[1] rows x region[2] slices, each
+ * side with its byte offset and pitches (icd/ turned origins and regions
+ * into these).  type: the CL_COMMAND_* of the event. */
+cl_int rt_enqueue_box_copy(cl_command_queue q, cl_command_type type, cl_bool blocking, cl_mem a, cl_mem b,
+                           void *dst, const rt_box *dst_box, const void *src, const rt_box *src_box,
+                           const size_t region[3], cl_uint nwait, const cl_event *wait, cl_event *event);
+/* Fills a box of image with one pixel (elem_size bytes). */
+cl_int rt_enqueue_box_fill(cl_command_queue q, cl_mem image, const void *pixel, size_t elem_size,
+                           const rt_box *box, const size_t region[3], cl_uint nwait, const cl_event *wait,
+                           cl_event *event);
+/* clEnqueueMapImage: records a mapping of the bytes [offset, offset + size)
+ * of image (CL_INVALID_OPERATION as rt_enqueue_map), then orders the queue. */
+cl_int rt_enqueue_map_image(cl_command_queue q, cl_mem image, cl_bool blocking, cl_map_flags flags,
+                            size_t offset, size_t size, cl_uint nwait, const cl_event *wait, cl_event *event,
+                            void **ptr);
 /* clEnqueueMigrateMemObjects: host memory is the device's; only orders the queue. */
 cl_int rt_enqueue_migrate(cl_command_queue q, cl_uint nwait, const cl_event *wait, cl_event *event);
 

@@ -324,14 +324,13 @@ TEST(device_extensions_and_features)
       "cl_khr_global_int32_extended_atomics", "cl_khr_local_int32_base_atomics",
       "cl_khr_local_int32_extended_atomics",  "cl_khr_int64_base_atomics",
       "cl_khr_int64_extended_atomics",     "cl_khr_fp64",
-      "cl_khr_work_group_uniform_arithmetic"};
+      "cl_khr_work_group_uniform_arithmetic", "cl_khr_3d_image_writes",
+      "cl_khr_image2d_from_buffer",        "cl_khr_depth_images"};
   for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
     if (!has_word(ext, want[i]))
       tl_fail(__FILE__, __LINE__, "%s missing from \"%s\"", want[i], ext);
-  /* No images, no half: nothing that needs them. */
-  ASSERT_TRUE(!has_word(ext, "cl_khr_3d_image_writes"));
+  /* No half: nothing that needs it. */
   ASSERT_TRUE(!has_word(ext, "cl_khr_fp16"));
-  ASSERT_TRUE(!has_word(ext, "cl_khr_depth_images"));
 
   size_t size;
   cl_name_version *nv = dev_blob(d, CL_DEVICE_EXTENSIONS_WITH_VERSION, &size);
@@ -351,7 +350,8 @@ TEST(device_extensions_and_features)
       "__opencl_c_fp64", "__opencl_c_int64", "__opencl_c_atomic_order_acq_rel",
       "__opencl_c_atomic_order_seq_cst", "__opencl_c_atomic_scope_device",
       "__opencl_c_atomic_scope_all_devices", "__opencl_c_generic_address_space",
-      "__opencl_c_program_scope_global_variables", "__opencl_c_work_group_collective_functions"};
+      "__opencl_c_program_scope_global_variables", "__opencl_c_work_group_collective_functions",
+      "__opencl_c_images", "__opencl_c_read_write_images", "__opencl_c_3d_image_writes"};
   ASSERT_EQ(count, sizeof(want_feat) / sizeof(want_feat[0]));
   for (size_t i = 0; i < count; i++) {
     ASSERT_STREQ(feat[i].name, want_feat[i]);
@@ -485,25 +485,42 @@ TEST(device_memory)
   ASSERT_EQ(svm, 0);
 }
 
-TEST(device_no_images_pipes_device_enqueue)
+/* Images: supported, with at least the OpenCL 3.0 minimums of a device
+ * that supports them. */
+TEST(device_image_limits)
 {
   cl_device_id d = tl_device();
-  ASSERT_EQ(dev_bool(d, CL_DEVICE_IMAGE_SUPPORT), CL_FALSE);
-  cl_device_info zero_uints[] = {CL_DEVICE_MAX_READ_IMAGE_ARGS, CL_DEVICE_MAX_WRITE_IMAGE_ARGS,
-                                 CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS, CL_DEVICE_MAX_SAMPLERS,
-                                 CL_DEVICE_IMAGE_PITCH_ALIGNMENT, CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT,
-                                 CL_DEVICE_MAX_PIPE_ARGS, CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS,
+  ASSERT_EQ(dev_bool(d, CL_DEVICE_IMAGE_SUPPORT), CL_TRUE);
+  ASSERT_TRUE(dev_uint(d, CL_DEVICE_MAX_READ_IMAGE_ARGS) >= 128);
+  ASSERT_TRUE(dev_uint(d, CL_DEVICE_MAX_WRITE_IMAGE_ARGS) >= 64);
+  ASSERT_TRUE(dev_uint(d, CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS) >= 64);
+  ASSERT_TRUE(dev_uint(d, CL_DEVICE_MAX_SAMPLERS) >= 16);
+  ASSERT_TRUE(dev_size(d, CL_DEVICE_IMAGE2D_MAX_WIDTH) >= 16384);
+  ASSERT_TRUE(dev_size(d, CL_DEVICE_IMAGE2D_MAX_HEIGHT) >= 16384);
+  ASSERT_TRUE(dev_size(d, CL_DEVICE_IMAGE3D_MAX_WIDTH) >= 2048);
+  ASSERT_TRUE(dev_size(d, CL_DEVICE_IMAGE3D_MAX_HEIGHT) >= 2048);
+  ASSERT_TRUE(dev_size(d, CL_DEVICE_IMAGE3D_MAX_DEPTH) >= 2048);
+  ASSERT_TRUE(dev_size(d, CL_DEVICE_IMAGE_MAX_BUFFER_SIZE) >= 65536);
+  ASSERT_TRUE(dev_size(d, CL_DEVICE_IMAGE_MAX_ARRAY_SIZE) >= 2048);
+  /* Alignments: powers of two (in pixels). */
+  cl_uint pitch = dev_uint(d, CL_DEVICE_IMAGE_PITCH_ALIGNMENT), base = dev_uint(d, CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT);
+  ASSERT_TRUE(pitch && !(pitch & (pitch - 1)));
+  ASSERT_TRUE(base && !(base & (base - 1)));
+  /* Fences of read-write images need the work-item scope. */
+  cl_device_atomic_capabilities fence = 0;
+  ASSERT_OK(clGetDeviceInfo(d, CL_DEVICE_ATOMIC_FENCE_CAPABILITIES, sizeof(fence), &fence, NULL));
+  ASSERT_TRUE(fence & CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM);
+}
+
+TEST(device_no_pipes_device_enqueue)
+{
+  cl_device_id d = tl_device();
+  cl_device_info zero_uints[] = {CL_DEVICE_MAX_PIPE_ARGS, CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS,
                                  CL_DEVICE_PIPE_MAX_PACKET_SIZE, CL_DEVICE_MAX_ON_DEVICE_QUEUES,
                                  CL_DEVICE_MAX_ON_DEVICE_EVENTS, CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE,
                                  CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE};
   for (size_t i = 0; i < sizeof(zero_uints) / sizeof(zero_uints[0]); i++)
     ASSERT_EQ(dev_uint(d, zero_uints[i]), 0);
-  cl_device_info zero_sizes[] = {CL_DEVICE_IMAGE2D_MAX_WIDTH, CL_DEVICE_IMAGE2D_MAX_HEIGHT,
-                                 CL_DEVICE_IMAGE3D_MAX_WIDTH, CL_DEVICE_IMAGE3D_MAX_HEIGHT,
-                                 CL_DEVICE_IMAGE3D_MAX_DEPTH, CL_DEVICE_IMAGE_MAX_BUFFER_SIZE,
-                                 CL_DEVICE_IMAGE_MAX_ARRAY_SIZE};
-  for (size_t i = 0; i < sizeof(zero_sizes) / sizeof(zero_sizes[0]); i++)
-    ASSERT_EQ(dev_size(d, zero_sizes[i]), 0);
   ASSERT_EQ(dev_bool(d, CL_DEVICE_PIPE_SUPPORT), CL_FALSE);
   cl_device_device_enqueue_capabilities de = 1;
   ASSERT_OK(clGetDeviceInfo(d, CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES, sizeof(de), &de, NULL));

@@ -1,7 +1,7 @@
 /* Kernel-less enqueues through the ICD loader: read, write, copy and fill of
  * buffers and sub-buffers (linear and rectangular), map and unmap, migrate,
- * with each error code of the spec; and the image and SVM enqueues the
- * device does not support. */
+ * with each error code of the spec; the image enqueues given buffers; and
+ * the SVM enqueues the device does not support. */
 #include <stdint.h>
 #include <unistd.h>
 
@@ -539,7 +539,9 @@ TEST(migrate_mem_objects)
   teardown(f);
 }
 
-TEST(image_enqueues_are_not_supported)
+/* A buffer is not an image: every image enqueue rejects it
+ * (CL_INVALID_MEM_OBJECT); the queue is checked first. */
+TEST(image_enqueues_reject_buffers)
 {
   struct fixture f = setup(0);
   cl_mem buf = buffer(f.ctx, 0, 256);
