@@ -602,9 +602,10 @@ static void put_verdict(cc_str *out, const verdict *v)
 {
   if (v->width > 1) {
     cc_str_printf(out, "lane loop vectorized%s, width %u",
-                  v->masked  ? " (masked: inner loops run while any lane is active)"
-                  : v->outer ? " (outer loop)"
-                             : "",
+                  v->masked && v->outer ? " (outer loop; a copy of it masked: inner loops run while any lane is active)"
+                  : v->masked           ? " (masked: inner loops run while any lane is active)"
+                  : v->outer            ? " (outer loop)"
+                                        : "",
                   v->width);
     if (v->refused && v->why_rank == 2)
       cc_str_printf(out, " (a copy of it not: %s)", v->why);
