@@ -420,3 +420,452 @@ TEST(math_half3) { ASSERT_EQ(run_math(3, 0), 0); }
 TEST(math_half4) { ASSERT_EQ(run_math(4, 0), 0); }
 TEST(math_half8) { ASSERT_EQ(run_math(8, 0), 0); }
 TEST(math_half16) { ASSERT_EQ(run_math(16, 0), 0); }
+
+/* ---- conversions ---- */
+typedef struct {
+  const char *name;
+  int size, is_signed, is_float;
+} ctype_t;
+static const ctype_t ctypes[] = {{"char", 1, 1, 0},  {"uchar", 1, 0, 0}, {"short", 2, 1, 0}, {"ushort", 2, 0, 0},
+                                 {"int", 4, 1, 0},   {"uint", 4, 0, 0},  {"long", 8, 1, 0},  {"ulong", 8, 0, 0},
+                                 {"float", 4, 1, 1}, {"double", 8, 1, 1}};
+#define NCT 10
+static const char *cmodes[] = {"", "_rte", "_rtz", "_rtp", "_rtn"};
+
+typedef struct {
+  int to_half; /* 1: ctypes[t] -> half, 0: half -> ctypes[t] */
+  int t, mode, sat;
+} conv_t;
+static conv_t convs[256];
+static int nconvs;
+
+static void init_convs(void)
+{
+  if (nconvs)
+    return;
+  for (int t = 0; t < NCT; t++)
+    for (int m = 0; m < 5; m++) {
+      convs[nconvs++] = (conv_t){1, t, m, 0};
+      for (int sat = 0; sat < 2; sat++)
+        if (!ctypes[t].is_float || (!sat && m == 0))
+          convs[nconvs++] = (conv_t){0, t, m, sat};
+    }
+}
+
+static char *conv_source(int w)
+{
+  init_convs();
+  size_t cap = 1 << 16, len = 0;
+  char *s = malloc(cap);
+  len += (size_t)snprintf(s + len, cap - len, "%s", half_prelude);
+  if (w == 1)
+    len += (size_t)snprintf(s + len, cap - len, "#define LD(i, p) ((p)[i])\n#define ST(v, i, p) ((p)[i] = (v))\n");
+  else
+    len += (size_t)snprintf(s + len, cap - len, "#define LD(i, p) vload%d(i, p)\n#define ST(v, i, p) vstore%d(v, i, p)\n",
+                            w, w);
+  len += (size_t)snprintf(s + len, cap - len,
+                          "kernel void c(global const uchar *in, global uchar *out, int f)\n"
+                          "{\n  size_t i = get_global_id(0);\n  switch (f) {\n");
+  for (int c = 0; c < nconvs; c++) {
+    const conv_t *cv = &convs[c];
+    const char *st = cv->to_half ? ctypes[cv->t].name : "half", *dt = cv->to_half ? "half" : ctypes[cv->t].name;
+    len += (size_t)snprintf(s + len, cap - len, "  case %d: ST(convert_%s%s%s%s(LD(i, (global const %s *)in)), i, (global %s *)out); break;\n",
+                            c, dt, wsuf(w), cv->sat ? "_sat" : "", cmodes[cv->mode], st, dt);
+  }
+  len += (size_t)snprintf(s + len, cap - len, "  }\n}\n");
+  return s;
+}
+
+/* a value of type t, as its bits (little endian, t's size) and as a long double */
+static ld gen_src(const ctype_t *ct, int i, unsigned char *bits)
+{
+  if (!ct->is_float) {
+    uint64_t u;
+    if (ct->size <= 2)
+      u = (uint64_t)i; /* every value (8 bits: each 256 times) */
+    else {
+      int r = (int)(rnd() % 4);
+      u = rnd();
+      if (r == 0)
+        u >>= rnd() % 64; /* all magnitudes */
+      else if (r == 1)
+        u = (uint64_t)((int64_t)(rnd() % 140000) - 70000); /* around the half range */
+      else if (r == 2) /* near a half-rounding boundary: a half value plus a few */
+        u = (uint64_t)(int64_t)hval[0x6000 + rnd() % 0x1bff] + (rnd() % 9) - 4;
+      if (i < 8)
+        u = ct->size == 4 ? (uint64_t[]){0, 1, 0x7fffffffu, 0x80000000u, 0xffffffffu, 65504, 65519, 65520}[i]
+                          : (uint64_t[]){0, 1, 0x7fffffffffffffffull, 0x8000000000000000ull, ~0ull, 65504, 65520, 65536}[i];
+    }
+    memcpy(bits, &u, (size_t)ct->size);
+    if (ct->size == 1)
+      return ct->is_signed ? (ld)(int8_t)u : (ld)(uint8_t)u;
+    if (ct->size == 2)
+      return ct->is_signed ? (ld)(int16_t)u : (ld)(uint16_t)u;
+    if (ct->size == 4)
+      return ct->is_signed ? (ld)(int32_t)u : (ld)(uint32_t)u;
+    return ct->is_signed ? (ld)(int64_t)u : (ld)u;
+  }
+  /* float / double: halves, midpoints, their neighbours (one float or
+   * double ulp away: double rounding through float shows there), random */
+  double v;
+  int r = (int)(rnd() % 6);
+  uint16_t hb = (uint16_t)(rnd() % 0x7c00);
+  double a = hval[hb], b = hb == 0x7bff ? 65536.0 : hval[hb + 1], mid = (a + b) / 2;
+  if (r == 0)
+    v = a;
+  else if (r == 1)
+    v = mid;
+  else if (r == 2)
+    v = ct->size == 4 ? (double)nextafterf((float)mid, (rnd() & 1) ? INFINITY : 0.0f)
+                      : nextafter(mid, (rnd() & 1) ? INFINITY : 0.0);
+  else if (r == 3) {
+    uint64_t u = rnd();
+    if (ct->size == 4) { uint32_t u32 = (uint32_t)u; float f; memcpy(&f, &u32, 4); v = f; }
+    else memcpy(&v, &u, 8);
+  } else if (r == 4)
+    v = ldexp((double)(rnd() % 1000000), (int)(rnd() % 60) - 50);
+  else
+    v = mid + (b - a) * ((double)(rnd() % 1000) / 1000.0 - 0.5) / 8;
+  if (i < 12)
+    v = (double[]){0.0, -0.0, INFINITY, -INFINITY, NAN, 65504, 65519.99, 65520, 1e10, 0x1p-25, 0x1.0000001p-25, 0x1p-26}[i];
+  if (rnd() & 1)
+    v = -v;
+  if (ct->size == 4) {
+    float f = (float)v;
+    memcpy(bits, &f, 4);
+    return f;
+  }
+  memcpy(bits, &v, 8);
+  return v;
+}
+
+static int run_conv(int w)
+{
+  init_hval();
+  init_convs();
+  cl_context ctx = tl_context();
+  cl_command_queue q = tl_queue(ctx, 0);
+  char *src = conv_source(w);
+  cl_program p = tl_build(ctx, src, "");
+  free(src);
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "c", &err);
+  ASSERT_OK(err);
+  unsigned char *in = malloc(NH * 8), *out = malloc(NH * 8);
+  ld *vals = malloc(NH * sizeof(ld));
+  cl_mem bi = clCreateBuffer(ctx, CL_MEM_READ_WRITE, NH * 8, NULL, &err);
+  ASSERT_OK(err);
+  cl_mem bo = clCreateBuffer(ctx, CL_MEM_READ_WRITE, NH * 8, NULL, &err);
+  ASSERT_OK(err);
+  int failures = 0;
+  for (int c = 0; c < nconvs; c++) {
+    const conv_t *cv = &convs[c];
+    const ctype_t *ct = &ctypes[cv->t];
+    int ssz = cv->to_half ? ct->size : 2, dsz = cv->to_half ? 2 : ct->size;
+    for (int i = 0; i < NH; i++) {
+      if (cv->to_half)
+        vals[i] = gen_src(ct, i, in + (size_t)i * (size_t)ssz);
+      else {
+        uint16_t h = (uint16_t)i;
+        memcpy(in + (size_t)i * 2, &h, 2);
+        vals[i] = hval[h];
+      }
+    }
+    ASSERT_OK(clEnqueueWriteBuffer(q, bi, CL_TRUE, 0, NH * (size_t)ssz, in, 0, NULL, NULL));
+    ASSERT_OK(clSetKernelArg(k, 0, sizeof(cl_mem), &bi));
+    ASSERT_OK(clSetKernelArg(k, 1, sizeof(cl_mem), &bo));
+    ASSERT_OK(clSetKernelArg(k, 2, sizeof(int), &c));
+    size_t gsz = w == 3 ? (NH - 1) / 3 : NH / (size_t)w;
+    ASSERT_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &gsz, NULL, 0, NULL, NULL));
+    ASSERT_OK(clEnqueueReadBuffer(q, bo, CL_TRUE, 0, gsz * (size_t)w * (size_t)dsz, out, 0, NULL, NULL));
+    int bad = -1;
+    char want_s[64] = "", got_s[64] = "";
+    for (int i = 0; i < (int)gsz * w && bad < 0; i++) {
+      ld v = vals[i];
+      if (cv->to_half) {
+        uint16_t got, want = ld2h(v, cv->mode == 0 ? RTE : cv->mode - 1);
+        memcpy(&got, out + (size_t)i * 2, 2);
+        if (got != want && !(isnan(hval[got]) && isnan(hval[want]))) {
+          bad = i;
+          snprintf(want_s, sizeof(want_s), "0x%04x", want);
+          snprintf(got_s, sizeof(got_s), "0x%04x", got);
+        }
+      } else if (ct->is_float) { /* exact */
+        double got;
+        if (ct->size == 4) { float f; memcpy(&f, out + (size_t)i * 4, 4); got = f; }
+        else memcpy(&got, out + (size_t)i * 8, 8);
+        if (!(got == (double)v && !!signbit(got) == !!signbit(v)) && !(isnan(got) && isnan(v))) {
+          bad = i;
+          snprintf(want_s, sizeof(want_s), "%La", v);
+          snprintf(got_s, sizeof(got_s), "%a", got);
+        }
+      } else {
+        int mode = cv->mode == 0 ? RTZ : cv->mode - 1; /* to integers: _rtz by default */
+        ld r = mode == RTE ? rintl(v) : mode == RTZ ? truncl(v) : mode == RTP ? ceill(v) : floorl(v);
+        ld lo = ct->is_signed ? -ldexpl(1.0L, ct->size * 8 - 1) : 0.0L;
+        ld hi = ldexpl(1.0L, ct->size * 8 - ct->is_signed) - 1.0L;
+        if (!cv->sat && (isnan(v) || r < lo || r > hi))
+          continue; /* undefined */
+        if (isnan(v))
+          r = 0;
+        r = r < lo ? lo : r > hi ? hi : r;
+        uint64_t u = 0;
+        memcpy(&u, out + (size_t)i * (size_t)ct->size, (size_t)ct->size);
+        ld got = ct->size == 1 ? (ct->is_signed ? (ld)(int8_t)u : (ld)(uint8_t)u)
+                 : ct->size == 2 ? (ct->is_signed ? (ld)(int16_t)u : (ld)(uint16_t)u)
+                 : ct->size == 4 ? (ct->is_signed ? (ld)(int32_t)u : (ld)(uint32_t)u)
+                                 : (ct->is_signed ? (ld)(int64_t)u : (ld)u);
+        if (got != r) {
+          bad = i;
+          snprintf(want_s, sizeof(want_s), "%.0Lf", r);
+          snprintf(got_s, sizeof(got_s), "%.0Lf", got);
+        }
+      }
+    }
+    if (bad >= 0) {
+      printf("  convert_%s%s%s%s(%s%s) of %La: got %s, want %s\n", cv->to_half ? "half" : ct->name, wsuf(w),
+             cv->sat ? "_sat" : "", cmodes[cv->mode], cv->to_half ? ct->name : "half", wsuf(w), vals[bad], got_s,
+             want_s);
+      failures++;
+    }
+  }
+  free(in);
+  free(out);
+  free(vals);
+  clReleaseMemObject(bi);
+  clReleaseMemObject(bo);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+  return failures;
+}
+
+TEST(convert_half) { ASSERT_EQ(run_conv(1), 0); }
+TEST(convert_half3) { ASSERT_EQ(run_conv(3), 0); }
+TEST(convert_half4) { ASSERT_EQ(run_conv(4), 0); }
+TEST(convert_half16) { ASSERT_EQ(run_conv(16), 0); }
+
+/* ---- relational, select, bitselect: all 65536 a against random b ---- */
+static const char *rel_source =
+    "#define TN CAT(half, WS)\n#define SN CAT(short, WS)\n"
+    "#if W == 1\n#define LD(i, p) ((p)[i])\n#define ST(v, i, p) ((p)[i] = (v))\n#define R(x) (short)(x)\n"
+    "#else\n#define LD(i, p) CAT(vload, W)(i, p)\n#define ST(v, i, p) CAT(vstore, W)(v, i, p)\n#define R(x) (x)\n#endif\n"
+    "kernel void r(global const half *x, global const half *y, global const short *sel, global short *o, global half *oh, int f)\n{\n"
+    "  size_t i = get_global_id(0), n = get_global_size(0) * W;\n"
+    "  TN a = LD(i, x), b = LD(i, y);\n  SN s = LD(i, sel);\n"
+    "  switch (f) {\n"
+    "  case 0: ST(R(isequal(a, b)), i, o + 0 * n); break;\n"
+    "  case 1: ST(R(isnotequal(a, b)), i, o + 1 * n); break;\n"
+    "  case 2: ST(R(isgreater(a, b)), i, o + 2 * n); break;\n"
+    "  case 3: ST(R(isgreaterequal(a, b)), i, o + 3 * n); break;\n"
+    "  case 4: ST(R(isless(a, b)), i, o + 4 * n); break;\n"
+    "  case 5: ST(R(islessequal(a, b)), i, o + 5 * n); break;\n"
+    "  case 6: ST(R(islessgreater(a, b)), i, o + 6 * n); break;\n"
+    "  case 7: ST(R(isfinite(a)), i, o + 7 * n); break;\n"
+    "  case 8: ST(R(isinf(a)), i, o + 8 * n); break;\n"
+    "  case 9: ST(R(isnan(a)), i, o + 9 * n); break;\n"
+    "  case 10: ST(R(isnormal(a)), i, o + 10 * n); break;\n"
+    "  case 11: ST(R(isordered(a, b)), i, o + 11 * n); break;\n"
+    "  case 12: ST(R(isunordered(a, b)), i, o + 12 * n); break;\n"
+    "  case 13: ST(R(signbit(a)), i, o + 13 * n); break;\n"
+    "  }\n"
+    "  ST(select(a, b, s), i, oh);\n  ST(select(a, b, CAT(convert_ushort, WS)(s)), i, oh + n);\n"
+    "  ST(bitselect(a, b, CAT(as_half, WS)(s)), i, oh + 2 * n);\n"
+    "  ST(CAT(as_half, WS)((SN)(CAT(as_short, WS)(a) ^ s)), i, oh + 3 * n);\n"
+    "}\n";
+
+static void run_rel(int w)
+{
+  init_hval();
+  cl_context ctx = tl_context();
+  cl_command_queue q = tl_queue(ctx, 0);
+  char opts[96], *src = malloc(strlen(rel_source) + strlen(half_prelude) + 1);
+  strcpy(src, half_prelude);
+  strcat(src, rel_source);
+  snprintf(opts, sizeof(opts), "-DW=%d -DWS=%s", w, wsuf(w));
+  cl_program p = tl_build(ctx, src, opts);
+  free(src);
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "r", &err);
+  ASSERT_OK(err);
+  int n = w == 3 ? NH - 1 : NH;
+  uint16_t *x = malloc(NH * 2), *y = malloc(NH * 2), *s = malloc(NH * 2), *oh = malloc(4 * NH * 2);
+  int16_t *o = malloc(14 * NH * 2);
+  for (int i = 0; i < NH; i++) {
+    x[i] = (uint16_t)i;
+    y[i] = (rnd() % 4) == 0 ? (uint16_t)i : gen2(1, i % 1000 + NHSPEC * NHSPEC);
+    if (i % 7 == 0)
+      y[i] = hspec[i % NHSPEC];
+    s[i] = (uint16_t)rnd();
+  }
+  cl_mem m[5];
+  m[0] = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, NH * 2, x, &err);
+  m[1] = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, NH * 2, y, &err);
+  m[2] = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, NH * 2, s, &err);
+  m[3] = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 14 * NH * 2, NULL, &err);
+  m[4] = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 4 * NH * 2, NULL, &err);
+  ASSERT_OK(err);
+  for (int j = 0; j < 5; j++)
+    ASSERT_OK(clSetKernelArg(k, (cl_uint)j, sizeof(cl_mem), &m[j]));
+  size_t g = (size_t)n / (size_t)w;
+  /* one launch per function (one kernel storing all 14 results, 16 wide,
+   * takes the code generator half a minute) */
+  for (int f = 0; f < 14; f++) {
+    ASSERT_OK(clSetKernelArg(k, 5, sizeof(int), &f));
+    ASSERT_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL));
+  }
+  ASSERT_OK(clEnqueueReadBuffer(q, m[3], CL_TRUE, 0, 14 * (size_t)n * 2, o, 0, NULL, NULL));
+  ASSERT_OK(clEnqueueReadBuffer(q, m[4], CL_TRUE, 0, 4 * (size_t)n * 2, oh, 0, NULL, NULL));
+  static const char *names[] = {"isequal", "isnotequal", "isgreater", "isgreaterequal", "isless", "islessequal",
+                                "islessgreater", "isfinite", "isinf", "isnan", "isnormal", "isordered",
+                                "isunordered", "signbit"};
+  int t = w == 1 ? 1 : -1; /* scalars: 1, vectors: -1 (all bits) */
+  for (int i = 0; i < n; i++) {
+    double a = hval[x[i]], b = hval[y[i]];
+    int want[14] = {a == b, isnan(a) || isnan(b) || a != b, a > b, a >= b, a < b, a <= b, a < b || a > b,
+                    isfinite(a), isinf(a), isnan(a), ((x[i] >> 10) & 31) != 0 && ((x[i] >> 10) & 31) != 31, !isnan(a) && !isnan(b), isnan(a) || isnan(b),
+                    !!(x[i] & 0x8000)};
+    for (int f = 0; f < 14; f++)
+      if (o[f * n + i] != (want[f] ? t : 0)) {
+        printf("  %s(half%s %a, %a) = %d, want %d\n", names[f], wsuf(w), a, b, o[f * n + i], want[f] ? t : 0);
+        ASSERT_TRUE(0);
+      }
+    /* select: scalars on c != 0, vectors on the sign bit of c */
+    int pick = w == 1 ? s[i] != 0 : (s[i] & 0x8000) != 0;
+    uint16_t ws = pick ? y[i] : x[i], wb = (uint16_t)((x[i] & ~s[i]) | (y[i] & s[i]));
+    if (oh[i] != ws || oh[n + i] != ws || oh[2 * n + i] != wb || oh[3 * n + i] != (uint16_t)(x[i] ^ s[i])) {
+      printf("  half%s a=0x%04x b=0x%04x c=0x%04x: select %04x %04x (want %04x), bitselect %04x (want %04x), as_half %04x\n",
+             wsuf(w), x[i], y[i], s[i], oh[i], oh[n + i], ws, oh[2 * n + i], wb, oh[3 * n + i]);
+      ASSERT_TRUE(0);
+    }
+  }
+  for (int j = 0; j < 5; j++)
+    clReleaseMemObject(m[j]);
+  free(x); free(y); free(s); free(o); free(oh);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+}
+
+TEST(relational_half) { run_rel(1); }
+TEST(relational_half2) { run_rel(2); }
+TEST(relational_half3) { run_rel(3); }
+TEST(relational_half4) { run_rel(4); }
+TEST(relational_half8) { run_rel(8); }
+TEST(relational_half16) { run_rel(16); }
+
+/* ---- geometric: dot, cross, length, distance, normalize (widths 1-4) ----
+ * Bounds (OpenCL C 3.0, half): dot max*max*(2n-1)*HALF_EPSILON absolute
+ * (the table prints FLT_EPSILON in the half column and HLF_EPSILON in the
+ * double one, swapped), plus the half rounding of the result; cross
+ * max*max*3*HALF_EPSILON; length 2*(3 + 0.5*(0.5n + 0.5(n-1))) ulp,
+ * distance 2*(3 + 0.5*(1.5n + 0.5(n-1))), normalize 2*(2.5 + 0.5*(0.5n +
+ * 0.5(n-1))). */
+static const char *geo_source =
+    "#define TN CAT(half, WS)\n"
+    "#if W == 1\n#define LD(i, p) ((p)[i])\n#define ST(v, i, p) ((p)[i] = (v))\n"
+    "#else\n#define LD(i, p) CAT(vload, W)(i, p)\n#define ST(v, i, p) CAT(vstore, W)(v, i, p)\n#endif\n"
+    "kernel void g(global const half *x, global const half *y, global half *o)\n{\n"
+    "  size_t i = get_global_id(0), n = get_global_size(0);\n"
+    "  TN a = LD(i, x), b = LD(i, y);\n"
+    "  o[i] = dot(a, b);\n  o[n + i] = length(a);\n  o[2 * n + i] = distance(a, b);\n"
+    "  ST(normalize(a), i, o + 3 * n);\n"
+    "#if W == 3 || W == 4\n  ST(cross(a, b), i, o + (3 + W) * n);\n#endif\n"
+    "}\n";
+
+static void run_geo(int w)
+{
+  init_hval();
+  enum { NG = 4096 };
+  cl_context ctx = tl_context();
+  cl_command_queue q = tl_queue(ctx, 0);
+  char opts[96], *src = malloc(strlen(geo_source) + strlen(half_prelude) + 1);
+  strcpy(src, half_prelude);
+  strcat(src, geo_source);
+  snprintf(opts, sizeof(opts), "-DW=%d -DWS=%s", w, wsuf(w));
+  cl_program p = tl_build(ctx, src, opts);
+  free(src);
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "g", &err);
+  ASSERT_OK(err);
+  uint16_t *x = malloc(NG * 4 * 2), *y = malloc(NG * 4 * 2), *o = malloc(NG * 11 * 2);
+  for (int i = 0; i < NG * w; i++) {
+    int sc = (i / w) % 3; /* per vector: small, ordinary, large magnitudes */
+    double r = ((double)(rnd() % 20001) - 10000) / 10000.0;
+    double v = sc == 0 ? r * 1e-3 : sc == 1 ? r * 4 : r * 200;
+    x[i] = ld2h(v, RTE);
+    y[i] = ld2h(((double)(rnd() % 20001) - 10000) / 2500.0 * (sc == 2 ? 50 : 1), RTE);
+  }
+  cl_mem m[3];
+  m[0] = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, NG * 4 * 2, x, &err);
+  m[1] = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, NG * 4 * 2, y, &err);
+  m[2] = clCreateBuffer(ctx, CL_MEM_READ_WRITE, NG * 11 * 2, NULL, &err);
+  ASSERT_OK(err);
+  for (int j = 0; j < 3; j++)
+    ASSERT_OK(clSetKernelArg(k, (cl_uint)j, sizeof(cl_mem), &m[j]));
+  size_t g = NG;
+  ASSERT_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL));
+  ASSERT_OK(clEnqueueReadBuffer(q, m[2], CL_TRUE, 0, NG * 11 * 2, o, 0, NULL, NULL));
+  double n = w;
+  double b_len = 2 * (3 + 0.5 * (0.5 * n + 0.5 * (n - 1))), b_dist = 2 * (3 + 0.5 * (1.5 * n + 0.5 * (n - 1)));
+  double b_norm = 2 * (2.5 + 0.5 * (0.5 * n + 0.5 * (n - 1)));
+  for (int i = 0; i < NG; i++) {
+    ld a[4], b[4], dot = 0, ss = 0, dd = 0, mx = 0;
+    for (int j = 0; j < w; j++) {
+      a[j] = hval[x[i * w + j]];
+      b[j] = hval[y[i * w + j]];
+      dot += a[j] * b[j];
+      ss += a[j] * a[j];
+      dd += (a[j] - b[j]) * (a[j] - b[j]);
+      mx = fmaxl(mx, fmaxl(fabsl(a[j]), fabsl(b[j])));
+    }
+    double hulp = ldexp(1.0, (dot == 0 ? -14 : ilogbl(dot) < -14 ? -14 : ilogbl(dot)) - 10);
+    double tol = (double)(mx * mx) * (2 * n - 1) * 0x1p-10 + 0.5 * hulp;
+    int overflow = isinf(hval[o[i]]) && fabsl(dot) + tol >= 65520 && (hval[o[i]] > 0) == (dot > 0);
+    if (!overflow && !(fabs(hval[o[i]] - (double)dot) <= tol)) {
+      printf("  dot(half%s) #%d = %a, want %La (tol %g)\n", wsuf(w), i, hval[o[i]], dot, tol);
+      ASSERT_TRUE(0);
+    }
+    double e1 = ulp_h(sqrtl(ss), o[NG + i]), e2 = ulp_h(sqrtl(dd), o[2 * NG + i]);
+    if (e1 > b_len || e2 > b_dist) {
+      printf("  half%s #%d: length %a (%.3g ulp, want %La), distance %a (%.3g ulp, want %La)\n", wsuf(w), i,
+             hval[o[NG + i]], e1, sqrtl(ss), hval[o[2 * NG + i]], e2, sqrtl(dd));
+      ASSERT_TRUE(0);
+    }
+    for (int j = 0; j < w && ss > 0; j++) {
+      double e = ulp_h(a[j] / sqrtl(ss), o[3 * NG + i * w + j]);
+      if (e > b_norm) {
+        printf("  normalize(half%s) #%d lane %d: %a, %.3g ulp (want %La)\n", wsuf(w), i, j,
+               hval[o[3 * NG + i * w + j]], e, a[j] / sqrtl(ss));
+        ASSERT_TRUE(0);
+      }
+    }
+    if (w >= 3) {
+      ld c[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+      for (int j = 0; j < w; j++) {
+        double got = hval[o[(3 + w) * NG + i * w + j]];
+        ld want = j < 3 ? c[j] : 0;
+        double ctol = (double)(mx * mx) * 3 * 0x1p-10;
+        int ovf = isinf(got) && fabsl(want) + ctol >= 65520 && (got > 0) == (want > 0);
+        if (!ovf && !(fabs(got - (double)want) <= ctol)) {
+          printf("  cross(half%s) #%d lane %d: %a, want %La\n", wsuf(w), i, j, got, want);
+          ASSERT_TRUE(0);
+        }
+      }
+    }
+  }
+  for (int j = 0; j < 3; j++)
+    clReleaseMemObject(m[j]);
+  free(x); free(y); free(o);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+}
+
+TEST(geometric_half) { run_geo(1); }
+TEST(geometric_half2) { run_geo(2); }
+TEST(geometric_half3) { run_geo(3); }
+TEST(geometric_half4) { run_geo(4); }
