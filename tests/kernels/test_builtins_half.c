@@ -20,6 +20,8 @@
 
 #include "tests/testlib.h"
 
+#include <CL/cl_ext.h> /* CL_DEVICE_HALF_FP_CONFIG (cl_khr_fp16) */
+
 #define NH 65536
 
 typedef long double ld;
@@ -869,3 +871,261 @@ TEST(geometric_half) { run_geo(1); }
 TEST(geometric_half2) { run_geo(2); }
 TEST(geometric_half3) { run_geo(3); }
 TEST(geometric_half4) { run_geo(4); }
+
+/* ---- vloadn / vstoren on half pointers (global, local, private,
+ * constant), vstore3 leaving the fourth half alone, vload_half /
+ * vstore_half_rt* between float and half storage ---- */
+static const char *vl_source =
+    "#define TN CAT(half, N)\n#define VL(i, p) CAT(vload, N)(i, p)\n#define VS(v, i, p) CAT(vstore, N)(v, i, p)\n"
+    "kernel void v(global const half *src, constant half *csrc, global half *dst, global half *dst3,\n"
+    "              local half *lbuf, global float *f, global half *hs)\n{\n"
+    "  size_t i = get_global_id(0), l = get_local_id(0);\n"
+    "  TN a = VL(i, src + 1);\n  TN c = VL(i, csrc);\n"
+    "  VS(a, l, lbuf);\n  barrier(CLK_LOCAL_MEM_FENCE);\n  TN w = VL(l, lbuf);\n"
+    "  half priv[2 * N];\n  VS(w, 1, priv);\n  TN x = VL(1, priv);\n"
+    "  VS(x + c, i, dst + 2);\n"
+    "#if N == 2\n  vstore3((half3)(x, x.s0), 0, dst3 + 4 * i);\n#else\n  vstore3(x.s012, 0, dst3 + 4 * i);\n#endif\n"
+    "  float fv = vload_half(i, src);\n  f[i] = fv;\n"
+    "  vstore_half_rtz(fv * 1.0009765625f, i, hs);\n  vstore_half_rtp(fv * 1.0009765625f, i, hs + get_global_size(0));\n"
+    "}\n";
+
+static void run_vload(int n)
+{
+  init_hval();
+  enum { NV = 128, LOCAL = 64 };
+  cl_context ctx = tl_context();
+  cl_command_queue q = tl_queue(ctx, 0);
+  char opts[64], *src = malloc(strlen(vl_source) + strlen(half_prelude) + 1);
+  strcpy(src, half_prelude);
+  strcat(src, vl_source);
+  snprintf(opts, sizeof(opts), "-DN=%d", n);
+  cl_program p = tl_build(ctx, src, opts);
+  free(src);
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "v", &err);
+  ASSERT_OK(err);
+  size_t nel = (size_t)NV * (size_t)n + 4;
+  uint16_t *s = malloc(nel * 2), *c = malloc(nel * 2), *d = malloc(nel * 2), *d3 = malloc(NV * 4 * 2), *hs = malloc(NV * 2 * 2);
+  float *f = malloc(NV * 4);
+  for (size_t i = 0; i < nel; i++) {
+    s[i] = ld2h((ld)((int)(i % 50) - 20) / 4, RTE);
+    c[i] = ld2h((ld)(i % 7), RTE);
+    d[i] = 0x7e00;
+  }
+  for (int i = 0; i < NV * 4; i++)
+    d3[i] = 0x5555;
+  cl_mem m[6];
+  m[0] = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, nel * 2, s, &err);
+  m[1] = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, nel * 2, c, &err);
+  m[2] = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, nel * 2, d, &err);
+  m[3] = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, NV * 4 * 2, d3, &err);
+  m[4] = clCreateBuffer(ctx, CL_MEM_READ_WRITE, NV * 4, NULL, &err);
+  m[5] = clCreateBuffer(ctx, CL_MEM_READ_WRITE, NV * 2 * 2, NULL, &err);
+  ASSERT_OK(err);
+  for (int j = 0; j < 4; j++)
+    ASSERT_OK(clSetKernelArg(k, (cl_uint)j, sizeof(cl_mem), &m[j]));
+  ASSERT_OK(clSetKernelArg(k, 4, LOCAL * (size_t)n * 2, NULL));
+  ASSERT_OK(clSetKernelArg(k, 5, sizeof(cl_mem), &m[4]));
+  ASSERT_OK(clSetKernelArg(k, 6, sizeof(cl_mem), &m[5]));
+  size_t g = NV, lsz = LOCAL;
+  ASSERT_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &lsz, 0, NULL, NULL));
+  ASSERT_OK(clEnqueueReadBuffer(q, m[2], CL_TRUE, 0, nel * 2, d, 0, NULL, NULL));
+  ASSERT_OK(clEnqueueReadBuffer(q, m[3], CL_TRUE, 0, NV * 4 * 2, d3, 0, NULL, NULL));
+  ASSERT_OK(clEnqueueReadBuffer(q, m[4], CL_TRUE, 0, NV * 4, f, 0, NULL, NULL));
+  ASSERT_OK(clEnqueueReadBuffer(q, m[5], CL_TRUE, 0, NV * 2 * 2, hs, 0, NULL, NULL));
+  for (size_t i = 0; i < (size_t)NV * (size_t)n; i++) {
+    uint16_t want = ld2h((ld)hval[s[i + 1]] + hval[c[i]], RTE);
+    if (d[i + 2] != want) {
+      printf("  vload%d/vstore%d half: element %zu = %a, want %a\n", n, n, i, hval[d[i + 2]], hval[want]);
+      ASSERT_TRUE(0);
+    }
+  }
+  ASSERT_EQ(d[0], 0x7e00);
+  ASSERT_EQ(d[1], 0x7e00);
+  for (int i = 0; i < NV; i++) {
+    for (int j = 0; j < 3; j++) {
+      size_t e = (size_t)i * (size_t)n + (size_t)(n == 2 && j == 2 ? 0 : j);
+      uint16_t want = ld2h((ld)hval[s[e + 1]], RTE);
+      if (d3[4 * i + j] != want) {
+        printf("  vstore3 half (n=%d) #%d lane %d: %04x, want %04x\n", n, i, j, d3[4 * i + j], want);
+        ASSERT_TRUE(0);
+      }
+    }
+    ASSERT_EQ(d3[4 * i + 3], 0x5555);
+    ASSERT_TRUE(f[i] == (float)hval[s[i]]);
+    ld x = (ld)f[i] * (ld)1.0009765625f;
+    ASSERT_EQ(hs[i], ld2h(x, RTZ));
+    ASSERT_EQ(hs[NV + i], ld2h(x, RTP));
+  }
+  for (int j = 0; j < 6; j++)
+    clReleaseMemObject(m[j]);
+  free(s); free(c); free(d); free(d3); free(hs); free(f);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+}
+
+TEST(vload_half2) { run_vload(2); }
+TEST(vload_half3) { run_vload(3); }
+TEST(vload_half4) { run_vload(4); }
+TEST(vload_half8) { run_vload(8); }
+TEST(vload_half16) { run_vload(16); }
+
+/* ---- work-group collectives on half, and a half kernel argument ----
+ * Small integers: every order of the additions is exact. */
+static const char *coll_source =
+    "kernel void w(global const half *x, global half *o, half scale)\n{\n"
+    "  size_t i = get_global_id(0), n = get_global_size(0);\n"
+    "  half v = x[i] * scale;\n"
+    "  o[i] = work_group_reduce_add(v);\n  o[n + i] = work_group_reduce_min(v);\n"
+    "  o[2 * n + i] = work_group_reduce_max(v);\n  o[3 * n + i] = work_group_scan_inclusive_add(v);\n"
+    "  o[4 * n + i] = work_group_scan_exclusive_add(v);\n  o[5 * n + i] = work_group_scan_inclusive_min(v);\n"
+    "  o[6 * n + i] = work_group_scan_exclusive_max(v);\n  o[7 * n + i] = work_group_broadcast(v, 3);\n"
+    "}\n";
+
+TEST(collectives_half)
+{
+  init_hval();
+  enum { NW = 1024 };
+  cl_context ctx = tl_context();
+  cl_command_queue q = tl_queue(ctx, 0);
+  char *src = malloc(strlen(coll_source) + strlen(half_prelude) + 1);
+  strcpy(src, half_prelude);
+  strcat(src, coll_source);
+  cl_program p = tl_build(ctx, src, "-cl-std=CL3.0");
+  free(src);
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "w", &err);
+  ASSERT_OK(err);
+  uint16_t x[NW], o[8 * NW];
+  for (int i = 0; i < NW; i++)
+    x[i] = ld2h((ld)((int)(rnd() % 9) - 4), RTE);
+  cl_mem bx = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(x), x, &err);
+  ASSERT_OK(err);
+  cl_mem bo = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof(o), NULL, &err);
+  ASSERT_OK(err);
+  cl_half scale = 0x4000; /* 2.0 */
+  ASSERT_OK(clSetKernelArg(k, 0, sizeof(cl_mem), &bx));
+  ASSERT_OK(clSetKernelArg(k, 1, sizeof(cl_mem), &bo));
+  ASSERT_OK(clSetKernelArg(k, 2, sizeof(cl_half), &scale));
+  static const size_t lszs[] = {256, 64, 100};
+  for (int li = 0; li < 3; li++) {
+    size_t lsz = lszs[li], g = NW / lsz * lsz;
+    ASSERT_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &lsz, 0, NULL, NULL));
+    ASSERT_OK(clEnqueueReadBuffer(q, bo, CL_TRUE, 0, sizeof(o), o, 0, NULL, NULL));
+    for (size_t gs = 0; gs < g; gs += lsz) {
+      double sum = 0, mn = INFINITY, mx = -INFINITY, run = 0, rmin = INFINITY, rmax = -INFINITY;
+      for (size_t j = 0; j < lsz; j++) {
+        double v = 2 * hval[x[gs + j]];
+        sum += v;
+        mn = fmin(mn, v);
+        mx = fmax(mx, v);
+      }
+      for (size_t j = 0; j < lsz; j++) {
+        size_t i = gs + j;
+        double v = 2 * hval[x[i]];
+        double want[8] = {sum, mn, mx, run + v, run, fmin(rmin, v), rmax, 2 * hval[x[gs + 3]]};
+        run += v;
+        rmin = fmin(rmin, v);
+        for (int f = 0; f < 8; f++)
+          if (hval[o[(size_t)f * g + i]] != want[f]) {
+            printf("  local size %zu, item %zu, collective %d: %a, want %a\n", lsz, i, f, hval[o[(size_t)f * g + i]],
+                   want[f]);
+            ASSERT_TRUE(0);
+          }
+        rmax = fmax(rmax, v);
+      }
+    }
+  }
+  clReleaseMemObject(bx);
+  clReleaseMemObject(bo);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+}
+
+/* ---- the device's report ---- */
+TEST(device_info)
+{
+  cl_device_id d = tl_device();
+  char ext[4096];
+  ASSERT_OK(clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS, sizeof(ext), ext, NULL));
+  ASSERT_TRUE(strstr(ext, "cl_khr_fp16") != NULL);
+  size_t sz;
+  ASSERT_OK(clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS_WITH_VERSION, 0, NULL, &sz));
+  cl_name_version *nv = malloc(sz);
+  ASSERT_OK(clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS_WITH_VERSION, sz, nv, NULL));
+  int found = 0;
+  for (size_t i = 0; i < sz / sizeof(*nv); i++)
+    if (!strcmp(nv[i].name, "cl_khr_fp16") && nv[i].version == CL_MAKE_VERSION(1, 0, 0))
+      found = 1;
+  free(nv);
+  ASSERT_TRUE(found);
+  char pext[4096];
+  ASSERT_OK(clGetPlatformInfo(tl_platform(), CL_PLATFORM_EXTENSIONS, sizeof(pext), pext, NULL));
+  ASSERT_TRUE(strstr(pext, "cl_khr_fp16") != NULL);
+  cl_device_fp_config fp;
+  ASSERT_OK(clGetDeviceInfo(d, CL_DEVICE_HALF_FP_CONFIG, sizeof(fp), &fp, NULL));
+  /* the minimum of cl_khr_fp16 (round to nearest or to zero, and INF_NAN),
+   * and what LaneCL does: round to nearest, subnormals kept, fma exact */
+  ASSERT_EQ(fp & (CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA),
+            CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA);
+  cl_uint wp, wn, wf;
+  ASSERT_OK(clGetDeviceInfo(d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF, sizeof(wp), &wp, NULL));
+  ASSERT_OK(clGetDeviceInfo(d, CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF, sizeof(wn), &wn, NULL));
+  ASSERT_OK(clGetDeviceInfo(d, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, sizeof(wf), &wf, NULL));
+  ASSERT_TRUE(wp >= 1 && wn >= 1 && wn == wf); /* half is computed in float lanes */
+}
+
+/* The kernel sees cl_khr_fp16 (macro, pragma without a warning), keeps
+ * subnormal halves (CL_FP_DENORM is honest), rounds to nearest even, and
+ * printf prints a half (promoted to double) and half vectors (%v2hf). */
+TEST(kernel_view)
+{
+  static const char *src =
+      "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+      "#ifndef cl_khr_fp16\n#error no cl_khr_fp16\n#endif\n"
+      "kernel void k(global const half *x, global half *o)\n{\n"
+      "  half t = x[0] * x[0];                 /* 2^-12 * 2^-12 = 2^-24, the smallest subnormal */\n"
+      "  o[0] = t;\n  o[1] = x[1] + x[2];   /* 1 + 2^-11: a tie, to even (1) */\n"
+      "  o[2] = x[3] / x[4];                   /* subnormal quotient */\n"
+      "  o[3] = (half)HALF_MAX * (half)2;      /* inf */\n"
+      "  printf(\"h=%f v=%v2hf\\n\", x[1], (half2)(x[1], x[4]));\n"
+      "}\n";
+  cl_context ctx = tl_context();
+  cl_command_queue q = tl_queue(ctx, 0);
+  cl_program p = tl_build(ctx, src, "");
+  char log[4096] = "";
+  ASSERT_OK(clGetProgramBuildInfo(p, tl_device(), CL_PROGRAM_BUILD_LOG, sizeof(log), log, NULL));
+  if (strstr(log, "warning")) {
+    printf("  build log: %s\n", log);
+    ASSERT_TRUE(0);
+  }
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "k", &err);
+  ASSERT_OK(err);
+  uint16_t x[5] = {0x0c00 /* 2^-12 */, 0x3c00, 0x1000 /* 2^-11 */, 0x0400 /* 2^-14 */, 0x4400 /* 4 */}, o[4];
+  cl_mem bx = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(x), x, &err);
+  ASSERT_OK(err);
+  cl_mem bo = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof(o), NULL, &err);
+  ASSERT_OK(err);
+  ASSERT_OK(clSetKernelArg(k, 0, sizeof(cl_mem), &bx));
+  ASSERT_OK(clSetKernelArg(k, 1, sizeof(cl_mem), &bo));
+  size_t g = 1;
+  fflush(stdout);
+  ASSERT_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL));
+  ASSERT_OK(clEnqueueReadBuffer(q, bo, CL_TRUE, 0, sizeof(o), o, 0, NULL, NULL));
+  ASSERT_OK(clFinish(q));
+  ASSERT_EQ(o[0], 0x0001);
+  ASSERT_EQ(o[1], 0x3c00);
+  ASSERT_EQ(o[2], 0x0100); /* 2^-16 */
+  ASSERT_EQ(o[3], 0x7c00);
+  clReleaseMemObject(bx);
+  clReleaseMemObject(bo);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+}
