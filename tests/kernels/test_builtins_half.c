@@ -14,6 +14,7 @@
  *    the half vector widths, the cl_khr_fp16 macro and pragma.
  * Run also with LANECL_SIMD_BITS=256 (AVX2 with F16C) and 128 (SSE, no F16C:
  * half goes through libgcc's conversions): see tests/CMakeLists.txt. */
+#define _DEFAULT_SOURCE /* lgamma_r */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -1129,3 +1130,111 @@ TEST(kernel_view)
   clReleaseCommandQueue(q);
   clReleaseContext(ctx);
 }
+
+/* ---- the functions with pointer arguments: fract, modf, frexp, sincos,
+ * remquo, lgamma_r, on every half (remquo against a random divisor) ---- */
+static const char *ptr_source =
+    "#define TN CAT(half, WS)\n#define IN CAT(int, WS)\n"
+    "#if W == 1\n#define LD(i, p) ((p)[i])\n#define ST(v, i, p) ((p)[i] = (v))\n"
+    "#else\n#define LD(i, p) CAT(vload, W)(i, p)\n#define ST(v, i, p) CAT(vstore, W)(v, i, p)\n#endif\n"
+    "kernel void p(global const half *x, global const half *y, global half *o, global int *oi)\n{\n"
+    "  size_t i = get_global_id(0), n = get_global_size(0) * W;\n"
+    "  TN a = LD(i, x), b = LD(i, y), t;\n  IN k;\n"
+    "  ST(fract(a, &t), i, o);\n  ST(t, i, o + n);\n"
+    "  ST(modf(a, &t), i, o + 2 * n);\n  ST(t, i, o + 3 * n);\n"
+    "  ST(frexp(a, &k), i, o + 4 * n);\n  ST(k, i, oi);\n"
+    "  ST(sincos(a, &t), i, o + 5 * n);\n  ST(t, i, o + 6 * n);\n"
+    "  ST(remquo(a, b, &k), i, o + 7 * n);\n  ST(k, i, oi + n);\n"
+    "  ST(lgamma_r(a, &k), i, o + 8 * n);\n  ST(k, i, oi + 2 * n);\n"
+    "}\n";
+
+static void run_ptr(int w)
+{
+  init_hval();
+  cl_context ctx = tl_context();
+  cl_command_queue q = tl_queue(ctx, 0);
+  char opts[64], *src = malloc(strlen(ptr_source) + strlen(half_prelude) + 1);
+  strcpy(src, half_prelude);
+  strcat(src, ptr_source);
+  snprintf(opts, sizeof(opts), "-DW=%d -DWS=%s", w, wsuf(w));
+  cl_program p = tl_build(ctx, src, opts);
+  free(src);
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "p", &err);
+  ASSERT_OK(err);
+  uint16_t *x = malloc(NH * 2), *y = malloc(NH * 2), *o = malloc(9 * NH * 2);
+  int32_t *oi = malloc(3 * NH * 4);
+  for (int i = 0; i < NH; i++) {
+    x[i] = (uint16_t)i;
+    y[i] = gen2(1, NHSPEC * NHSPEC + i);
+  }
+  cl_mem m[4];
+  m[0] = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, NH * 2, x, &err);
+  m[1] = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, NH * 2, y, &err);
+  m[2] = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 9 * NH * 2, NULL, &err);
+  m[3] = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 3 * NH * 4, NULL, &err);
+  ASSERT_OK(err);
+  for (int j = 0; j < 4; j++)
+    ASSERT_OK(clSetKernelArg(k, (cl_uint)j, sizeof(cl_mem), &m[j]));
+  size_t g = NH / (size_t)w;
+  ASSERT_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL));
+  ASSERT_OK(clEnqueueReadBuffer(q, m[2], CL_TRUE, 0, 9 * NH * 2, o, 0, NULL, NULL));
+  ASSERT_OK(clEnqueueReadBuffer(q, m[3], CL_TRUE, 0, 3 * NH * 4, oi, 0, NULL, NULL));
+#define SAMEH(g, want) ((g) == (want) || (isnan(hval[g]) && isnan(hval[want])))
+  for (int i = 0; i < NH; i++) {
+    double a = hval[x[i]], b = hval[y[i]];
+    /* fract: min(x - floor(x), 0x1.ffcp-1), +-0 for +-0 and +-inf, NaN for NaN */
+    double fl = floor(a), fr = isnan(a) ? a : isinf(a) || a == 0 ? copysign(0.0, a) : fmin(a - fl, 0x1.ffcp-1);
+    if (!SAMEH(o[i], ld2h(fr, RTE)) || !SAMEH(o[NH + i], ld2h(fl, RTE))) {
+      printf("  fract(half%s %a) = %a, %a\n", wsuf(w), a, hval[o[i]], hval[o[NH + i]]);
+      ASSERT_TRUE(0);
+    }
+    double ip, mf = modf(a, &ip);
+    if (!SAMEH(o[2 * NH + i], ld2h(mf, RTE)) || !SAMEH(o[3 * NH + i], ld2h(ip, RTE))) {
+      printf("  modf(half%s %a) = %a, %a\n", wsuf(w), a, hval[o[2 * NH + i]], hval[o[3 * NH + i]]);
+      ASSERT_TRUE(0);
+    }
+    int e;
+    double fm = frexp(a, &e);
+    if (!SAMEH(o[4 * NH + i], ld2h(fm, RTE)) || (isfinite(a) && oi[i] != e)) {
+      printf("  frexp(half%s %a) = %a, %d\n", wsuf(w), a, hval[o[4 * NH + i]], oi[i]);
+      ASSERT_TRUE(0);
+    }
+    if (ulp_h(sinl(a), o[5 * NH + i]) > 2 || ulp_h(cosl(a), o[6 * NH + i]) > 2) {
+      printf("  sincos(half%s %a) = %a, %a\n", wsuf(w), a, hval[o[5 * NH + i]], hval[o[6 * NH + i]]);
+      ASSERT_TRUE(0);
+    }
+    /* remquo: the exact remainder, and the quotient's sign with at least its low 7 bits */
+    double r = remainder(a, b);
+    int okq = 1;
+    if (!isnan(r)) {
+      double qv = rint((a - r) / b); /* exact enough: |quotient| < 2^40 for halves */
+      long qi = (long)fabs(fmod(qv, 128.0));
+      okq = (abs(oi[NH + i]) & 127) == qi && (qi == 0 || (oi[NH + i] < 0) == (qv < 0));
+    }
+    if (!SAMEH(o[7 * NH + i], ld2h(r, RTE)) || !okq) {
+      printf("  remquo(half%s %a, %a) = %a, quotient %d\n", wsuf(w), a, b, hval[o[7 * NH + i]], oi[NH + i]);
+      ASSERT_TRUE(0);
+    }
+    /* lgamma_r: the sign of gamma (accuracy of lgamma is implementation-defined) */
+    if (isfinite(a) && a != 0 && !(a < 0 && a == floor(a))) {
+      int want;
+      lgamma_r(a, &want); /* glibc's sign of gamma */
+      if (oi[2 * NH + i] != want) {
+        printf("  lgamma_r(half%s %a): sign %d, want %d\n", wsuf(w), a, oi[2 * NH + i], want);
+        ASSERT_TRUE(0);
+      }
+    }
+  }
+  for (int j = 0; j < 4; j++)
+    clReleaseMemObject(m[j]);
+  free(x); free(y); free(o); free(oi);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+}
+
+TEST(pointer_fns_half) { run_ptr(1); }
+TEST(pointer_fns_half4) { run_ptr(4); }
+TEST(pointer_fns_half16) { run_ptr(16); }
