@@ -11,6 +11,8 @@
 
 #include "lanecl_builtins.h"
 
+#define FOR_FP_TYPES_NOHALF(F, ...) F(__VA_ARGS__, float, int, uint) F(__VA_ARGS__, double, long, ulong)
+
 #define FP_WIDTHS(DEF, ...) FOR_WIDTHS(DEF, __VA_ARGS__)
 #define FP_VWIDTHS(DEF, ...) FOR_VWIDTHS(DEF, __VA_ARGS__)
 
@@ -35,18 +37,9 @@
   {                                                                                        \
     return EMIN(x, y);                                                                     \
   }                                                                                        \
-  OVLD T##N mix(T##N x, T##N y, T##N a)                                                    \
-  {                                                                                        \
-    return x + (y - x) * a;                                                                \
-  }                                                                                        \
   OVLD T##N step(T##N edge, T##N x)                                                        \
   {                                                                                        \
     return x < edge ? (T##N)0 : (T##N)1;                                                   \
-  }                                                                                        \
-  OVLD T##N smoothstep(T##N e0, T##N e1, T##N x)                                           \
-  {                                                                                        \
-    T##N t = EMIN(EMAX((x - e0) / (e1 - e0), (T##N)0), (T##N)1);                           \
-    return t * t * ((T##N)3 - (T##N)2 * t);                                                \
   }                                                                                        \
   OVLD T##N sign(T##N x)                                                                   \
   {                                                                                        \
@@ -54,6 +47,33 @@
     return x != x ? (T##N)0 : r;                                                           \
   }
 FOR_FP_TYPES(FP_WIDTHS, DEF_COMMON)
+
+/* mix and smoothstep: float and double in their type, half in float (a
+ * half y - x overflows, and the rounding of each step adds up) */
+#define DEF_MIX(T, IT, UT, N, L, K)                                                      \
+  OVLD T##N mix(T##N x, T##N y, T##N a)                                                    \
+  {                                                                                        \
+    return x + (y - x) * a;                                                                \
+  }                                                                                        \
+  OVLD T##N smoothstep(T##N e0, T##N e1, T##N x)                                           \
+  {                                                                                        \
+    T##N t = EMIN(EMAX((x - e0) / (e1 - e0), (T##N)0), (T##N)1);                           \
+    return t * t * ((T##N)3 - (T##N)2 * t);                                                \
+  }
+FOR_FP_TYPES_NOHALF(FP_WIDTHS, DEF_MIX)
+#ifdef cl_khr_fp16
+#define DEF_MIX_H(UNUSED, N, L, K)                                                       \
+  OVLD half##N mix(half##N x, half##N y, half##N a)                                        \
+  {                                                                                        \
+    return CVT_##K(mix(CVT_##K(x, float##N), CVT_##K(y, float##N), CVT_##K(a, float##N)), half##N); \
+  }                                                                                        \
+  OVLD half##N smoothstep(half##N e0, half##N e1, half##N x)                               \
+  {                                                                                        \
+    return CVT_##K(smoothstep(CVT_##K(e0, float##N), CVT_##K(e1, float##N), CVT_##K(x, float##N)), \
+                   half##N);                                                               \
+  }
+FOR_WIDTHS(DEF_MIX_H, 0)
+#endif
 
 #define DEF_COMMON_S(T, IT, UT, N, L, K)                                                 \
   OVLD T##N clamp(T##N x, T lo, T hi)                                                      \

@@ -46,7 +46,8 @@
   }
 #define ELT1(NAME, B) FOR_FP_TYPES(FP_WIDTHS, DEF_ELT1, NAME, B)
 /* double and half only: float has its own vector code in math_f32.cl */
-#define FOR_DH_TYPES(F, ...) F(__VA_ARGS__, double, long, ulong) FOR_HALF_TYPE(F, __VA_ARGS__)
+#define FOR_DH_TYPES(F, ...) F(__VA_ARGS__, double, long, ulong)
+#define FOR_FD_TYPES(F, ...) F(__VA_ARGS__, float, int, uint) F(__VA_ARGS__, double, long, ulong)
 #define ELT1_DH(NAME, B) FOR_DH_TYPES(FP_WIDTHS, DEF_ELT1, NAME, B)
 #define ELT2(NAME, B) FOR_FP_TYPES(FP_WIDTHS, DEF_ELT2, NAME, B)
 #define ELT3(NAME, B) FOR_FP_TYPES(FP_WIDTHS, DEF_ELT3, NAME, B)
@@ -82,8 +83,9 @@ ELT2(copysign, copysign)
     return (y == (T##N)0 || x == (T##N)1) ? (T##N)1 : r;                                   \
   }
 FOR_DH_TYPES(FP_WIDTHS, DEF_POW)
-ELT3(fma, fma)
-ELT3(mad, fma) /* mad: any precision; fma is as fast here and exact */
+/* (half fma and mad are below: llvm.fma.f16 is a float fma rounded twice) */
+FOR_FD_TYPES(FP_WIDTHS, DEF_ELT3, fma, fma)
+FOR_FD_TYPES(FP_WIDTHS, DEF_ELT3, mad, fma) /* mad: any precision; fma is as fast here and exact */
 
 /* fmin/fmax: llvm.minnum/maxnum (a NaN operand is ignored), also with a
  * scalar second operand for vectors. */
@@ -111,11 +113,13 @@ FOR_FP_TYPES(FP_VWIDTHS, DEF_FMINMAX_S)
 /* ------------------------------------------------------------------------ */
 /* Plain vector code.                                                       */
 
-#define DEF_VECCODE(T, IT, UT, N, L, K)                                                  \
+#define DEF_RSQRT(T, IT, UT, N, L, K)                                                    \
   OVLD T##N rsqrt(T##N x)                                                                  \
   {                                                                                        \
     return (T##N)1 / __builtin_elementwise_sqrt(x);                                        \
-  }                                                                                        \
+  }
+FOR_FD_TYPES(FP_WIDTHS, DEF_RSQRT) /* half: through float, below */
+#define DEF_VECCODE(T, IT, UT, N, L, K)                                                  \
   OVLD T##N fdim(T##N x, T##N y)                                                           \
   {                                                                                        \
     T##N r = x > y ? x - y : (T##N)0;                                                      \
@@ -432,40 +436,90 @@ DEF_POWR(double)
 /* ------------------------------------------------------------------------ */
 /* half scalars through float.                                              */
 #ifdef cl_khr_fp16
-#define HALF1(NAME)                                                                       \
-  OVLD half NAME(half x)                                                                   \
+/* Every other half function is computed in float (vector code for most)
+ * and rounded once: the float results are within a few float ulps, far
+ * inside the half bounds (and +, -, *, /, sqrt rounded twice, float then
+ * half, are still correctly rounded: 24 >= 2 * 11 + 2 bits). */
+#define DEF_HF1(NAME, N, L, K)                                                            \
+  OVLD half##N NAME(half##N x)                                                             \
   {                                                                                        \
-    return (half)NAME((float)x);                                                           \
+    return CVT_##K(NAME(CVT_##K(x, float##N)), half##N);                                   \
   }
-#define HALF2(NAME)                                                                       \
-  OVLD half NAME(half x, half y)                                                           \
+#define DEF_HF2(NAME, N, L, K)                                                            \
+  OVLD half##N NAME(half##N x, half##N y)                                                  \
   {                                                                                        \
-    return (half)NAME((float)x, (float)y);                                                 \
+    return CVT_##K(NAME(CVT_##K(x, float##N), CVT_##K(y, float##N)), half##N);             \
   }
-HALF1(acosh)
-HALF1(asinh)
-HALF1(atanh)
-HALF1(cbrt)
-HALF1(erf)
-HALF1(erfc)
-HALF1(expm1)
-HALF1(log1p)
-HALF1(tgamma)
-HALF1(lgamma)
-HALF1(logb)
-HALF1(exp10)
-HALF1(sinpi)
-HALF1(cospi)
-HALF1(tanpi)
-HALF1(asinpi)
-HALF1(acospi)
-HALF1(atanpi)
-HALF2(atan2)
-HALF2(atan2pi)
-HALF2(hypot)
-HALF2(fmod)
-HALF2(remainder)
-HALF2(powr)
+#define HF1(NAME) FOR_WIDTHS(DEF_HF1, NAME)
+#define HF2(NAME) FOR_WIDTHS(DEF_HF2, NAME)
+HF1(sin)
+HF1(cos)
+HF1(tan)
+HF1(asin)
+HF1(acos)
+HF1(atan)
+HF1(sinh)
+HF1(cosh)
+HF1(tanh)
+HF1(exp)
+HF1(exp2)
+HF1(exp10)
+HF1(expm1)
+HF1(log)
+HF1(log2)
+HF1(log10)
+HF1(log1p)
+HF1(acosh)
+HF1(asinh)
+HF1(atanh)
+HF1(cbrt)
+HF1(erf)
+HF1(erfc)
+HF1(tgamma)
+HF1(lgamma)
+HF1(logb)
+HF1(sinpi)
+HF1(cospi)
+HF1(tanpi)
+HF1(asinpi)
+HF1(acospi)
+HF1(atanpi)
+HF1(rsqrt)
+HF2(pow)
+HF2(powr)
+HF2(atan2)
+HF2(atan2pi)
+HF2(hypot)
+HF2(fmod)
+HF2(remainder)
+
+/* fma: a*b is exact in double (22 bits) and a*b + c rounded to double is
+ * never a half midpoint it was not before; rounding that to float *to odd*
+ * keeps the sticky bit, so the final float -> half rounding is the one
+ * correct rounding (float has more than 11 + 2 bits).  Vector code, no
+ * libcall: the double -> float step is the CPU's, the odd fix-up integer
+ * code. */
+#define DEF_HFMA(UNUSED, N, L, K)                                                         \
+  OVLD half##N fma(half##N a, half##N b, half##N c)                                        \
+  {                                                                                        \
+    double##N d = CVT_##K(a, double##N) * CVT_##K(b, double##N) + CVT_##K(c, double##N);   \
+    float##N f = CVT_##K(d, float##N);                                                     \
+    uint##N u = __builtin_astype(f, uint##N);                                              \
+    double##N fd = CVT_##K(f, double##N);                                                  \
+    /* inexact with an even last bit: the odd neighbour on d's side */                     \
+    uint##N away = CVT_##K(__builtin_elementwise_abs(d) > __builtin_elementwise_abs(fd), uint##N); \
+    uint##N fix = CVT_##K(fd != d, uint##N) & CVT_##K((u & (uint##N)1) == (uint##N)0, uint##N); \
+    u = fix ? (away ? u + (uint##N)1 : u - (uint##N)1) : u;                                \
+    return CVT_##K(__builtin_astype(u, float##N), half##N);                                \
+  }                                                                                        \
+  /* mad: a correctly rounded multiply, then a correctly rounded add */                    \
+  OVLD half##N mad(half##N a, half##N b, half##N c)                                        \
+  {                                                                                        \
+    half##N p = a * b;                                                                     \
+    return p + c;                                                                          \
+  }
+FOR_WIDTHS(DEF_HFMA, 0)
+
 OVLD half nextafter(half x, half y)
 {
   /* one step in the half encoding */
@@ -514,18 +568,20 @@ OVLD half rootn(half x, int n)
 #define LANE1_DH(NAME) FOR_DH_TYPES(FP_VWIDTHS, DEF_LANE1, NAME)
 #define LANE2(NAME) FOR_FP_TYPES(FP_VWIDTHS, DEF_LANE2, NAME)
 #define LANE2_DH(NAME) FOR_DH_TYPES(FP_VWIDTHS, DEF_LANE2, NAME)
+#define LANE1_FD(NAME) FOR_FD_TYPES(FP_VWIDTHS, DEF_LANE1, NAME)
+#define LANE2_FD(NAME) FOR_FD_TYPES(FP_VWIDTHS, DEF_LANE2, NAME)
 
 LANE1_DH(acosh)
 LANE1_DH(asinh)
 LANE1_DH(atanh)
 LANE1_DH(cbrt)
-LANE1(erf)
-LANE1(erfc)
+LANE1_FD(erf)
+LANE1_FD(erfc)
 LANE1_DH(expm1)
 LANE1_DH(log1p)
-LANE1(tgamma)
-LANE1(lgamma)
-LANE1(logb)
+LANE1_FD(tgamma)
+LANE1_FD(lgamma)
+LANE1_FD(logb)
 LANE1_DH(exp10)
 LANE1_DH(sinpi)
 LANE1_DH(cospi)
@@ -536,10 +592,10 @@ LANE1_DH(atanpi)
 LANE2_DH(atan2)
 LANE2_DH(atan2pi)
 LANE2_DH(hypot)
-LANE2(fmod)
-LANE2(remainder)
+LANE2_FD(fmod)
+LANE2_FD(remainder)
 LANE2(nextafter)
-LANE2(powr)
+LANE2_FD(powr)
 
 #define DEF_LANE_INT(T, IT, UT, N, L, K)                                                 \
   OVLD int##N ilogb(T##N x)                                                                \

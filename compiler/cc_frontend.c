@@ -46,7 +46,7 @@ extern char **environ;
 /* Used when the device gives no -cl-ext list: an OpenCL 3.0 full-profile CPU
  * without images. */
 static const char default_cl_ext[] =
-    "-all,+cl_khr_fp64,+__opencl_c_fp64,+__opencl_c_int64,+cl_khr_byte_addressable_store,"
+    "-all,+cl_khr_fp64,+__opencl_c_fp64,+cl_khr_fp16,+__opencl_c_int64,+cl_khr_byte_addressable_store,"
     "+cl_khr_global_int32_base_atomics,+cl_khr_global_int32_extended_atomics,"
     "+cl_khr_local_int32_base_atomics,+cl_khr_local_int32_extended_atomics,"
     "+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,"

@@ -193,7 +193,8 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_nam
     return ICD_INFO_VAL(v, n, ret, cl_uint, vector_width(d, 8));
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
-    return ICD_INFO_VAL(v, n, ret, cl_uint, 0);  /* no cl_khr_fp16 */
+    /* half arithmetic runs in float lanes (F16C converts), so as wide as float */
+    return ICD_INFO_VAL(v, n, ret, cl_uint, vector_width(d, 4));
 
   /* ---- floating point ---- */
   case CL_DEVICE_SINGLE_FP_CONFIG: {
@@ -203,7 +204,11 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_nam
     return ICD_INFO_VAL(v, n, ret, cl_device_fp_config, fp);
   }
   case CL_DEVICE_HALF_FP_CONFIG:
-    return ICD_INFO_VAL(v, n, ret, cl_device_fp_config, 0);  /* no cl_khr_fp16 */
+    /* cl_khr_fp16: half values are computed in float (or double for fma) and
+     * rounded once to nearest even; subnormal halves are kept (they are
+     * normal floats).  fma is correctly rounded in software. */
+    return ICD_INFO_VAL(v, n, ret, cl_device_fp_config,
+                       CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA);
   case CL_DEVICE_DOUBLE_FP_CONFIG:
     /* cl_khr_fp64 asks for FMA (in software where the CPU has none).  The
      * directed rounding modes are part of the OpenCL 1.x fp64 minimum that the

@@ -25,6 +25,7 @@
   X(cl_khr_int64_base_atomics, 1, 0, 0) SEP                                                      \
   X(cl_khr_int64_extended_atomics, 1, 0, 0) SEP                                                  \
   X(cl_khr_fp64, 1, 0, 0) SEP                                                                    \
+  X(cl_khr_fp16, 1, 0, 0) SEP                                                                    \
   X(cl_khr_work_group_uniform_arithmetic, 1, 0, 0) SEP                                           \
   X(cl_khr_3d_image_writes, 1, 0, 0) SEP                                                         \
   X(cl_khr_image2d_from_buffer, 1, 0, 0) SEP                                                     \

@@ -325,12 +325,10 @@ TEST(device_extensions_and_features)
       "cl_khr_local_int32_extended_atomics",  "cl_khr_int64_base_atomics",
       "cl_khr_int64_extended_atomics",     "cl_khr_fp64",
       "cl_khr_work_group_uniform_arithmetic", "cl_khr_3d_image_writes",
-      "cl_khr_image2d_from_buffer",        "cl_khr_depth_images"};
+      "cl_khr_image2d_from_buffer",        "cl_khr_depth_images", "cl_khr_fp16"};
   for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
     if (!has_word(ext, want[i]))
       tl_fail(__FILE__, __LINE__, "%s missing from \"%s\"", want[i], ext);
-  /* No half: nothing that needs it. */
-  ASSERT_TRUE(!has_word(ext, "cl_khr_fp16"));
 
   size_t size;
   cl_name_version *nv = dev_blob(d, CL_DEVICE_EXTENSIONS_WITH_VERSION, &size);
@@ -396,7 +394,7 @@ TEST(device_compute_limits)
 
   /* Vector widths fill one SIMD register (int: 4, 8 or 16 lanes) up to 16,
    * the widest OpenCL C vector: every width is a vector size the language
-   * has (a 512-bit register holds 64 chars, but there is no char64); no half. */
+   * has (a 512-bit register holds 64 chars, but there is no char64). */
   cl_uint i = dev_uint(d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT);
   ASSERT_TRUE(i == 4 || i == 8 || i == 16);
   static const struct {
@@ -417,8 +415,9 @@ TEST(device_compute_limits)
     ASSERT_EQ(pref, want);
     ASSERT_EQ(native, want);
   }
-  ASSERT_EQ(dev_uint(d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF), 0);
-  ASSERT_EQ(dev_uint(d, CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF), 0);
+  /* half is computed in float lanes: as wide as float */
+  ASSERT_EQ(dev_uint(d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF), dev_uint(d, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT));
+  ASSERT_EQ(dev_uint(d, CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF), dev_uint(d, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT));
   ASSERT_EQ(dev_size(d, CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE), i);
 
   ASSERT_TRUE(dev_bool(d, CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT));
