@@ -44,7 +44,7 @@ extern char **environ;
 #define CC_OUTPUT_NAME "program.bc"
 
 /* Used when the device gives no -cl-ext list: an OpenCL 3.0 full-profile CPU
- * without images. */
+ * with images. */
 static const char default_cl_ext[] =
     "-all,+cl_khr_fp64,+__opencl_c_fp64,+__opencl_c_int64,+cl_khr_byte_addressable_store,"
     "+cl_khr_global_int32_base_atomics,+cl_khr_global_int32_extended_atomics,"
@@ -53,7 +53,9 @@ static const char default_cl_ext[] =
     "+__opencl_c_generic_address_space,+__opencl_c_program_scope_global_variables,"
     "+__opencl_c_atomic_order_acq_rel,+__opencl_c_atomic_order_seq_cst,"
     "+__opencl_c_atomic_scope_device,+__opencl_c_atomic_scope_all_devices,"
-    "+__opencl_c_work_group_collective_functions,+__opencl_c_subgroups,+cl_khr_subgroups";
+    "+__opencl_c_work_group_collective_functions,+__opencl_c_subgroups,+cl_khr_subgroups,"
+    "+__opencl_c_images,+__opencl_c_read_write_images,+__opencl_c_3d_image_writes,"
+    "+cl_khr_3d_image_writes,+cl_khr_depth_images,+cl_khr_image2d_from_buffer";
 
 /* ---- option strings ---- */
 
