@@ -34,12 +34,22 @@
  * work-item, so the branches on them are uniform (constant samplers fold
  * away entirely); the per-pixel code is arithmetic, min/max and selects,
  * and the texel loads index typed rows by x (a constant stride per format).
+ * RGBA float, RGBA unorm8 and R float (RGBA uint8, R int32 for integer
+ * reads) are tested first, with one compare, before the general dispatch on
+ * type, channel count and order.  The dispatch is a switch, which LLVM's
+ * loop vectorizer refuses: lane loops that read images stay scalar.
  */
 
 #include "lanecl_builtins.h"
 #include "lanecl_image.h"
 
 typedef const __global struct lanecl_image *img_t;
+
+/* The overloads are always inlined: the inliner's cost threshold keeps a
+ * read of the general path out of line once a kernel has a few reads (a
+ * call per texel, and no vectorization around it), where the common case,
+ * a constant sampler and one of the fast formats, is a few instructions. */
+#define IMG_OVLD __attribute__((overloadable, always_inline))
 
 /* ---- handles (lowered by the compiler) ---- */
 
@@ -181,25 +191,178 @@ INLINE int is_srgb(uint order)
   return order == CLK_sRGB || order == CLK_sRGBx || order == CLK_sRGBA || order == CLK_sBGRA;
 }
 
+/* sRGB: the linear value of each 8-bit code (sRGB orders are 8-bit only),
+ * and for writes the linear value at which code k begins (the midpoint of
+ * codes k - 1 and k, k >= 1): a binary search over it rounds to the
+ * nearest code exactly, without pow (which would also keep the lane loop
+ * from vectorizing). */
+__constant float srgb_decode[256] = {
+    0.000000000e+00f, 3.035269910e-04f, 6.070539821e-04f, 9.105809731e-04f,
+    1.214107964e-03f, 1.517634955e-03f, 1.821161946e-03f, 2.124688821e-03f,
+    2.428215928e-03f, 2.731742803e-03f, 3.035269910e-03f, 3.346535843e-03f,
+    3.676507389e-03f, 4.024717025e-03f, 4.391442053e-03f, 4.776953254e-03f,
+    5.181516521e-03f, 5.605391692e-03f, 6.048833020e-03f, 6.512090564e-03f,
+    6.995410193e-03f, 7.499032188e-03f, 8.023193106e-03f, 8.568125777e-03f,
+    9.134058841e-03f, 9.721217677e-03f, 1.032982301e-02f, 1.096009370e-02f,
+    1.161224488e-02f, 1.228648797e-02f, 1.298303250e-02f, 1.370208338e-02f,
+    1.444384363e-02f, 1.520851441e-02f, 1.599629410e-02f, 1.680737548e-02f,
+    1.764195412e-02f, 1.850022003e-02f, 1.938236132e-02f, 2.028856240e-02f,
+    2.121900953e-02f, 2.217388526e-02f, 2.315336652e-02f, 2.415763214e-02f,
+    2.518685907e-02f, 2.624122240e-02f, 2.732089162e-02f, 2.842603996e-02f,
+    2.955683507e-02f, 3.071344458e-02f, 3.189603239e-02f, 3.310476616e-02f,
+    3.433980793e-02f, 3.560131416e-02f, 3.688944876e-02f, 3.820437193e-02f,
+    3.954623640e-02f, 4.091519862e-02f, 4.231141135e-02f, 4.373503104e-02f,
+    4.518620297e-02f, 4.666508734e-02f, 4.817182571e-02f, 4.970656708e-02f,
+    5.126945674e-02f, 5.286064744e-02f, 5.448027700e-02f, 5.612849072e-02f,
+    5.780543014e-02f, 5.951123685e-02f, 6.124605238e-02f, 6.301001459e-02f,
+    6.480326504e-02f, 6.662593782e-02f, 6.847816706e-02f, 7.036009431e-02f,
+    7.227185369e-02f, 7.421357185e-02f, 7.618538290e-02f, 7.818742096e-02f,
+    8.021982014e-02f, 8.228270710e-02f, 8.437620848e-02f, 8.650045842e-02f,
+    8.865558356e-02f, 9.084171057e-02f, 9.305896610e-02f, 9.530746937e-02f,
+    9.758734703e-02f, 9.989872575e-02f, 1.022417322e-01f, 1.046164855e-01f,
+    1.070231050e-01f, 1.094617099e-01f, 1.119324267e-01f, 1.144353747e-01f,
+    1.169706658e-01f, 1.195384264e-01f, 1.221387759e-01f, 1.247718185e-01f,
+    1.274376810e-01f, 1.301364750e-01f, 1.328683197e-01f, 1.356333345e-01f,
+    1.384316087e-01f, 1.412632912e-01f, 1.441284716e-01f, 1.470272690e-01f,
+    1.499597877e-01f, 1.529261470e-01f, 1.559264660e-01f, 1.589608341e-01f,
+    1.620293707e-01f, 1.651321948e-01f, 1.682693958e-01f, 1.714411080e-01f,
+    1.746474057e-01f, 1.778884232e-01f, 1.811642498e-01f, 1.844749898e-01f,
+    1.878207773e-01f, 1.912016869e-01f, 1.946178377e-01f, 1.980693191e-01f,
+    2.015562505e-01f, 2.050787359e-01f, 2.086368650e-01f, 2.122307569e-01f,
+    2.158605009e-01f, 2.195262015e-01f, 2.232279629e-01f, 2.269658744e-01f,
+    2.307400554e-01f, 2.345505804e-01f, 2.383975685e-01f, 2.422811240e-01f,
+    2.462013215e-01f, 2.501582801e-01f, 2.541520894e-01f, 2.581828535e-01f,
+    2.622506618e-01f, 2.663556039e-01f, 2.704977989e-01f, 2.746773064e-01f,
+    2.788942754e-01f, 2.831487358e-01f, 2.874408364e-01f, 2.917706370e-01f,
+    2.961382568e-01f, 3.005437851e-01f, 3.049873114e-01f, 3.094689250e-01f,
+    3.139887154e-01f, 3.185467720e-01f, 3.231432140e-01f, 3.277781010e-01f,
+    3.324515224e-01f, 3.371636271e-01f, 3.419144154e-01f, 3.467040658e-01f,
+    3.515326083e-01f, 3.564001322e-01f, 3.613067865e-01f, 3.662526011e-01f,
+    3.712376952e-01f, 3.762621284e-01f, 3.813260198e-01f, 3.864294291e-01f,
+    3.915724754e-01f, 3.967552185e-01f, 4.019777775e-01f, 4.072402120e-01f,
+    4.125426114e-01f, 4.178850651e-01f, 4.232676625e-01f, 4.286904931e-01f,
+    4.341536462e-01f, 4.396571815e-01f, 4.452011883e-01f, 4.507857859e-01f,
+    4.564110339e-01f, 4.620769918e-01f, 4.677838087e-01f, 4.735314846e-01f,
+    4.793201685e-01f, 4.851499498e-01f, 4.910208583e-01f, 4.969329834e-01f,
+    5.028864741e-01f, 5.088813305e-01f, 5.149176717e-01f, 5.209955573e-01f,
+    5.271151066e-01f, 5.332763791e-01f, 5.394794941e-01f, 5.457244515e-01f,
+    5.520114303e-01f, 5.583403707e-01f, 5.647115111e-01f, 5.711248517e-01f,
+    5.775804520e-01f, 5.840784311e-01f, 5.906188488e-01f, 5.972017646e-01f,
+    6.038273573e-01f, 6.104955673e-01f, 6.172065735e-01f, 6.239603758e-01f,
+    6.307571530e-01f, 6.375968456e-01f, 6.444796920e-01f, 6.514056325e-01f,
+    6.583748460e-01f, 6.653872728e-01f, 6.724431515e-01f, 6.795424819e-01f,
+    6.866853237e-01f, 6.938717365e-01f, 7.011018991e-01f, 7.083757520e-01f,
+    7.156934738e-01f, 7.230551243e-01f, 7.304607630e-01f, 7.379103899e-01f,
+    7.454041839e-01f, 7.529422045e-01f, 7.605245113e-01f, 7.681511641e-01f,
+    7.758222222e-01f, 7.835378051e-01f, 7.912979126e-01f, 7.991027236e-01f,
+    8.069522381e-01f, 8.148465753e-01f, 8.227857351e-01f, 8.307698965e-01f,
+    8.387989998e-01f, 8.468732238e-01f, 8.549926281e-01f, 8.631572127e-01f,
+    8.713670969e-01f, 8.796223998e-01f, 8.879231215e-01f, 8.962693810e-01f,
+    9.046611786e-01f, 9.130986333e-01f, 9.215818644e-01f, 9.301108718e-01f,
+    9.386857152e-01f, 9.473065138e-01f, 9.559733272e-01f, 9.646862745e-01f,
+    9.734452963e-01f, 9.822505713e-01f, 9.911020994e-01f, 1.000000000e+00f,
+};
+__constant float srgb_encode_start[256] = {
+    0.000000000e+00f, 1.517634955e-04f, 4.552904866e-04f, 7.588174776e-04f,
+    1.062344410e-03f, 1.365871402e-03f, 1.669398393e-03f, 1.972925384e-03f,
+    2.276452491e-03f, 2.579979366e-03f, 2.883506240e-03f, 3.188300878e-03f,
+    3.509259317e-03f, 3.848314984e-03f, 4.205747973e-03f, 4.581832793e-03f,
+    4.976837430e-03f, 5.391024053e-03f, 5.824650638e-03f, 6.277969573e-03f,
+    6.751227658e-03f, 7.244668435e-03f, 7.758530322e-03f, 8.293048479e-03f,
+    8.848452941e-03f, 9.424970485e-03f, 1.002282556e-02f, 1.064223703e-02f,
+    1.128342096e-02f, 1.194659248e-02f, 1.263196021e-02f, 1.333973184e-02f,
+    1.407011226e-02f, 1.482330263e-02f, 1.559950318e-02f, 1.639891043e-02f,
+    1.722171530e-02f, 1.806811430e-02f, 1.893829368e-02f, 1.983244345e-02f,
+    2.075074427e-02f, 2.169338241e-02f, 2.266053855e-02f, 2.365238965e-02f,
+    2.466911450e-02f, 2.571088821e-02f, 2.677788213e-02f, 2.787026949e-02f,
+    2.898821980e-02f, 3.013190255e-02f, 3.130147979e-02f, 3.249712288e-02f,
+    3.371898830e-02f, 3.496724367e-02f, 3.624204546e-02f, 3.754355386e-02f,
+    3.887192532e-02f, 4.022732005e-02f, 4.160988703e-02f, 4.301978648e-02f,
+    4.445716366e-02f, 4.592217132e-02f, 4.741496220e-02f, 4.893568531e-02f,
+    5.048448592e-02f, 5.206150562e-02f, 5.366689712e-02f, 5.530080199e-02f,
+    5.696336180e-02f, 5.865471810e-02f, 6.037501246e-02f, 6.212438270e-02f,
+    6.390297413e-02f, 6.571091712e-02f, 6.754834950e-02f, 6.941541284e-02f,
+    7.131223381e-02f, 7.323895395e-02f, 7.519570738e-02f, 7.718261331e-02f,
+    7.919982076e-02f, 8.124744147e-02f, 8.332562447e-02f, 8.543448895e-02f,
+    8.757415414e-02f, 8.974476904e-02f, 9.194643795e-02f, 9.417930245e-02f,
+    9.644347429e-02f, 9.873909503e-02f, 1.010662690e-01f, 1.034251302e-01f,
+    1.058158055e-01f, 1.082383990e-01f, 1.106930450e-01f, 1.131798625e-01f,
+    1.156989709e-01f, 1.182504818e-01f, 1.208345219e-01f, 1.234512031e-01f,
+    1.261006445e-01f, 1.287829578e-01f, 1.314982623e-01f, 1.342466772e-01f,
+    1.370283067e-01f, 1.398432702e-01f, 1.426916867e-01f, 1.455736607e-01f,
+    1.484893113e-01f, 1.514387280e-01f, 1.544220597e-01f, 1.574393809e-01f,
+    1.604908258e-01f, 1.635764986e-01f, 1.666964889e-01f, 1.698509306e-01f,
+    1.730399132e-01f, 1.762635708e-01f, 1.795219779e-01f, 1.828152537e-01f,
+    1.861435026e-01f, 1.895068288e-01f, 1.929053515e-01f, 1.963391453e-01f,
+    1.998083442e-01f, 2.033130378e-01f, 2.068533450e-01f, 2.104293406e-01f,
+    2.140411437e-01f, 2.176888436e-01f, 2.213725597e-01f, 2.250923961e-01f,
+    2.288484275e-01f, 2.326407582e-01f, 2.364695072e-01f, 2.403347790e-01f,
+    2.442366332e-01f, 2.481752038e-01f, 2.521505654e-01f, 2.561628520e-01f,
+    2.602121234e-01f, 2.642984688e-01f, 2.684220374e-01f, 2.725828886e-01f,
+    2.767811120e-01f, 2.810167968e-01f, 2.852900922e-01f, 2.896010280e-01f,
+    2.939497232e-01f, 2.983362973e-01f, 3.027608097e-01f, 3.072233498e-01f,
+    3.117240369e-01f, 3.162629604e-01f, 3.208401799e-01f, 3.254558444e-01f,
+    3.301099837e-01f, 3.348027468e-01f, 3.395341635e-01f, 3.443043828e-01f,
+    3.491134644e-01f, 3.539614975e-01f, 3.588485718e-01f, 3.637747765e-01f,
+    3.687402308e-01f, 3.737449646e-01f, 3.787891269e-01f, 3.838727772e-01f,
+    3.889960051e-01f, 3.941588998e-01f, 3.993615210e-01f, 4.046040177e-01f,
+    4.098864198e-01f, 4.152088165e-01f, 4.205713570e-01f, 4.259740412e-01f,
+    4.314170182e-01f, 4.369003475e-01f, 4.424241185e-01f, 4.479884207e-01f,
+    4.535933137e-01f, 4.592389166e-01f, 4.649252892e-01f, 4.706525207e-01f,
+    4.764207006e-01f, 4.822299182e-01f, 4.880802333e-01f, 4.939717650e-01f,
+    4.999045432e-01f, 5.058786869e-01f, 5.118942857e-01f, 5.179514289e-01f,
+    5.240501165e-01f, 5.301905274e-01f, 5.363727212e-01f, 5.425967574e-01f,
+    5.488626957e-01f, 5.551706553e-01f, 5.615206957e-01f, 5.679128766e-01f,
+    5.743473172e-01f, 5.808241367e-01f, 5.873433352e-01f, 5.939049721e-01f,
+    6.005092263e-01f, 6.071560979e-01f, 6.138457060e-01f, 6.205781102e-01f,
+    6.273533702e-01f, 6.341716051e-01f, 6.410328746e-01f, 6.479372382e-01f,
+    6.548848152e-01f, 6.618756652e-01f, 6.689097881e-01f, 6.759873629e-01f,
+    6.831084490e-01f, 6.902731061e-01f, 6.974813342e-01f, 7.047333717e-01f,
+    7.120291591e-01f, 7.193688154e-01f, 7.267524600e-01f, 7.341800332e-01f,
+    7.416517735e-01f, 7.491676807e-01f, 7.567278147e-01f, 7.643322945e-01f,
+    7.719811201e-01f, 7.796744108e-01f, 7.874122858e-01f, 7.951947451e-01f,
+    8.030219078e-01f, 8.108938336e-01f, 8.188105226e-01f, 8.267722130e-01f,
+    8.347787857e-01f, 8.428304791e-01f, 8.509272933e-01f, 8.590692282e-01f,
+    8.672565222e-01f, 8.754890561e-01f, 8.837670684e-01f, 8.920905590e-01f,
+    9.004595876e-01f, 9.088742137e-01f, 9.173345566e-01f, 9.258406162e-01f,
+    9.343925714e-01f, 9.429903626e-01f, 9.516341686e-01f, 9.603240490e-01f,
+    9.690600038e-01f, 9.778421521e-01f, 9.866705537e-01f, 9.955452681e-01f,
+};
+
 INLINE float srgb_to_linear(float c)
 {
-  return c <= 0.04045f ? c / 12.92f : powr((c + 0.055f) / 1.055f, 2.4f);
+  return srgb_decode[(int)(c * 255.0f + 0.5f)];
 }
 
-INLINE float linear_to_srgb(float c)
+/* The 8-bit code of linear c (NaN and below 0: 0; 1 and above: 255). */
+INLINE uint linear_to_srgb_code(float c)
 {
-  if (!(c > 0.0f)) /* NaN and <= 0 */
-    return 0.0f;
-  if (c >= 1.0f)
-    return 1.0f;
-  return c <= 0.0031308f ? c * 12.92f : 1.055f * powr(c, 1.0f / 2.4f) - 0.055f;
+  uint k = 0;
+  for (uint step = 128; step; step >>= 1)
+    k = c >= srgb_encode_start[k + step] ? k + step : k;
+  return k;
+}
+
+/* The common formats first: one compare of (order, type) instead of the
+ * three dispatches of the general path. */
+#define FMT(order, type) ((uint)(order) << 16 | (uint)(type))
+INLINE uint fmt_of(img_t im)
+{
+  return FMT(im->channel_order, im->channel_data_type);
 }
 
 /* The texel at (x, y, z), inside the image, as RGBA. */
 INLINE float4 fetch_f(img_t im, int x, int y, int z)
 {
-  uint order = im->channel_order;
-  float4 c = swz_float(order, raw_f(im, row_of(im, y, z), x));
+  uint order = im->channel_order, f = fmt_of(im);
+  __global const uchar *row = row_of(im, y, z);
+  if (f == FMT(CLK_RGBA, CLK_FLOAT))
+    return vload4(x, (__global const float *)row);
+  if (f == FMT(CLK_RGBA, CLK_UNORM_INT8))
+    return convert_float4(vload4(x, row)) / 255.0f;
+  if (f == FMT(CLK_R, CLK_FLOAT))
+    return (float4)(((__global const float *)row)[x], 0.0f, 0.0f, 1.0f);
+  float4 c = swz_float(order, raw_f(im, row, x));
   if (is_srgb(order))
     c = (float4)(srgb_to_linear(c.x), srgb_to_linear(c.y), srgb_to_linear(c.z), c.w);
   return c;
@@ -207,7 +370,13 @@ INLINE float4 fetch_f(img_t im, int x, int y, int z)
 
 INLINE int4 fetch_i(img_t im, int x, int y, int z)
 {
-  return swz_int(im->channel_order, raw_i(im, row_of(im, y, z), x));
+  uint f = fmt_of(im);
+  __global const uchar *row = row_of(im, y, z);
+  if (f == FMT(CLK_RGBA, CLK_UNSIGNED_INT8))
+    return convert_int4(vload4(x, row));
+  if (f == FMT(CLK_R, CLK_SIGNED_INT32) || f == FMT(CLK_R, CLK_UNSIGNED_INT32))
+    return (int4)(((__global const int *)row)[x], 0, 0, 1);
+  return swz_int(im->channel_order, raw_i(im, row, x));
 }
 
 /* The border color of CLAMP. */
@@ -458,9 +627,27 @@ INLINE void store_f(img_t im, int x, int y, int z, int dims, float4 c)
   if (write_outside(im, x, y, z, dims))
     return;
   __global uchar *row = row_of(im, y, z);
-  uint order = im->channel_order, n = im->num_channels;
-  if (is_srgb(order))
-    c = (float4)(linear_to_srgb(c.x), linear_to_srgb(c.y), linear_to_srgb(c.z), c.w);
+  uint order = im->channel_order, n = im->num_channels, f = fmt_of(im);
+  if (f == FMT(CLK_RGBA, CLK_FLOAT)) {
+    vstore4(c, x, (__global float *)row);
+    return;
+  }
+  if (f == FMT(CLK_RGBA, CLK_UNORM_INT8)) {
+    vstore4(convert_uchar4_sat_rte(c * 255.0f), x, row);
+    return;
+  }
+  if (f == FMT(CLK_R, CLK_FLOAT)) {
+    ((__global float *)row)[x] = c.x;
+    return;
+  }
+  if (is_srgb(order)) {
+    /* 8-bit only: the codes directly. */
+    uchar4 v = (uchar4)((uchar)linear_to_srgb_code(c.x), (uchar)linear_to_srgb_code(c.y),
+                        (uchar)linear_to_srgb_code(c.z), convert_uchar_sat_rte(c.w * 255.0f));
+    v = order == CLK_sBGRA ? v.zyxw : v;
+    STOREN(uchar, v, row, x, n);
+    return;
+  }
   float4 m = unswz_float(order, c);
   switch (im->channel_data_type) {
   case CLK_UNORM_INT8: {
@@ -582,56 +769,56 @@ INLINE void store_i(img_t im, int x, int y, int z, int dims, int4 c, int sign)
 
 /* Sampled reads (read_only images only). */
 #define DEF_SAMPLED(IT, ICT, FCT, DIMS, ARR, cx, cy, cz)                                   \
-  OVLD float4 read_imagef(read_only IT img, sampler_t smp, FCT c)                          \
+  IMG_OVLD float4 read_imagef(read_only IT img, sampler_t smp, FCT c)                          \
   {                                                                                        \
     img_t im = DESC(img);                                                                  \
     return sample_f(im, SMP(smp), (float)(cx), (float)(cy), (float)(cz), DIMS,             \
                     LAYER_F(ARR, DIMS, cy, cz));                                           \
   }                                                                                        \
-  OVLD float4 read_imagef(read_only IT img, sampler_t smp, ICT c)                          \
+  IMG_OVLD float4 read_imagef(read_only IT img, sampler_t smp, ICT c)                          \
   {                                                                                        \
     img_t im = DESC(img);                                                                  \
     return texel_f(im, SMP(smp), cx, (DIMS) >= 2 ? (int)(cy) : 0, (DIMS) == 3 ? (int)(cz) : 0, DIMS, \
                    LAYER_I(ARR, DIMS, cy, cz));                                            \
   }                                                                                        \
-  OVLD int4 read_imagei(read_only IT img, sampler_t smp, FCT c)                            \
+  IMG_OVLD int4 read_imagei(read_only IT img, sampler_t smp, FCT c)                            \
   {                                                                                        \
     img_t im = DESC(img);                                                                  \
     return sample_i(im, SMP(smp), (float)(cx), (float)(cy), (float)(cz), DIMS,             \
                     LAYER_F(ARR, DIMS, cy, cz));                                           \
   }                                                                                        \
-  OVLD int4 read_imagei(read_only IT img, sampler_t smp, ICT c)                            \
+  IMG_OVLD int4 read_imagei(read_only IT img, sampler_t smp, ICT c)                            \
   {                                                                                        \
     img_t im = DESC(img);                                                                  \
     return texel_i(im, SMP(smp), cx, (DIMS) >= 2 ? (int)(cy) : 0, (DIMS) == 3 ? (int)(cz) : 0, DIMS, \
                    LAYER_I(ARR, DIMS, cy, cz));                                            \
   }                                                                                        \
-  OVLD uint4 read_imageui(read_only IT img, sampler_t smp, FCT c)                          \
+  IMG_OVLD uint4 read_imageui(read_only IT img, sampler_t smp, FCT c)                          \
   {                                                                                        \
     return as_uint4(read_imagei(img, smp, c));                                             \
   }                                                                                        \
-  OVLD uint4 read_imageui(read_only IT img, sampler_t smp, ICT c)                          \
+  IMG_OVLD uint4 read_imageui(read_only IT img, sampler_t smp, ICT c)                          \
   {                                                                                        \
     return as_uint4(read_imagei(img, smp, c));                                             \
   }                                                                                        \
-  OVLD half4 read_imageh(read_only IT img, sampler_t smp, FCT c)                           \
+  IMG_OVLD half4 read_imageh(read_only IT img, sampler_t smp, FCT c)                           \
   {                                                                                        \
     return convert_half4(read_imagef(img, smp, c));                                        \
   }                                                                                        \
-  OVLD half4 read_imageh(read_only IT img, sampler_t smp, ICT c)                           \
+  IMG_OVLD half4 read_imageh(read_only IT img, sampler_t smp, ICT c)                           \
   {                                                                                        \
     return convert_half4(read_imagef(img, smp, c));                                        \
   }
 
 #define DEF_SAMPLED_DEPTH(IT, ICT, FCT, DIMS, ARR, cx, cy, cz)                             \
-  OVLD float read_imagef(read_only IT img, sampler_t smp, FCT c)                           \
+  IMG_OVLD float read_imagef(read_only IT img, sampler_t smp, FCT c)                           \
   {                                                                                        \
     img_t im = DESC(img);                                                                  \
     return sample_f(im, SMP(smp), (float)(cx), (float)(cy), (float)(cz), DIMS,             \
                     LAYER_F(ARR, DIMS, cy, cz))                                            \
         .x;                                                                                \
   }                                                                                        \
-  OVLD float read_imagef(read_only IT img, sampler_t smp, ICT c)                           \
+  IMG_OVLD float read_imagef(read_only IT img, sampler_t smp, ICT c)                           \
   {                                                                                        \
     img_t im = DESC(img);                                                                  \
     return texel_f(im, SMP(smp), cx, (int)(cy), 0, DIMS, LAYER_I(ARR, DIMS, cy, cz)).x;    \
@@ -639,29 +826,29 @@ INLINE void store_i(img_t im, int x, int y, int z, int dims, int4 c, int sign)
 
 /* Samplerless reads (read_only and read_write). */
 #define DEF_LOAD(ACC, IT, ICT, FCT, DIMS, ARR, cx, cy, cz)                                 \
-  OVLD float4 read_imagef(ACC IT img, ICT c)                                               \
+  IMG_OVLD float4 read_imagef(ACC IT img, ICT c)                                               \
   {                                                                                        \
     img_t im = DESC(img);                                                                  \
     return load_f(im, cx, (DIMS) == 1 && (ARR) ? layer_of_i(im, (int)(cy)) : (int)(cy),    \
                   (DIMS) == 2 && (ARR) ? layer_of_i(im, (int)(cz)) : (int)(cz), DIMS);     \
   }                                                                                        \
-  OVLD int4 read_imagei(ACC IT img, ICT c)                                                 \
+  IMG_OVLD int4 read_imagei(ACC IT img, ICT c)                                                 \
   {                                                                                        \
     img_t im = DESC(img);                                                                  \
     return load_i(im, cx, (DIMS) == 1 && (ARR) ? layer_of_i(im, (int)(cy)) : (int)(cy),    \
                   (DIMS) == 2 && (ARR) ? layer_of_i(im, (int)(cz)) : (int)(cz), DIMS);     \
   }                                                                                        \
-  OVLD uint4 read_imageui(ACC IT img, ICT c)                                               \
+  IMG_OVLD uint4 read_imageui(ACC IT img, ICT c)                                               \
   {                                                                                        \
     return as_uint4(read_imagei(img, c));                                                  \
   }                                                                                        \
-  OVLD half4 read_imageh(ACC IT img, ICT c)                                                \
+  IMG_OVLD half4 read_imageh(ACC IT img, ICT c)                                                \
   {                                                                                        \
     return convert_half4(read_imagef(img, c));                                             \
   }
 
 #define DEF_LOAD_DEPTH(ACC, IT, ICT, FCT, DIMS, ARR, cx, cy, cz)                           \
-  OVLD float read_imagef(ACC IT img, ICT c)                                                \
+  IMG_OVLD float read_imagef(ACC IT img, ICT c)                                                \
   {                                                                                        \
     img_t im = DESC(img);                                                                  \
     return load_f(im, cx, (int)(cy), (ARR) ? layer_of_i(im, (int)(cz)) : 0, DIMS).x;       \
@@ -675,34 +862,34 @@ INLINE void store_i(img_t im, int x, int y, int z, int dims, int4 c, int sign)
    : (ARR)              ? outside((int)(cz), (int)im->array_size)                         \
                         : 0)
 #define DEF_WRITE(ACC, IT, ICT, FCT, DIMS, ARR, cx, cy, cz)                                \
-  OVLD void write_imagef(ACC IT img, ICT c, float4 v)                                      \
+  IMG_OVLD void write_imagef(ACC IT img, ICT c, float4 v)                                      \
   {                                                                                        \
     img_t im = DESC(img);                                                                  \
     if (WOUT(ACC, DIMS, ARR, cy, cz))                                                      \
       return;                                                                              \
     store_f(im, cx, (int)(cy), (int)(cz), DIMS, v);                                        \
   }                                                                                        \
-  OVLD void write_imagei(ACC IT img, ICT c, int4 v)                                        \
+  IMG_OVLD void write_imagei(ACC IT img, ICT c, int4 v)                                        \
   {                                                                                        \
     img_t im = DESC(img);                                                                  \
     if (WOUT(ACC, DIMS, ARR, cy, cz))                                                      \
       return;                                                                              \
     store_i(im, cx, (int)(cy), (int)(cz), DIMS, v, 1);                                     \
   }                                                                                        \
-  OVLD void write_imageui(ACC IT img, ICT c, uint4 v)                                      \
+  IMG_OVLD void write_imageui(ACC IT img, ICT c, uint4 v)                                      \
   {                                                                                        \
     img_t im = DESC(img);                                                                  \
     if (WOUT(ACC, DIMS, ARR, cy, cz))                                                      \
       return;                                                                              \
     store_i(im, cx, (int)(cy), (int)(cz), DIMS, as_int4(v), 0);                            \
   }                                                                                        \
-  OVLD void write_imageh(ACC IT img, ICT c, half4 v)                                       \
+  IMG_OVLD void write_imageh(ACC IT img, ICT c, half4 v)                                       \
   {                                                                                        \
     write_imagef(img, c, convert_float4(v));                                               \
   }
 
 #define DEF_WRITE_DEPTH(ACC, IT, ICT, FCT, DIMS, ARR, cx, cy, cz)                          \
-  OVLD void write_imagef(ACC IT img, ICT c, float v)                                       \
+  IMG_OVLD void write_imagef(ACC IT img, ICT c, float v)                                       \
   {                                                                                        \
     img_t im = DESC(img);                                                                  \
     if (WOUT(ACC, DIMS, ARR, cy, cz))                                                      \
@@ -712,43 +899,43 @@ INLINE void store_i(img_t im, int x, int y, int z, int dims, int4 c, int sign)
 
 /* Queries. */
 #define DEF_Q_ALL(ACC, IT, ...)                                                            \
-  OVLD int get_image_width(ACC IT img)                                                     \
+  IMG_OVLD int get_image_width(ACC IT img)                                                     \
   {                                                                                        \
     return (int)DESC(img)->width;                                                          \
   }                                                                                        \
-  OVLD int get_image_channel_data_type(ACC IT img)                                         \
+  IMG_OVLD int get_image_channel_data_type(ACC IT img)                                         \
   {                                                                                        \
     return (int)DESC(img)->channel_data_type;                                              \
   }                                                                                        \
-  OVLD int get_image_channel_order(ACC IT img)                                             \
+  IMG_OVLD int get_image_channel_order(ACC IT img)                                             \
   {                                                                                        \
     return (int)DESC(img)->channel_order;                                                  \
   }
 #define DEF_Q_2D(ACC, IT, ...)                                                             \
-  OVLD int get_image_height(ACC IT img)                                                    \
+  IMG_OVLD int get_image_height(ACC IT img)                                                    \
   {                                                                                        \
     return (int)DESC(img)->height;                                                         \
   }                                                                                        \
-  OVLD int2 get_image_dim(ACC IT img)                                                      \
+  IMG_OVLD int2 get_image_dim(ACC IT img)                                                      \
   {                                                                                        \
     img_t im = DESC(img);                                                                  \
     return (int2)((int)im->width, (int)im->height);                                        \
   }
 #define DEF_Q_ARR(ACC, IT, ...)                                                            \
-  OVLD size_t get_image_array_size(ACC IT img)                                             \
+  IMG_OVLD size_t get_image_array_size(ACC IT img)                                             \
   {                                                                                        \
     return DESC(img)->array_size;                                                          \
   }
 #define DEF_Q_3D(ACC, IT, ...)                                                             \
-  OVLD int get_image_height(ACC IT img)                                                    \
+  IMG_OVLD int get_image_height(ACC IT img)                                                    \
   {                                                                                        \
     return (int)DESC(img)->height;                                                         \
   }                                                                                        \
-  OVLD int get_image_depth(ACC IT img)                                                     \
+  IMG_OVLD int get_image_depth(ACC IT img)                                                     \
   {                                                                                        \
     return (int)DESC(img)->depth;                                                          \
   }                                                                                        \
-  OVLD int4 get_image_dim(ACC IT img)                                                      \
+  IMG_OVLD int4 get_image_dim(ACC IT img)                                                      \
   {                                                                                        \
     img_t im = DESC(img);                                                                  \
     return (int4)((int)im->width, (int)im->height, (int)im->depth, 0);                     \
