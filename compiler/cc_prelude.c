@@ -1,9 +1,9 @@
 /* The prelude every OpenCL C program is compiled with (written into the build's
  * temp dir and passed to clang with -include, after clang's default header).
  * It removes the feature macros clang predefines for SPIR that the device
- * doesn't have, defines the image ones (__IMAGE_SUPPORT__, __opencl_c_images,
- * __opencl_c_read_write_images, __opencl_c_3d_image_writes), and declares what clang 19's default header lacks: cl_khr_work_group_uniform_arithmetic (mul, and, or,
- * xor, logical_and, logical_or, logical_xor reductions and scans), which the
+ * doesn't have (the image ones unless the device lists __opencl_c_images),
+ * and declares what clang 19's default header lacks:
+ * cl_khr_work_group_uniform_arithmetic (mul, and, or, xor, logical_and, logical_or, logical_xor reductions and scans), which the
  * device advertises.  The work-group function generator lowers these calls
  * like the core collectives. */
 #include "compiler/cc_internal.h"
@@ -42,20 +42,14 @@ const char cc_prelude_src[] =
   "#undef __opencl_c_kernel_clock_scope_device\n"
   "#undef __opencl_c_kernel_clock_scope_sub_group\n"
   "#undef __opencl_c_kernel_clock_scope_work_group\n"
-  /* Images: the device has them (CL_DEVICE_IMAGE_SUPPORT, builtins/image.cl);
-   * clang defines these for SPIR anyway, and they are stated here so that a
-   * -cl-ext list without them changes nothing. */
-  "#ifndef __IMAGE_SUPPORT__\n"
-  "#define __IMAGE_SUPPORT__ 1\n"
-  "#endif\n"
+  /* Images follow the device's -cl-ext: clang defines __opencl_c_images
+   * (and __opencl_c_3d_image_writes) only when it lists them, but
+   * __IMAGE_SUPPORT__ and __opencl_c_read_write_images for every SPIR
+   * target; a device without images must not see those. */
   "#ifndef __opencl_c_images\n"
-  "#define __opencl_c_images 1\n"
-  "#endif\n"
-  "#ifndef __opencl_c_read_write_images\n"
-  "#define __opencl_c_read_write_images 1\n"
-  "#endif\n"
-  "#ifndef __opencl_c_3d_image_writes\n"
-  "#define __opencl_c_3d_image_writes 1\n"
+  "#undef __IMAGE_SUPPORT__\n"
+  "#undef __opencl_c_read_write_images\n"
+  "#undef __opencl_c_3d_image_writes\n"
   "#endif\n"
   /* The OpenCL version of the device (clang leaves it to the platform);
    * __OPENCL_C_VERSION__ is clang's, from -cl-std. */
