@@ -689,7 +689,7 @@ int cc_frontend(const cc_device_desc *dev, const char *source, const cc_options 
                          "-finclude-default-header", "-cl-kernel-arg-info", "-fgnu89-inline", "-emit-llvm-bc",
                          "-o", CC_OUTPUT_NAME, ext, "-include", CC_PRELUDE_NAME, "-I", ".", "-x", "cl"};
   size_t nfixed = sizeof(fixed) / sizeof(fixed[0]);
-  const char **argv = malloc((nfixed + o->nclang_args + 2) * sizeof(*argv));
+  const char **argv = malloc((nfixed + o->nclang_args + 3) * sizeof(*argv));
   if (!argv) {
     free(ext);
     rc = CC_OUT_OF_MEMORY;
@@ -698,6 +698,10 @@ int cc_frontend(const cc_device_desc *dev, const char *source, const cc_options 
   size_t argc = 0;
   for (size_t i = 0; i < nfixed; i++)
     argv[argc++] = fixed[i];
+  /* A device without images: the prelude takes back the image macros clang
+   * defines for every SPIR target (in OpenCL C 1.x no feature macro tells). */
+  if (!strstr(cl_ext, "+__opencl_c_images"))
+    argv[argc++] = "-D__LANECL_NO_IMAGES";
   for (size_t i = 0; i < o->nclang_args; i++)
     argv[argc++] = o->clang_args[i];
   argv[argc++] = CC_SOURCE_NAME;

@@ -1,7 +1,7 @@
 /* The prelude every OpenCL C program is compiled with (written into the build's
  * temp dir and passed to clang with -include, after clang's default header).
  * It removes the feature macros clang predefines for SPIR that the device
- * doesn't have (the image ones unless the device lists __opencl_c_images),
+ * doesn't have (the image ones on a device without images),
  * and declares what clang 19's default header lacks:
  * cl_khr_work_group_uniform_arithmetic (mul, and, or, xor, logical_and, logical_or, logical_xor reductions and scans), which the
  * device advertises.  The work-group function generator lowers these calls
@@ -42,12 +42,13 @@ const char cc_prelude_src[] =
   "#undef __opencl_c_kernel_clock_scope_device\n"
   "#undef __opencl_c_kernel_clock_scope_sub_group\n"
   "#undef __opencl_c_kernel_clock_scope_work_group\n"
-  /* Images follow the device's -cl-ext: clang defines __opencl_c_images
-   * (and __opencl_c_3d_image_writes) only when it lists them, but
-   * __IMAGE_SUPPORT__ and __opencl_c_read_write_images for every SPIR
-   * target; a device without images must not see those. */
-  "#ifndef __opencl_c_images\n"
+  /* Images follow the device: clang defines __IMAGE_SUPPORT__ and
+   * __opencl_c_read_write_images for every SPIR target; the front end
+   * defines __LANECL_NO_IMAGES when the device's -cl-ext lacks
+   * __opencl_c_images. */
+  "#ifdef __LANECL_NO_IMAGES\n"
   "#undef __IMAGE_SUPPORT__\n"
+  "#undef __opencl_c_images\n"
   "#undef __opencl_c_read_write_images\n"
   "#undef __opencl_c_3d_image_writes\n"
   "#endif\n"
