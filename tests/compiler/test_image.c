@@ -71,14 +71,12 @@ static const char all_src[] =
     "  o[1] = (int4)(get_image_depth(a), get_image_depth(b), get_image_depth(c), get_image_height(c)); }\n";
 
 static wg_prog prog;
-static int prog_built;
 
-static void build_once(void)
+/* The kernels are built once, before the tests fork (a build per test cost
+ * most of the file's time). */
+__attribute__((constructor(200))) static void build_kernels(void)
 {
-  if (!prog_built) {
-    wg_build(src, levels[0], &prog);
-    prog_built = 1;
-  }
+  wg_build(src, levels[0], &prog);
 }
 
 static void check_read_f(timg *t, const char *kernel, unsigned s, float c[NW][4])
@@ -114,7 +112,6 @@ TEST(every_overload_builds)
 
 TEST(sampled_float_reads_match_the_reference)
 {
-  build_once();
   static const int kinds[] = {T1D, T1DA, T2D, T2DA, T3D};
   static const char *const kern[] = {"rf1", "?", "rf1a", "rf2", "rf2a", "rf3"};
   for (unsigned k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
@@ -132,7 +129,6 @@ TEST(sampled_float_reads_match_the_reference)
 
 TEST(depth_reads_match_the_reference)
 {
-  build_once();
   static const fmt depth[] = {{CL_DEPTH, CL_FLOAT}, {CL_DEPTH, CL_UNORM_INT16}};
   for (int kind = T2DD; kind <= T2DAD; kind++)
     for (unsigned f = 0; f < 2; f++) {
@@ -149,7 +145,6 @@ TEST(depth_reads_match_the_reference)
 
 TEST(integer_coordinate_reads_match_the_reference)
 {
-  build_once();
   static const int kinds[] = {T1D, T1DA, T2D, T2DA, T3D};
   static const char *const kern[] = {"rfi1", "?", "rfi1a", "rfi2", "rfi2a", "rfi3"};
   static const unsigned smp[] = {0x10, 0x12, 0x14};
@@ -194,7 +189,6 @@ TEST(integer_coordinate_reads_match_the_reference)
 
 TEST(integer_channel_reads_match_the_reference)
 {
-  build_once();
   static const unsigned smp[] = {0x10, 0x12, 0x14, 0x11 | 0x6, 0x11 | 0x8, 0x11 | 0x4};
   for (unsigned f = 0; f < N_INT_FMTS; f++) {
     timg t;
@@ -226,7 +220,6 @@ TEST(integer_channel_reads_match_the_reference)
 
 TEST(samplerless_and_3d_integer_reads_match_the_reference)
 {
-  build_once();
   for (unsigned f = 0; f < N_FLOAT_FMTS; f++) {
     timg t;
     timg_make(&t, T1DB, float_fmts[f], 40, 1, 1, 1);
@@ -293,7 +286,6 @@ TEST(samplerless_and_3d_integer_reads_match_the_reference)
 
 TEST(float_writes_match_the_reference)
 {
-  build_once();
   static const int kinds[] = {T1D, T1DB, T1DA, T2D, T2DA, T3D};
   static const char *const kern[] = {"wf1", "wf1b", "wf1a", "wf2", "wf2a", "wf3"};
   for (unsigned k = 0; k < 6; k++)
@@ -341,7 +333,6 @@ TEST(float_writes_match_the_reference)
 
 TEST(depth_and_integer_writes_match_the_reference)
 {
-  build_once();
   static const fmt depth[] = {{CL_DEPTH, CL_FLOAT}, {CL_DEPTH, CL_UNORM_INT16}};
   for (unsigned f = 0; f < 2; f++) {
     timg t;
@@ -393,7 +384,6 @@ TEST(depth_and_integer_writes_match_the_reference)
 
 TEST(read_write_image_reads_then_writes_each_pixel)
 {
-  build_once();
   static const fmt fm[] = {{CL_RGBA, CL_FLOAT}, {CL_RGBA, CL_UNORM_INT8}, {CL_R, CL_HALF_FLOAT}};
   for (unsigned f = 0; f < 3; f++) {
     timg t;
@@ -426,7 +416,6 @@ TEST(read_write_image_reads_then_writes_each_pixel)
 
 TEST(queries_return_the_descriptor)
 {
-  build_once();
   timg a, b, c, d;
   timg_make(&a, T3D, (fmt){CL_RGBA, CL_UNORM_INT8}, 7, 5, 3, 1);
   timg_make(&b, T2DA, (fmt){CL_R, CL_FLOAT}, 6, 4, 1, 9);
@@ -447,7 +436,6 @@ TEST(queries_return_the_descriptor)
 
 TEST(constant_samplers_match_the_reference)
 {
-  build_once();
   for (unsigned f = 0; f < N_FLOAT_FMTS; f += 3) {
     timg t;
     timg_make(&t, T2D, float_fmts[f], 7, 5, 1, 1);
