@@ -44,7 +44,7 @@ extern char **environ;
 #define CC_OUTPUT_NAME "program.bc"
 
 /* Used when the device gives no -cl-ext list: an OpenCL 3.0 full-profile CPU
- * without images. */
+ * with images. */
 static const char default_cl_ext[] =
     "-all,+cl_khr_fp64,+__opencl_c_fp64,+cl_khr_fp16,+__opencl_c_int64,+cl_khr_byte_addressable_store,"
     "+cl_khr_global_int32_base_atomics,+cl_khr_global_int32_extended_atomics,"
@@ -53,7 +53,9 @@ static const char default_cl_ext[] =
     "+__opencl_c_generic_address_space,+__opencl_c_program_scope_global_variables,"
     "+__opencl_c_atomic_order_acq_rel,+__opencl_c_atomic_order_seq_cst,"
     "+__opencl_c_atomic_scope_device,+__opencl_c_atomic_scope_all_devices,"
-    "+__opencl_c_work_group_collective_functions,+__opencl_c_subgroups,+cl_khr_subgroups";
+    "+__opencl_c_work_group_collective_functions,+__opencl_c_subgroups,+cl_khr_subgroups,"
+    "+__opencl_c_images,+__opencl_c_read_write_images,+__opencl_c_3d_image_writes,"
+    "+cl_khr_3d_image_writes,+cl_khr_depth_images,+cl_khr_image2d_from_buffer";
 
 /* ---- option strings ---- */
 
@@ -687,7 +689,7 @@ int cc_frontend(const cc_device_desc *dev, const char *source, const cc_options 
                          "-finclude-default-header", "-cl-kernel-arg-info", "-fgnu89-inline", "-emit-llvm-bc",
                          "-o", CC_OUTPUT_NAME, ext, "-include", CC_PRELUDE_NAME, "-I", ".", "-x", "cl"};
   size_t nfixed = sizeof(fixed) / sizeof(fixed[0]);
-  const char **argv = malloc((nfixed + o->nclang_args + 2) * sizeof(*argv));
+  const char **argv = malloc((nfixed + o->nclang_args + 3) * sizeof(*argv));
   if (!argv) {
     free(ext);
     rc = CC_OUT_OF_MEMORY;
@@ -696,6 +698,10 @@ int cc_frontend(const cc_device_desc *dev, const char *source, const cc_options 
   size_t argc = 0;
   for (size_t i = 0; i < nfixed; i++)
     argv[argc++] = fixed[i];
+  /* A device without images: the prelude takes back the image macros clang
+   * defines for every SPIR target (in OpenCL C 1.x no feature macro tells). */
+  if (!strstr(cl_ext, "+__opencl_c_images"))
+    argv[argc++] = "-D__LANECL_NO_IMAGES";
   for (size_t i = 0; i < o->nclang_args; i++)
     argv[argc++] = o->clang_args[i];
   argv[argc++] = CC_SOURCE_NAME;

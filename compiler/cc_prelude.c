@@ -1,8 +1,9 @@
 /* The prelude every OpenCL C program is compiled with (written into the build's
  * temp dir and passed to clang with -include, after clang's default header).
  * It removes the feature macros clang predefines for SPIR that the device
- * doesn't have, and declares what clang 19's default header lacks: cl_khr_work_group_uniform_arithmetic (mul, and, or,
- * xor, logical_and, logical_or, logical_xor reductions and scans), which the
+ * doesn't have (the image ones on a device without images),
+ * and declares what clang 19's default header lacks:
+ * cl_khr_work_group_uniform_arithmetic (mul, and, or, xor, logical_and, logical_or, logical_xor reductions and scans), which the
  * device advertises.  The work-group function generator lowers these calls
  * like the core collectives. */
 #include "compiler/cc_internal.h"
@@ -41,11 +42,16 @@ const char cc_prelude_src[] =
   "#undef __opencl_c_kernel_clock_scope_device\n"
   "#undef __opencl_c_kernel_clock_scope_sub_group\n"
   "#undef __opencl_c_kernel_clock_scope_work_group\n"
+  /* Images follow the device: clang defines __IMAGE_SUPPORT__ and
+   * __opencl_c_read_write_images for every SPIR target; the front end
+   * defines __LANECL_NO_IMAGES when the device's -cl-ext lacks
+   * __opencl_c_images. */
+  "#ifdef __LANECL_NO_IMAGES\n"
+  "#undef __IMAGE_SUPPORT__\n"
+  "#undef __opencl_c_images\n"
   "#undef __opencl_c_read_write_images\n"
   "#undef __opencl_c_3d_image_writes\n"
-  "#undef __opencl_c_images\n"
-  /* clang defines it for every SPIR target; the device has no images. */
-  "#undef __IMAGE_SUPPORT__\n"
+  "#endif\n"
   /* The OpenCL version of the device (clang leaves it to the platform);
    * __OPENCL_C_VERSION__ is clang's, from -cl-std. */
   "#define __OPENCL_VERSION__ 300\n"

@@ -6,6 +6,15 @@
  *     pointer-sized handle.  The C API cannot rebuild a function with new
  *     types, so a module that has them goes through its textual IR once; a
  *     module without them (most) pays nothing.
+ *     Then the image and sampler handles are opened (builtins/lanecl_image.h
+ *     has the ABI): a call to a function whose name contains
+ *     "__lanecl_image_desc" (declared, never defined, by builtins/image.cl for
+ *     every image type) becomes its argument, the image's `struct
+ *     lanecl_image *` (an addrspacecast to the declared result's space); one
+ *     to "__lanecl_sampler_bits" becomes ptrtoint of its argument, the
+ *     CLK_* bits; clang's __translate_sampler_initializer(i32 bits), which it
+ *     calls for every sampler_t constant of a kernel, becomes inttoptr of the
+ *     bits.  The same in the builtins library and in kernels.
  *  2. Host triple and datalayout; the C calling convention on every function
  *     and call (spir_kernel and spir_func are no X86 conventions).
  *  3. clang's "target-cpu"/"target-features" go (they would pin the code to
@@ -290,6 +299,71 @@ static int lower_opaque_types(LLVMModuleRef m, char **err)
   return CC_OK;
 }
 
+/* Loads through v (a descriptor pointer, or an address computed from it)
+ * read fields that no kernel writes: !invariant.load lets LICM take them out
+ * of the lane loops whatever the loops store. */
+static void mark_invariant_loads(LLVMValueRef v, unsigned kind, LLVMValueRef node, int depth)
+{
+  if (depth > 8)
+    return;
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsALoadInst(user))
+      LLVMSetMetadata(user, kind, node);
+    else if (LLVMIsAGetElementPtrInst(user) || LLVMIsAAddrSpaceCastInst(user) || LLVMIsABitCastInst(user))
+      mark_invariant_loads(user, kind, node, depth + 1);
+  }
+}
+
+/* Opens image and sampler handles (see the file comment). */
+static void lower_image_calls(LLVMModuleRef m)
+{
+  LLVMContextRef ctx = LLVMGetModuleContext(m);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+  LLVMValueRef next;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = next) {
+    next = LLVMGetNextFunction(f);
+    if (!LLVMIsDeclaration(f))
+      continue;
+    size_t len;
+    const char *name = LLVMGetValueName2(f, &len);
+    int kind = strstr(name, "__lanecl_image_desc") ? 1
+               : strstr(name, "__lanecl_sampler_bits") ? 2
+               : !strcmp(name, "__translate_sampler_initializer") ? 3
+                                                                   : 0;
+    if (!kind)
+      continue;
+    LLVMUseRef u;
+    while ((u = LLVMGetFirstUse(f))) {
+      LLVMValueRef call = LLVMGetUser(u);
+      if (!LLVMIsACallInst(call) || LLVMGetCalledValue(call) != f || LLVMGetNumArgOperands(call) != 1) {
+        LLVMReplaceAllUsesWith(f, LLVMGetPoison(LLVMTypeOf(f)));
+        break;
+      }
+      LLVMValueRef arg = LLVMGetOperand(call, 0);
+      LLVMTypeRef rt = LLVMTypeOf(call), at = LLVMTypeOf(arg);
+      LLVMPositionBuilderBefore(b, call);
+      LLVMValueRef v = arg;
+      if (kind == 1 && rt != at)
+        v = LLVMGetTypeKind(at) == LLVMPointerTypeKind ? LLVMBuildAddrSpaceCast(b, arg, rt, "img")
+                                                       : LLVMBuildIntToPtr(b, arg, rt, "img");
+      else if (kind == 2 && rt != at)
+        v = LLVMGetTypeKind(at) == LLVMPointerTypeKind ? LLVMBuildPtrToInt(b, arg, rt, "smp")
+                                                       : LLVMBuildIntCast2(b, arg, rt, 0, "smp");
+      else if (kind == 3 && rt != at)
+        v = LLVMBuildIntToPtr(b, LLVMBuildZExt(b, arg, LLVMInt64TypeInContext(ctx), ""), rt, "smp");
+      LLVMReplaceAllUsesWith(call, v);
+      LLVMInstructionEraseFromParent(call);
+      if (kind == 1 && v != arg)
+        mark_invariant_loads(v, LLVMGetMDKindIDInContext(ctx, "invariant.load", 14),
+                             LLVMMetadataAsValue(ctx, LLVMMDNodeInContext2(ctx, NULL, 0)), 0);
+    }
+    if (!LLVMGetFirstUse(f))
+      LLVMDeleteFunction(f);
+  }
+  LLVMDisposeBuilder(b);
+}
+
 /* ---- 2.-5. ---- */
 
 static void remove_enum_attr(LLVMValueRef f, const char *name)
@@ -364,6 +438,7 @@ int cc_prepare(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err)
   int rc = lower_opaque_types(m, err);
   if (rc != CC_OK)
     return rc;
+  lower_image_calls(m);
 
   /* Kernels are known by their calling convention: note them before it goes. */
   size_t nk = 0, cap = 0;
@@ -422,6 +497,7 @@ int cc_prepare_builtins(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err)
   int rc = lower_opaque_types(m, err);
   if (rc != CC_OK)
     return rc;
+  lower_image_calls(m);
   retarget(m, tm);
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
     if (!LLVMIsDeclaration(f) && LLVMGetLinkage(f) == LLVMExternalLinkage)

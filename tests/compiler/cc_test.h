@@ -19,7 +19,7 @@
 #define CT_CL_EXT                                                                               \
   "-all,+cl_khr_fp64,+__opencl_c_fp64,+__opencl_c_int64,+cl_khr_byte_addressable_store,"       \
   "+cl_khr_global_int32_base_atomics,+cl_khr_local_int32_base_atomics,"                        \
-  "+__opencl_c_images,+__opencl_c_read_write_images,+__opencl_c_3d_image_writes,+cl_khr_3d_image_writes,"             \
+  "+__opencl_c_images,+__opencl_c_read_write_images,+__opencl_c_3d_image_writes,+cl_khr_3d_image_writes,+cl_khr_depth_images,"           \
   "+__opencl_c_generic_address_space,+__opencl_c_program_scope_global_variables,"             \
   "+__opencl_c_atomic_order_acq_rel,+__opencl_c_atomic_order_seq_cst,"                        \
   "+__opencl_c_atomic_scope_device,+__opencl_c_work_group_collective_functions,"              \

@@ -1,0 +1,276 @@
+/* Image kernels (bench/README.md "images"): a 2D 5x5 convolution, a bilinear
+ * resize and a 3D 3x3x3 box filter, each through images (read_imagef with a
+ * constant sampler, write_imagef) and the same algorithm through buffers
+ * (clamped indices, the bilinear weights computed by hand).  Every result is
+ * checked against C. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+#define CW 2048  /* convolution: CW x CW float4 */
+#define RW 1024  /* resize: RW x RW RGBA8 to RO x RO */
+#define RO 1536
+#define BW 128   /* box filter: BW^3 floats */
+
+static const char images_src[] =
+    "constant sampler_t nearest = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;\n"
+    "constant sampler_t bilinear = CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_LINEAR;\n"
+    "kernel void conv_img(read_only image2d_t in, write_only image2d_t out, constant float *w) {\n"
+    "  int x = get_global_id(0), y = get_global_id(1); float4 s = 0.0f;\n"
+    "  for (int j = -2; j <= 2; j++) for (int i = -2; i <= 2; i++)\n"
+    "    s += w[(j + 2) * 5 + i + 2] * read_imagef(in, nearest, (int2)(x + i, y + j));\n"
+    "  write_imagef(out, (int2)(x, y), s); }\n"
+    "kernel void conv_buf(global const float4 *in, global float4 *out, constant float *w, int W, int H) {\n"
+    "  int x = get_global_id(0), y = get_global_id(1); float4 s = 0.0f;\n"
+    "  for (int j = -2; j <= 2; j++) for (int i = -2; i <= 2; i++)\n"
+    "    s += w[(j + 2) * 5 + i + 2] * in[clamp(y + j, 0, H - 1) * W + clamp(x + i, 0, W - 1)];\n"
+    "  out[y * W + x] = s; }\n"
+    "kernel void resize_img(read_only image2d_t in, write_only image2d_t out) {\n"
+    "  int x = get_global_id(0), y = get_global_id(1);\n"
+    "  float2 c = ((float2)(x, y) + 0.5f) / (float2)(get_image_width(out), get_image_height(out));\n"
+    "  write_imagef(out, (int2)(x, y), read_imagef(in, bilinear, c)); }\n"
+    "kernel void resize_buf(global const uchar4 *in, global uchar4 *out, int W, int H, int OW, int OH) {\n"
+    "  int x = get_global_id(0), y = get_global_id(1);\n"
+    "  float u = ((float)x + 0.5f) / (float)OW * (float)W - 0.5f, v = ((float)y + 0.5f) / (float)OH * (float)H - 0.5f;\n"
+    "  float fu = floor(u), fv = floor(v), a = u - fu, b = v - fv;\n"
+    "  int x0 = clamp((int)fu, 0, W - 1), x1 = clamp((int)fu + 1, 0, W - 1);\n"
+    "  int y0 = clamp((int)fv, 0, H - 1), y1 = clamp((int)fv + 1, 0, H - 1);\n"
+    "  float4 p = (1 - a) * (1 - b) * convert_float4(in[y0 * W + x0]) + a * (1 - b) * convert_float4(in[y0 * W + x1])\n"
+    "           + (1 - a) * b * convert_float4(in[y1 * W + x0]) + a * b * convert_float4(in[y1 * W + x1]);\n"
+    "  out[y * OW + x] = convert_uchar4_sat_rte(p); }\n"
+    "kernel void box_img(read_only image3d_t in, global float *out) {\n"
+    "  int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);\n"
+    "  int W = get_image_width(in), H = get_image_height(in); float s = 0.0f;\n"
+    "  for (int k = -1; k <= 1; k++) for (int j = -1; j <= 1; j++) for (int i = -1; i <= 1; i++)\n"
+    "    s += read_imagef(in, nearest, (int4)(x + i, y + j, z + k, 0)).x;\n"
+    "  out[(z * H + y) * W + x] = s * (1.0f / 27.0f); }\n"
+    "kernel void box_buf(global const float *in, global float *out, int W, int H, int D) {\n"
+    "  int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2); float s = 0.0f;\n"
+    "  for (int k = -1; k <= 1; k++) for (int j = -1; j <= 1; j++) for (int i = -1; i <= 1; i++)\n"
+    "    s += in[(clamp(z + k, 0, D - 1) * H + clamp(y + j, 0, H - 1)) * W + clamp(x + i, 0, W - 1)];\n"
+    "  out[(z * H + y) * W + x] = s * (1.0f / 27.0f); }\n";
+
+enum { CONV_IMG, CONV_BUF, RESIZE_IMG, RESIZE_BUF, BOX_IMG, BOX_BUF };
+static const char *const names[] = {"conv_img", "conv_buf", "resize_img", "resize_buf", "box_img", "box_buf"};
+
+typedef struct images_st {
+  long kind;
+  size_t w, h, d, ow, oh;
+  void *in, *out;
+  float wts[25];
+  cl_mem din, dout, dw;
+  cl_program p;
+  cl_kernel k;
+} images_st;
+
+static int is_image(long kind)
+{
+  return kind == CONV_IMG || kind == RESIZE_IMG || kind == BOX_IMG;
+}
+
+static cl_mem image(bench_env *e, cl_mem_object_type type, cl_channel_order order, cl_channel_type ctype,
+                    size_t w, size_t h, size_t d, cl_mem_flags flags, void *host)
+{
+  cl_image_format f = {order, ctype};
+  cl_image_desc desc;
+  memset(&desc, 0, sizeof(desc));
+  desc.image_type = type;
+  desc.image_width = w, desc.image_height = h, desc.image_depth = d;
+  cl_int err;
+  cl_mem m = clCreateImage(e->ctx, flags, &f, &desc, host, &err);
+  bench_check(err, "clCreateImage");
+  return m;
+}
+
+static void *images_setup(bench_env *e, long kind)
+{
+  images_st *s = calloc(1, sizeof(*s));
+  s->kind = kind;
+  cl_bool img = CL_FALSE;
+  clGetDeviceInfo(e->dev, CL_DEVICE_IMAGE_SUPPORT, sizeof(img), &img, NULL);
+  if (is_image(kind) && !img) {
+    free(s);
+    return NULL;
+  }
+  double lin = sqrt(e->scale);
+  size_t n;
+  switch (kind) {
+  case CONV_IMG: case CONV_BUF:
+    s->w = s->h = (size_t)(CW * lin) / 16 * 16, s->d = 1;
+    n = s->w * s->h * 4;
+    s->in = malloc(n * 4), s->out = malloc(n * 4);
+    for (size_t i = 0; i < n; i++)
+      ((float *)s->in)[i] = (float)(i % 1013) * 0.001f;
+    for (int i = 0; i < 25; i++)
+      s->wts[i] = (float)(i % 7) * 0.03f - 0.05f;
+    s->dw = bench_buffer(e, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(s->wts), s->wts);
+    if (kind == CONV_IMG) {
+      s->din = image(e, CL_MEM_OBJECT_IMAGE2D, CL_RGBA, CL_FLOAT, s->w, s->h, 1,
+                     CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, s->in);
+      s->dout = image(e, CL_MEM_OBJECT_IMAGE2D, CL_RGBA, CL_FLOAT, s->w, s->h, 1, CL_MEM_WRITE_ONLY, NULL);
+    } else {
+      s->din = bench_buffer(e, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * 4, s->in);
+      s->dout = bench_buffer(e, CL_MEM_WRITE_ONLY, n * 4, NULL);
+    }
+    break;
+  case RESIZE_IMG: case RESIZE_BUF:
+    s->w = s->h = (size_t)(RW * lin) / 16 * 16, s->d = 1;
+    s->ow = s->oh = s->w * RO / RW;
+    s->in = malloc(s->w * s->h * 4), s->out = malloc(s->ow * s->oh * 4);
+    for (size_t i = 0; i < s->w * s->h * 4; i++)
+      ((unsigned char *)s->in)[i] = (unsigned char)((i * 2654435761u) >> 24);
+    if (kind == RESIZE_IMG) {
+      s->din = image(e, CL_MEM_OBJECT_IMAGE2D, CL_RGBA, CL_UNORM_INT8, s->w, s->h, 1,
+                     CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, s->in);
+      s->dout = image(e, CL_MEM_OBJECT_IMAGE2D, CL_RGBA, CL_UNORM_INT8, s->ow, s->oh, 1, CL_MEM_WRITE_ONLY, NULL);
+    } else {
+      s->din = bench_buffer(e, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, s->w * s->h * 4, s->in);
+      s->dout = bench_buffer(e, CL_MEM_WRITE_ONLY, s->ow * s->oh * 4, NULL);
+    }
+    break;
+  default:
+    s->w = s->h = s->d = (size_t)(BW * cbrt(e->scale)) / 16 * 16;
+    n = s->w * s->h * s->d;
+    s->in = malloc(n * 4), s->out = malloc(n * 4);
+    for (size_t i = 0; i < n; i++)
+      ((float *)s->in)[i] = (float)(i % 997) * 0.01f;
+    if (kind == BOX_IMG)
+      s->din = image(e, CL_MEM_OBJECT_IMAGE3D, CL_R, CL_FLOAT, s->w, s->h, s->d,
+                     CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, s->in);
+    else
+      s->din = bench_buffer(e, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * 4, s->in);
+    s->dout = bench_buffer(e, CL_MEM_WRITE_ONLY, n * 4, NULL);
+    break;
+  }
+  s->p = bench_build(e, images_src, NULL);
+  s->k = bench_kernel(s->p, names[kind]);
+  int W = (int)s->w, H = (int)s->h, D = (int)s->d, OW = (int)s->ow, OH = (int)s->oh;
+  switch (kind) {
+  case CONV_IMG:
+    bench_args(s->k, 3, sizeof(cl_mem), &s->din, sizeof(cl_mem), &s->dout, sizeof(cl_mem), &s->dw);
+    break;
+  case CONV_BUF:
+    bench_args(s->k, 5, sizeof(cl_mem), &s->din, sizeof(cl_mem), &s->dout, sizeof(cl_mem), &s->dw, sizeof(int), &W,
+               sizeof(int), &H);
+    break;
+  case RESIZE_IMG: case BOX_IMG:
+    bench_args(s->k, 2, sizeof(cl_mem), &s->din, sizeof(cl_mem), &s->dout);
+    break;
+  case RESIZE_BUF:
+    bench_args(s->k, 6, sizeof(cl_mem), &s->din, sizeof(cl_mem), &s->dout, sizeof(int), &W, sizeof(int), &H,
+               sizeof(int), &OW, sizeof(int), &OH);
+    break;
+  default:
+    bench_args(s->k, 5, sizeof(cl_mem), &s->din, sizeof(cl_mem), &s->dout, sizeof(int), &W, sizeof(int), &H,
+               sizeof(int), &D);
+    break;
+  }
+  return s;
+}
+
+static double images_run(bench_env *e, void *p)
+{
+  images_st *s = p;
+  size_t local[3] = {16, 16, 1};
+  if (s->kind == RESIZE_IMG || s->kind == RESIZE_BUF) {
+    size_t g[2] = {s->ow, s->oh};
+    return bench_ndrange_time(e, s->k, 2, g, local);
+  }
+  if (s->kind == BOX_IMG || s->kind == BOX_BUF) {
+    size_t g[3] = {s->w, s->h, s->d};
+    return bench_ndrange_time(e, s->k, 3, g, local);
+  }
+  size_t g[2] = {s->w, s->h};
+  return bench_ndrange_time(e, s->k, 2, g, local);
+}
+
+static int clampi(int v, int lo, int hi)
+{
+  return v < lo ? lo : v > hi ? hi : v;
+}
+
+static int images_verify(bench_env *e, void *p)
+{
+  images_st *s = p;
+  int W = (int)s->w, H = (int)s->h, D = (int)s->d;
+  if (s->kind == CONV_IMG || s->kind == RESIZE_IMG) {
+    size_t origin[3] = {0, 0, 0}, region[3] = {s->kind == CONV_IMG ? s->w : s->ow, s->kind == CONV_IMG ? s->h : s->oh, 1};
+    bench_check(clEnqueueReadImage(e->q, s->dout, CL_TRUE, origin, region, 0, 0, s->out, 0, NULL, NULL), "read");
+  } else {
+    size_t bytes = s->kind == RESIZE_BUF ? s->ow * s->oh * 4 : s->kind == CONV_BUF ? s->w * s->h * 16 : s->w * s->h * s->d * 4;
+    bench_check(clEnqueueReadBuffer(e->q, s->dout, CL_TRUE, 0, bytes, s->out, 0, NULL, NULL), "read");
+  }
+  if (s->kind == CONV_IMG || s->kind == CONV_BUF) {
+    const float *in = s->in, *out = s->out;
+    for (int y = 0; y < H; y += 7)
+      for (int x = 0; x < W; x += 3)
+        for (int c = 0; c < 4; c++) {
+          float sum = 0;
+          for (int j = -2; j <= 2; j++)
+            for (int i = -2; i <= 2; i++)
+              sum += s->wts[(j + 2) * 5 + i + 2] * in[((size_t)clampi(y + j, 0, H - 1) * W + clampi(x + i, 0, W - 1)) * 4 + c];
+          if (fabsf(out[((size_t)y * W + x) * 4 + c] - sum) > 1e-4f * (1 + fabsf(sum)))
+            return 0;
+        }
+    return 1;
+  }
+  if (s->kind == RESIZE_IMG || s->kind == RESIZE_BUF) {
+    const unsigned char *in = s->in, *out = s->out;
+    for (size_t y = 0; y < s->oh; y += 5)
+      for (size_t x = 0; x < s->ow; x += 3) {
+        float u = ((float)x + 0.5f) / (float)s->ow * (float)W - 0.5f, v = ((float)y + 0.5f) / (float)s->oh * (float)H - 0.5f;
+        float fu = floorf(u), fv = floorf(v), a = u - fu, b = v - fv;
+        int x0 = clampi((int)fu, 0, W - 1), x1 = clampi((int)fu + 1, 0, W - 1);
+        int y0 = clampi((int)fv, 0, H - 1), y1 = clampi((int)fv + 1, 0, H - 1);
+        for (int c = 0; c < 4; c++) {
+          float want = (1 - a) * (1 - b) * in[((size_t)y0 * W + x0) * 4 + c] + a * (1 - b) * in[((size_t)y0 * W + x1) * 4 + c] +
+                       (1 - a) * b * in[((size_t)y1 * W + x0) * 4 + c] + a * b * in[((size_t)y1 * W + x1) * 4 + c];
+          /* An image's weights may be coarser (PoCL, GPUs: 8 bits): a step of 2. */
+          if (fabsf(out[(y * s->ow + x) * 4 + c] - want) > 2.5f)
+            return 0;
+        }
+      }
+    return 1;
+  }
+  const float *in = s->in, *out = s->out;
+  for (int z = 0; z < D; z += 5)
+    for (int y = 0; y < H; y += 3)
+      for (int x = 0; x < W; x++) {
+        float sum = 0;
+        for (int k = -1; k <= 1; k++)
+          for (int j = -1; j <= 1; j++)
+            for (int i = -1; i <= 1; i++)
+              sum += in[((size_t)clampi(z + k, 0, D - 1) * H + clampi(y + j, 0, H - 1)) * W + clampi(x + i, 0, W - 1)];
+        sum *= 1.0f / 27.0f;
+        if (fabsf(out[((size_t)z * H + y) * W + x] - sum) > 1e-4f * (1 + fabsf(sum)))
+          return 0;
+      }
+  return 1;
+}
+
+static void images_teardown(bench_env *e, void *p)
+{
+  (void)e;
+  images_st *s = p;
+  clReleaseKernel(s->k);
+  clReleaseProgram(s->p);
+  clReleaseMemObject(s->din);
+  clReleaseMemObject(s->dout);
+  if (s->dw)
+    clReleaseMemObject(s->dw);
+  free(s->in), free(s->out);
+  free(s);
+}
+
+#define I(name, kind) {name, images_setup, images_run, images_verify, images_teardown, NULL, kind, 0}
+const bench_def bench_images_defs[] = {
+  I("image conv 5x5 RGBA float 2048^2 (images)", CONV_IMG),
+  I("image conv 5x5 RGBA float 2048^2 (buffers)", CONV_BUF),
+  I("image bilinear resize RGBA8 1024^2->1536^2 (images)", RESIZE_IMG),
+  I("image bilinear resize RGBA8 1024^2->1536^2 (buffers)", RESIZE_BUF),
+  I("image 3D box 3x3x3 float 128^3 (images)", BOX_IMG),
+  I("image 3D box 3x3x3 float 128^3 (buffers)", BOX_BUF),
+};
+const size_t bench_images_count = sizeof(bench_images_defs) / sizeof(bench_images_defs[0]);
