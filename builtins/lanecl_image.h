@@ -8,8 +8,9 @@
  * to a kernel as a pointer to one `struct lanecl_image`, owned by the image's
  * memory object and alive as long as that object.  The pixels are row-major:
  * pixel (x, y, z) of an image, or (x, y) of layer z of an array, starts at
- * data + z * slice_pitch + y * row_pitch + x * elem_size (a 1D array's layers
- * are rows: layer y at data + y * row_pitch).
+ * data + z * slice_pitch + y * row_pitch + x * elem_size.  A 1D array's
+ * layers are rows: layer y at data + y * row_pitch, and the runtime sets the
+ * descriptor's row_pitch to the layers' pitch (the API's image_slice_pitch).
  *
  * Sampler kernel argument: a sampler (a sampler_t argument or a sampler_t
  * constant of the program) is passed as a pointer-sized integer whose low bits
