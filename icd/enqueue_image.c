@@ -585,12 +585,12 @@ void *CL_API_CALL clEnqueueMapImage(cl_command_queue command_queue, cl_mem image
   /* The image's memory is host memory: the mapping is the image itself, at
    * its pitches.  CL_INVALID_OPERATION if mapping would lead to overlapping
    * regions being mapped for writing: the runtime keeps the mappings (their
-   * byte spans) and tells. */
+   * boxes) and tells. */
   rt_box box = image_box(img, origin);
   size_t bytes[3] = {region[0] * img->elem_size, region[1], region[2]};
   void *ptr;
-  err = rt_enqueue_map_image(q, image, blocking_map, map_flags, box.offset, box_extent(&box, bytes),
-                             num_events_in_wait_list, event_wait_list, event, &ptr);
+  err = rt_enqueue_map_image(q, image, blocking_map, map_flags, origin, region, box.offset,
+                             box_extent(&box, bytes), num_events_in_wait_list, event_wait_list, event, &ptr);
   if (err != CL_SUCCESS)
     goto fail;
   *image_row_pitch = img->row_pitch;

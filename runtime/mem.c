@@ -22,8 +22,24 @@ struct rt_mapping {
   size_t start, size;            /* bytes, relative to the root's storage */
   void *ptr;
   bool write;
+  bool box;                      /* an image's box of pixels: */
+  size_t origin[3], region[3];   /* mappings of one image overlap where their boxes do */
   struct rt_mapping *next;
 };
+
+/* Whether two mappings of one storage share a byte: boxes of pixels of
+ * one image where they intersect in every dimension, else where the byte
+ * spans do. */
+static bool mappings_overlap(const struct rt_mapping *a, const struct rt_mapping *b)
+{
+  if (a->box && b->box && a->mem == b->mem) {
+    for (int i = 0; i < 3; i++)
+      if (a->origin[i] >= b->origin[i] + b->region[i] || b->origin[i] >= a->origin[i] + a->region[i])
+        return false;
+    return true;
+  }
+  return a->start < b->start + b->size && b->start < a->start + a->size;
+}
 
 struct _cl_mem {
   rt_object obj;                 /* API references */
@@ -394,10 +410,21 @@ cl_int rt_mem_add_destructor(cl_mem m, rt_mem_destructor_fn fn, void *user_data)
 
 cl_int rt_mem_map_add(cl_mem m, size_t offset, size_t size, cl_map_flags flags, void **ptr)
 {
+  return rt_mem_map_add_box(m, offset, size, NULL, NULL, flags, ptr);
+}
+
+cl_int rt_mem_map_add_box(cl_mem m, size_t offset, size_t size, const size_t *origin, const size_t *region,
+                          cl_map_flags flags, void **ptr)
+{
   cl_mem root = mem_root(m);
   struct rt_mapping *mp = malloc(sizeof(*mp));
   if (!mp)
     return CL_OUT_OF_HOST_MEMORY;
+  mp->box = origin != NULL;
+  for (int i = 0; i < 3; i++) {
+    mp->origin[i] = origin ? origin[i] : 0;
+    mp->region[i] = region ? region[i] : 0;
+  }
   mp->mem = m;
   mp->start = m->offset + offset;
   mp->size = size;
@@ -405,8 +432,7 @@ cl_int rt_mem_map_add(cl_mem m, size_t offset, size_t size, cl_map_flags flags, 
   mp->write = (flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) != 0;
   pthread_mutex_lock(&root->lock);
   for (struct rt_mapping *o = root->mappings; o; o = o->next) {
-    bool overlap = mp->start < o->start + o->size && o->start < mp->start + mp->size;
-    if (overlap && (mp->write || o->write)) {
+    if (mappings_overlap(mp, o) && (mp->write || o->write)) {
       pthread_mutex_unlock(&root->lock);
       rt_err("clEnqueueMap*: bytes [%zu, +%zu) overlap a region already mapped and one of them is for writing",
              mp->start, size);

@@ -321,11 +321,11 @@ cl_int rt_enqueue_box_fill(cl_command_queue q, cl_mem image, const void *pixel, 
 }
 
 cl_int rt_enqueue_map_image(cl_command_queue q, cl_mem image, cl_bool blocking, cl_map_flags flags,
-                            size_t offset, size_t size, cl_uint nwait, const cl_event *wait, cl_event *event,
-                            void **ptr)
+                            const size_t origin[3], const size_t region[3], size_t offset, size_t size,
+                            cl_uint nwait, const cl_event *wait, cl_event *event, void **ptr)
 {
   void *p;
-  cl_int err = rt_mem_map_add(image, offset, size, flags, &p);
+  cl_int err = rt_mem_map_add_box(image, offset, size, origin, region, flags, &p);
   if (err != CL_SUCCESS)
     return err;
   err = enqueue_order(q, CL_COMMAND_MAP_IMAGE, blocking, nwait, wait, event);

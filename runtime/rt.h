@@ -359,6 +359,10 @@ cl_int rt_mem_add_destructor(cl_mem m, rt_mem_destructor_fn fn, void *user_data)
  * writing.  rt_mem_map_remove drops one mapping of m at ptr;
  * CL_INVALID_VALUE when ptr is not mapped for m. */
 cl_int rt_mem_map_add(cl_mem m, size_t offset, size_t size, cl_map_flags flags, void **ptr);
+/* The same for an image's box of pixels (origin, region): two mappings of
+ * one image overlap where their boxes do, not where their byte spans do. */
+cl_int rt_mem_map_add_box(cl_mem m, size_t offset, size_t size, const size_t *origin, const size_t *region,
+                          cl_map_flags flags, void **ptr);
 cl_int rt_mem_map_remove(cl_mem m, void *ptr);
 cl_uint rt_mem_map_count(cl_mem m);
 
@@ -414,11 +418,12 @@ cl_int rt_enqueue_box_copy(cl_command_queue q, cl_command_type type, cl_bool blo
 cl_int rt_enqueue_box_fill(cl_command_queue q, cl_mem image, const void *pixel, size_t elem_size,
                            const rt_box *box, const size_t region[3], cl_uint nwait, const cl_event *wait,
                            cl_event *event);
-/* clEnqueueMapImage: records a mapping of the bytes [offset, offset + size)
- * of image (CL_INVALID_OPERATION as rt_enqueue_map), then orders the queue. */
+/* clEnqueueMapImage: records a mapping of the box (origin, region) of
+ * image, whose bytes are [offset, offset + size) (CL_INVALID_OPERATION when
+ * it overlaps a box mapped, either for writing), then orders the queue. */
 cl_int rt_enqueue_map_image(cl_command_queue q, cl_mem image, cl_bool blocking, cl_map_flags flags,
-                            size_t offset, size_t size, cl_uint nwait, const cl_event *wait, cl_event *event,
-                            void **ptr);
+                            const size_t origin[3], const size_t region[3], size_t offset, size_t size,
+                            cl_uint nwait, const cl_event *wait, cl_event *event, void **ptr);
 /* clEnqueueMigrateMemObjects: host memory is the device's; only orders the queue. */
 cl_int rt_enqueue_migrate(cl_command_queue q, cl_uint nwait, const cl_event *wait, cl_event *event);
 

@@ -560,6 +560,17 @@ TEST(enqueue_errors)
   ASSERT_CL(clEnqueueUnmapMemObject(q, img, (char *)m1 + 1, 0, NULL, NULL), CL_INVALID_VALUE);
   ASSERT_CL(clEnqueueUnmapMemObject(q, vol, m1, 0, NULL, NULL), CL_INVALID_VALUE);
   ASSERT_OK(clEnqueueUnmapMemObject(q, img, m1, 0, NULL, NULL));
+  /* Boxes mapped for writing conflict only where they intersect: the left
+   * and right halves of a 2D image (whose byte spans interleave) both map;
+   * a box across both does not. */
+  size_t left_o[3] = {0, 0, 0}, right_o[3] = {4, 0, 0}, half[3] = {4, 4, 1}, mid_o[3] = {3, 2, 0}, mid[3] = {2, 1, 1};
+  void *ml = clEnqueueMapImage(q, img, CL_TRUE, CL_MAP_WRITE, left_o, half, &rp, &sp, 0, NULL, NULL, &err);
+  ASSERT_OK(err);
+  void *mr = clEnqueueMapImage(q, img, CL_TRUE, CL_MAP_WRITE, right_o, half, &rp, &sp, 0, NULL, NULL, &err);
+  ASSERT_OK(err);
+  MAP_FAILS(q, img, CL_MAP_READ, mid_o, mid, &rp, &sp, CL_INVALID_OPERATION);
+  ASSERT_OK(clEnqueueUnmapMemObject(q, img, ml, 0, NULL, NULL));
+  ASSERT_OK(clEnqueueUnmapMemObject(q, img, mr, 0, NULL, NULL));
   /* Reading maps may overlap. */
   void *m2 = clEnqueueMapImage(q, img, CL_TRUE, CL_MAP_READ, o, r, &rp, &sp, 0, NULL, NULL, &err);
   ASSERT_OK(err);
