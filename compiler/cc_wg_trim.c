@@ -463,17 +463,32 @@ LLVMValueRef wg_trimmed_size(wg_gen *g, unsigned s, LLVMValueRef *argv, LLVMValu
  * argument: 1 true, 2 false), so that O3 deletes the guard, and the lane
  * loops are unmasked ones (the range that skips the work is an empty loop
  * that O3 deletes).  Where e0 + x could wrap, the group runs the body as
- * written (fast 0). */
+ * written (fast 0).  A second such compare (a halo guard  x > 0 &&
+ * x < w - 1) splits the lanes at its own bound too: three ranges, each with
+ * both compares constant, the middle one in two copies (which bound comes
+ * first is known only in the work-group function). */
 
-typedef struct wg_split {
+/* One compare the lane loop is split at. */
+typedef struct split_cmp {
   LLVMValueRef cmp;       /* the guard's compare in the body */
   LLVMValueRef e, u;      /* its work-item side (x-affine) and its uniform side */
   LLVMIntPredicate pred;  /* e pred u on [0, b): ULT, ULE, SLT or SLE */
   int prefix_true;        /* the compare is true on [0, b) (else false) */
+} split_cmp;
+
+/* Up to two compares (a halo guard  x > 0 && x < w - 1  has two); bits
+ * 2j..2j+1 of the body's fast argument are compare j's value: 0 as
+ * written, 1 true, 2 false. */
+#define SPLIT_MAX 2
+typedef struct wg_split {
+  unsigned n;
+  split_cmp c[SPLIT_MAX];
 } wg_split;
 
-/* Bodies larger than this are not copied: the copies' compile time. */
+/* Bodies larger than this are not copied (the copies' compile time): one
+ * compare; two. */
 #define SPLIT_MAX_INSTRUCTIONS 4000
+#define SPLIT2_MAX_INSTRUCTIONS 1500
 
 /* v is x's global or local id plus uniform values, with no value on the way
  * narrower than `bits`. */
@@ -506,7 +521,7 @@ static int x_affine(trim_ctx *t, LLVMValueRef v, unsigned bits, unsigned depth)
 }
 
 /* c is a guard to split at: fills *s. */
-static int split_compare(trim_ctx *t, LLVMValueRef c, wg_split *s)
+static int split_compare(trim_ctx *t, LLVMValueRef c, split_cmp *s)
 {
   if (!LLVMIsAICmpInst(c))
     return 0;
@@ -539,20 +554,27 @@ static int split_compare(trim_ctx *t, LLVMValueRef c, wg_split *s)
   return 0;
 }
 
-/* A guard among the i1 values a branch condition is made of. */
-static int split_in(trim_ctx *t, LLVMValueRef c, wg_split *s, unsigned depth)
+/* The guards among the i1 values a branch condition is made of, added to
+ * s (up to SPLIT_MAX, each compare once). */
+static void split_in(trim_ctx *t, LLVMValueRef c, wg_split *s, unsigned depth)
 {
-  if (split_compare(t, c, s))
-    return 1;
+  if (s->n == SPLIT_MAX)
+    return;
+  split_cmp sc;
+  if (split_compare(t, c, &sc)) {
+    for (unsigned j = 0; j < s->n; j++)
+      if (s->c[j].cmp == c)
+        return;
+    s->c[s->n++] = sc;
+    return;
+  }
   if (depth >= 3 || !LLVMIsAInstruction(c) || LLVMTypeOf(c) != t->g->t_i1)
-    return 0;
+    return;
   LLVMOpcode op = LLVMGetInstructionOpcode(c);
   if (op != LLVMAnd && op != LLVMOr && op != LLVMSelect)
-    return 0;
+    return;
   for (unsigned k = 0; k < (op == LLVMSelect ? 3u : 2u); k++)
-    if (split_in(t, LLVMGetOperand(c, k), s, depth + 1))
-      return 1;
-  return 0;
+    split_in(t, LLVMGetOperand(c, k), s, depth + 1);
 }
 
 int wg_split_guard(wg_gen *g)
@@ -568,27 +590,34 @@ int wg_split_guard(wg_gen *g)
     return 0;
   trim_ctx t = {g, &u, calloc(u.cfg.n + 1, 1)};
   wg_split s;
-  int found = 0;
+  s.n = 0;
   if (t.in && region_blocks(&t, LLVMGetEntryBasicBlock(g->body))) {
-    for (unsigned bi = 0; bi < u.cfg.n && !found; bi++) {
+    for (unsigned bi = 0; bi < u.cfg.n && s.n < SPLIT_MAX; bi++) {
       LLVMValueRef br = LLVMGetBasicBlockTerminator(u.cfg.block[bi]);
       if (br && LLVMIsABranchInst(br) && LLVMIsConditional(br))
-        found = split_in(&t, LLVMGetCondition(br), &s, 0);
+        split_in(&t, LLVMGetCondition(br), &s, 0);
     }
   }
   free(t.in);
   wg_uni_free(&u);
-  if (!found || !(g->split = malloc(sizeof(*g->split))))
+  if (s.n == 2 && size > SPLIT2_MAX_INSTRUCTIONS)
+    s.n = 1;
+  if (!s.n || !(g->split = malloc(sizeof(*g->split))))
     return 0;
   *g->split = s;
-  /* Every use of the compare reads  fast == 0 ? c : fast == 1. */
-  LLVMPositionBuilderBefore(g->b, LLVMGetNextInstruction(s.cmp));
-  LLVMValueRef as_written = LLVMBuildICmp(g->b, LLVMIntEQ, g->p_fast, wg_c32(g, 0), "");
-  LLVMValueRef r = LLVMBuildSelect(g->b, as_written, s.cmp, LLVMBuildICmp(g->b, LLVMIntEQ, g->p_fast, wg_c32(g, 1), ""),
-                                   "guard.split");
-  LLVMReplaceAllUsesWith(s.cmp, r);
-  LLVMSetOperand(r, 1, s.cmp);
-  cc_str_printf(&g->report, "  lane loop split where the guard on x's id changes value: no mask on either side\n");
+  /* Every use of compare j reads  f == 0 ? c : f == 1  with f its bits of
+   * the fast argument. */
+  for (unsigned j = 0; j < s.n; j++) {
+    LLVMValueRef c = s.c[j].cmp;
+    LLVMPositionBuilderBefore(g->b, LLVMGetNextInstruction(c));
+    LLVMValueRef f = LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, g->p_fast, wg_c32(g, 2 * j), ""), wg_c32(g, 3), "");
+    LLVMValueRef r = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, f, wg_c32(g, 0), ""), c,
+                                     LLVMBuildICmp(g->b, LLVMIntEQ, f, wg_c32(g, 1), ""), "guard.split");
+    LLVMReplaceAllUsesWith(c, r);
+    LLVMSetOperand(r, 1, c);
+  }
+  cc_str_printf(&g->report, "  lane loop split where the guard%s on x's id change%s value: no mask on either side\n",
+                s.n > 1 ? "s" : "", s.n > 1 ? "" : "s");
   return 1;
 }
 
@@ -596,9 +625,9 @@ int wg_split_guard(wg_gen *g)
  * *nowrap, whether e0 + L - 1 stays below the type's largest value (else
  * the compare may change value again).  NULL when the compare's sides
  * can't be computed here. */
-static LLVMValueRef split_bound(wg_gen *g, LLVMValueRef *argv, LLVMValueRef ls0, LLVMValueRef *nowrap)
+static LLVMValueRef split_bound(wg_gen *g, const split_cmp *s, LLVMValueRef *argv, LLVMValueRef ls0,
+                                LLVMValueRef *nowrap)
 {
-  const wg_split *s = g->split;
   unsigned n = g->nparams;
   wg_uni u;
   memset(&u, 0, sizeof(u));
@@ -664,22 +693,65 @@ static void split_range(wg_gen *g, LLVMValueRef *argv, const wg_lanes *ln, LLVMV
   LLVMPositionBuilderAtEnd(g->b, after);
 }
 
+/* The fast argument for compare values v[j] (1 true, 2 false). */
+static unsigned fast_bits(const unsigned *v, unsigned n)
+{
+  unsigned f = 0;
+  for (unsigned j = 0; j < n; j++)
+    f |= v[j] << (2 * j);
+  return f;
+}
+
 void wg_build_split_lanes(wg_gen *g, LLVMValueRef *argv, const wg_lanes *ln)
 {
-  LLVMValueRef ls0 = ln->ls[0], nowrap = NULL;
-  LLVMValueRef b = split_bound(g, argv, ls0, &nowrap);
-  if (!b) {
-    wg_build_lane_loops(g, argv, ln);
-    return;
+  const wg_split *s = g->split;
+  LLVMValueRef ls0 = ln->ls[0], nowrap = NULL, b[SPLIT_MAX];
+  for (unsigned j = 0; j < s->n; j++) {
+    LLVMValueRef nw;
+    b[j] = split_bound(g, &s->c[j], argv, ls0, &nw);
+    if (!b[j]) {
+      wg_build_lane_loops(g, argv, ln);
+      return;
+    }
+    nowrap = nowrap ? LLVMBuildAnd(g->b, nowrap, nw, "") : nw;
   }
   LLVMBasicBlockRef split = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.split.guard");
   LLVMBasicBlockRef whole = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.as.written");
   LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.split.end");
   LLVMBuildCondBr(g->b, nowrap, split, whole);
   LLVMPositionBuilderAtEnd(g->b, split);
-  unsigned first = g->split->prefix_true ? 1 : 2;
-  split_range(g, argv, ln, NULL, b, first);
-  split_range(g, argv, ln, b, LLVMBuildNUWSub(g->b, ls0, b, ""), 3 - first);
+  /* Compare j is p[j] on [0, b[j]) and the other value from there. */
+  unsigned p[SPLIT_MAX], q[SPLIT_MAX], v[SPLIT_MAX];
+  for (unsigned j = 0; j < s->n; j++) {
+    p[j] = s->c[j].prefix_true ? 1 : 2;
+    q[j] = 3 - p[j];
+  }
+  if (s->n == 1) {
+    split_range(g, argv, ln, NULL, b[0], fast_bits(p, 1));
+    split_range(g, argv, ln, b[0], LLVMBuildNUWSub(g->b, ls0, b[0], ""), fast_bits(q, 1));
+  } else {
+    /* [0, lo): both as on the prefix; [hi, L): both flipped; [lo, hi): the
+     * compare with the lower bound flipped, the other not. */
+    LLVMValueRef first = LLVMBuildICmp(g->b, LLVMIntULE, b[0], b[1], "");
+    LLVMValueRef lo = LLVMBuildSelect(g->b, first, b[0], b[1], "");
+    LLVMValueRef hi = LLVMBuildSelect(g->b, first, b[1], b[0], "");
+    split_range(g, argv, ln, NULL, lo, fast_bits(p, 2));
+    LLVMBasicBlockRef m0 = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.split.mid0");
+    LLVMBasicBlockRef m1 = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.split.mid1");
+    LLVMBasicBlockRef mj = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.split.mid.end");
+    LLVMValueRef mid = LLVMBuildNUWSub(g->b, hi, lo, "");
+    LLVMBuildCondBr(g->b, first, m0, m1);
+    LLVMPositionBuilderAtEnd(g->b, m0);
+    v[0] = q[0], v[1] = p[1];
+    split_range(g, argv, ln, lo, mid, fast_bits(v, 2));
+    LLVMBuildBr(g->b, mj);
+    LLVMPositionBuilderAtEnd(g->b, m1);
+    v[0] = p[0], v[1] = q[1];
+    split_range(g, argv, ln, lo, mid, fast_bits(v, 2));
+    LLVMBuildBr(g->b, mj);
+    LLVMPositionBuilderAtEnd(g->b, mj);
+    split_range(g, argv, ln, hi, LLVMBuildNUWSub(g->b, ls0, hi, ""), fast_bits(q, 2));
+  }
   LLVMBuildBr(g->b, done);
   LLVMPositionBuilderAtEnd(g->b, whole);
   wg_build_lane_loops(g, argv, ln);

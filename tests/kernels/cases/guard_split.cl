@@ -98,3 +98,21 @@ kernel void lu_2d(global int *a, int k, int w)
   if (x > k && y > k)
     a[y * w + x] -= a[y * w + k] * a[k * w + x];
 }
+
+/* two compares on x: a halo guard (PolyBench's 2DCONV and 3DCONV shape) */
+kernel void halo(global int *out, int w)
+{
+  int x = get_global_id(0);
+  if (x > 0 && x < w - 1)
+    W(10 * x);
+  else
+    W(-x);
+}
+
+/* ... bounds that cross: x >= lo && x < hi with lo above hi in some groups */
+kernel void band(global int *out, int lo, int hi)
+{
+  int x = get_global_id(0);
+  if (x >= lo && x < hi)
+    W(x + 1);
+}
