@@ -199,6 +199,56 @@
 #define NORMV_logical(VT, v) (__builtin_convertvector((v) != (VT)0, VT) & (VT)1)
 #define NORMS_logical(ET, x) ((ET)((x) != (ET)0))
 
+/* Sub-group collectives (compiler/cc_wg_subgroup.c): the group's operands
+ * in linear id order, n work-items in rows of lx, each row in sub-groups of
+ * S (the last one of a row shorter when S does not divide lx); each
+ * sub-group is scanned or reduced on its own, with no carry from one to the
+ * next, and every work-item gets its result in dst (a reduction's result in
+ * each of its sub-group's elements):
+ *
+ *   void __lanecl_sg_scan_inclusive_<op>_<ty>(void *src, void *dst, ulong n | lx << 24 | S << 48)
+ *   void __lanecl_sg_scan_exclusive_<op>_<ty>(...), __lanecl_sg_reduce_<op>_<ty>(...)
+ *   void __lanecl_sg_all(...), __lanecl_sg_any(...)   on ints, 1 or 0
+ *
+ * A sub-group of W lanes (one register) is one in-register scan or one
+ * butterfly; other sizes take the work-group helpers' loop over registers. */
+#define DEF_SG(NAME, ET, VT, W, OP, NORM)                                               \
+  static inline void sg_each_##NAME(const ET *p, ET *d, ulong nls, int what)          \
+  {                                                                                   \
+    ulong n = nls & 0xffffff, lx = (nls >> 24) & 0xffffff, S = nls >> 48;             \
+    if (!lx || !S)                                                                    \
+      return;                                                                         \
+    for (ulong row = 0; row < n; row += lx)                                           \
+      for (ulong s = row; s < row + lx; s += S) {                                     \
+        ulong k = row + lx - s < S ? row + lx - s : S;                                \
+        if (what < 2) {                                                               \
+          scan_##NAME(p + s, d + s, k, what);                                         \
+        } else if (k == W) {                                                          \
+          VT v = NORMV_##NORM(VT, *(const VT##_u_##NAME *)(p + s));                   \
+          LBFLY##W(OP, v, W);                                                         \
+          *(VT##_u_##NAME *)(d + s) = v;                                              \
+        } else {                                                                      \
+          for (ulong i = 0; i < k; i++)                                               \
+            d[s + i] = p[s + i];                                                      \
+          reduce_##NAME(d + s, k);                                                    \
+          for (ulong i = 1; i < k; i++)                                               \
+            d[s + i] = d[s];                                                          \
+        }                                                                             \
+      }                                                                               \
+  }                                                                                   \
+  void __lanecl_sg_scan_inclusive_##NAME(void *src, void *dst, ulong nls)             \
+  {                                                                                   \
+    sg_each_##NAME((const ET *)src, (ET *)dst, nls, 0);                               \
+  }                                                                                   \
+  void __lanecl_sg_scan_exclusive_##NAME(void *src, void *dst, ulong nls)             \
+  {                                                                                   \
+    sg_each_##NAME((const ET *)src, (ET *)dst, nls, 1);                               \
+  }                                                                                   \
+  void __lanecl_sg_reduce_##NAME(void *src, void *dst, ulong nls)                     \
+  {                                                                                   \
+    sg_each_##NAME((const ET *)src, (ET *)dst, nls, 2);                               \
+  }
+
 /* One family of three helpers for (op, ty).
  *   NAME    op_ty suffix             ET  element type (the arithmetic type)
  *   VT      W-lane vector of ET      W   16 or 8 (SHL/LAST/LSCAN/HFOLD by width)
@@ -397,7 +447,8 @@
   void __lanecl_wg_reduce_##NAME(void *buf, ulong n)                                  \
   {                                                                                   \
     reduce_##NAME((ET *)buf, n);                                                      \
-  }
+  }                                                                                   \
+  DEF_SG(NAME, ET, VT, W, OP, NORM)
 
 /* Integer families: ET is the unsigned type for add/mul (wrapping), the
  * signed or unsigned type for min/max, anything for the bitwise ops. */
@@ -445,6 +496,16 @@ void __lanecl_wg_all(int *buf, ulong n)
 void __lanecl_wg_any(int *buf, ulong n)
 {
   reduce_logical_or_u32((uint *)buf, n);
+}
+
+void __lanecl_sg_all(void *src, void *dst, ulong nls)
+{
+  sg_each_logical_and_u32((const uint *)src, (uint *)dst, nls, 2);
+}
+
+void __lanecl_sg_any(void *src, void *dst, ulong nls)
+{
+  sg_each_logical_or_u32((const uint *)src, (uint *)dst, nls, 2);
 }
 
 /* Broadcast in packed small groups: lane j takes element (j & -seg) + id of

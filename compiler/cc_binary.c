@@ -8,9 +8,10 @@
  *             type_qual, size, align },
  *   u64 reqd_work_group_size[3], u64 work_group_size_hint[3], str vec_type_hint,
  *   u64 local_mem_bytes, private_mem_bytes, frame_bytes,
- *   u32 simd_width, nregions, uses_barriers, flags, u64 stream_bytes, str report
- * (version 2 added stream_bytes; a version 1 container is rejected, so a
- * cached one is rebuilt).
+ *   u32 simd_width, nregions, uses_barriers, flags, u64 stream_bytes,
+ *   u32 sub_group_size, reqd_sub_group_size, str report
+ * (version 2 added stream_bytes, version 3 the sub-group sizes; an older
+ * container is rejected, so a cached one is rebuilt).
  * The reader trusts nothing: every count and size is checked against the
  * bytes that are left before anything is allocated, the checksum covers the
  * whole container, and the record must end exactly at the checksum.
@@ -21,11 +22,11 @@
 #include <string.h>
 
 #define CC_BIN_MAGIC "LANECLB"   /* 8 bytes with its NUL */
-#define CC_BIN_VERSION 2u
+#define CC_BIN_VERSION 3u
 #define CC_BIN_HEADER (8 + 4 + 4 + 8 + 4)
 /* Smallest encodings, used to bound counts before allocating. */
 #define CC_MIN_ARG (4 + 4 + 6 * 4)
-#define CC_MIN_KERNEL (4 + 4 + 4 + 6 * 8 + 4 + 3 * 8 + 4 * 4 + 8 + 4)
+#define CC_MIN_KERNEL (4 + 4 + 4 + 6 * 8 + 4 + 3 * 8 + 4 * 4 + 8 + 2 * 4 + 4)
 
 uint64_t cc_hash64(const void *data, size_t size, uint64_t seed)
 {
@@ -176,6 +177,8 @@ static void put_kernel(wbuf *w, const cc_kernel_info *k)
   put_u32(w, k->uses_barriers);
   put_u32(w, k->flags);
   put_u64(w, k->stream_bytes);
+  put_u32(w, k->sub_group_size);
+  put_u32(w, k->reqd_sub_group_size);
   put_str(w, k->report);
 }
 
@@ -335,6 +338,8 @@ static void get_kernel(rbuf *r, cc_kernel_info *k)
   k->uses_barriers = get_u32(r);
   k->flags = get_u32(r);
   k->stream_bytes = get_u64(r);
+  k->sub_group_size = get_u32(r);
+  k->reqd_sub_group_size = get_u32(r);
   k->report = get_str(r);
   if (!r->bad && !k->name[0])
     r->bad = 1;

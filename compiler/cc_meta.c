@@ -352,6 +352,7 @@ static int fill_kernel(LLVMModuleRef m, LLVMTargetDataRef td, LLVMValueRef f, cc
     k->reqd_work_group_size[d] = md_int(md.reqd, d);
     k->work_group_size_hint[d] = md_int(md.hint, d);
   }
+  k->reqd_sub_group_size = md.sub_group ? (uint32_t)md_int(md.sub_group, 0) : 0;
   k->vec_type_hint = md.vec_hint ? hint_type_name(md.vec_hint) : strdup("");
   if (!k->vec_type_hint)
     return CC_OUT_OF_MEMORY;

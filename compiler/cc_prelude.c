@@ -55,7 +55,6 @@ const char cc_prelude_src[] =
   /* The OpenCL version of the device (clang leaves it to the platform);
    * __OPENCL_C_VERSION__ is clang's, from -cl-std. */
   "#define __OPENCL_VERSION__ 300\n"
-  "#undef __opencl_c_subgroups\n"
   "#undef __opencl_c_pipes\n"
   "#undef __opencl_c_device_enqueue\n"
   "#if defined(__OPENCL_C_VERSION__) && __OPENCL_C_VERSION__ >= 200\n"

@@ -153,11 +153,15 @@ static int wg_kernel(wg_gen *g, char **err)
     cc_set_err(err, "kernel %s: no definition in the module", g->ki->name);
     return CC_INTERNAL;
   }
-  int rc = wg_make_body(g, kernel, err);
+  int rc = wg_sub_group_size(g, err);
+  if (!rc)
+    rc = wg_make_body(g, kernel, err);
   if (rc)
     return rc;
   wg_lower_workitem_calls(g);
-  rc = wg_find_boundaries(g, err);
+  rc = wg_lower_sub_group_exchanges(g, err);
+  if (!rc)
+    rc = wg_find_boundaries(g, err);
   if (rc)
     return rc;
   if (g->nbnd) {

@@ -58,11 +58,14 @@ enum wg_bkind {
   WB_REDUCE,
   WB_SCAN_INC,
   WB_SCAN_EXC,
+  WB_SG_XCHG,   /* a sub-group exchange: the operands copied; the result is where they are */
 };
 
 typedef struct wg_boundary {
   LLVMValueRef call;
   enum wg_bkind kind;
+  int sg;           /* a sub-group collective (cc_wg_subgroup.c): per sub-group of g->sg_size,
+                       every work-item's result in coll_buf as for a scan */
   char what[48];    /* for the report */
   char helper[64];  /* combine helper, "" when none */
   LLVMTypeRef ty;   /* collective operand and result type */
@@ -134,6 +137,7 @@ typedef struct wg_gen {
   const cc_device_desc *dev;
   cc_kernel_info *ki;
   int half_shuffles;           /* scan chunks in 256-bit pieces (cc_wg_half_shuffles) */
+  unsigned sg_size;            /* work-items per sub-group: chunks of a row of x (cc_wg_subgroup.c) */
   int opt_disable;
   LLVMTypeRef t_i1, t_i8, t_i32, t_i64, t_ptr, t_void;
   LLVMMetadataRef ag;     /* the kernel's access group */
@@ -246,6 +250,18 @@ int wg_ident_starts(const wg_mangled *mg, const char *s, size_t *rest);
 /* 1 when call is a boundary (bd filled), 0 when not, -1 on a collective
  * LaneCL can't lower (*why says what). */
 int wg_classify_boundary(LLVMValueRef call, wg_boundary *bd, const char **why);
+
+/* cc_wg_subgroup.c */
+/* g->sg_size from the kernel's intel_reqd_sub_group_size or the lane width;
+ * CC_BUILD_FAILED for a size the device does not list. */
+int wg_sub_group_size(wg_gen *g, char **err);
+/* Sub-group broadcasts, shuffles and rotates become an exchange boundary
+ * (WB_SG_XCHG) and a load from the exchanged operands. */
+int wg_lower_sub_group_exchanges(wg_gen *g, char **err);
+/* A sub-group work-item function (get_sub_group_id, ...) at the builder, or NULL. */
+LLVMValueRef wg_sub_group_value(wg_gen *g, const wg_mangled *mg);
+/* call is a sub-group boundary (bd filled, 1), not one (0), or unsupported (-1, *why). */
+int wg_classify_sub_group(LLVMValueRef call, const wg_mangled *mg, wg_boundary *bd, const char **why);
 
 /* cc_wg_body.c */
 /* A field of *ctxp (never written while a work-group runs): an invariant load. */

@@ -341,6 +341,16 @@ static int lower_workitem_call(wg_gen *g, LLVMValueRef call)
     LLVMInstructionEraseFromParent(call);
     return 1;
   }
+  LLVMPositionBuilderBefore(g->b, call);
+  LLVMValueRef v = wg_sub_group_value(g, &mg);
+  if (v) {
+    LLVMTypeRef rt = LLVMTypeOf(call);
+    if (LLVMTypeOf(v) != rt)
+      v = LLVMBuildIntCast2(g->b, v, rt, 0, "");
+    LLVMReplaceAllUsesWith(call, v);
+    LLVMInstructionEraseFromParent(call);
+    return 1;
+  }
   return 0;
 }
 

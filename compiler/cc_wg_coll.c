@@ -258,9 +258,15 @@ LLVMValueRef wg_build_combine(wg_gen *g, const wg_boundary *bd, LLVMValueRef ops
   if (bd->helper[0]) {
     int scan = bd->kind == WB_SCAN_INC || bd->kind == WB_SCAN_EXC;
     LLVMValueRef f = helper_decl(g, bd->helper, scan ? 2 : 1);
-    LLVMValueRef hargs[3] = {to_generic(g, ops), scan ? to_generic(g, coll_buf) : nwi, nwi};
+    LLVMValueRef n = nwi;
+    if (bd->sg) /* sub-groups: n | lx << 24 | S << 48 (cc_wg_subgroup.c) */
+      n = LLVMBuildOr(g->b, LLVMBuildOr(g->b, nwi, LLVMBuildShl(g->b, ls[0], wg_c64(g, 24), ""), ""),
+                      wg_c64(g, (uint64_t)g->sg_size << 48), "sg.n");
+    LLVMValueRef hargs[3] = {to_generic(g, ops), scan ? to_generic(g, coll_buf) : n, n};
     LLVMBuildCall2(g->b, LLVMGlobalGetValueType(f), f, hargs, scan ? 3 : 2, "");
   }
+  if (bd->kind == WB_SG_XCHG) /* the operands where the region after reads them */
+    LLVMBuildMemCpy(g->b, coll_buf, 8, ops, 8, LLVMBuildMul(g->b, nwi, wg_c64(g, bd->esize), ""));
   if (bd->kind == WB_COPY)
     build_group_copy(g, bd, frame, nwi);
   if (bd->kind == WB_ALL || bd->kind == WB_ANY || bd->kind == WB_REDUCE) {

@@ -506,6 +506,9 @@ static void rewrite_boundary(wg_gen *g, unsigned bi, const uint64_t *live, unsig
   case WB_REDUCE:
     res = bits_to_type(g, g->p_coll, bd->ty, bd->esize);
     break;
+  case WB_SG_XCHG: /* where the work-item's own operand is among the exchanged ones */
+    res = coll_elem(g, g->coll_buf, bd->ty);
+    break;
   default:
     break;
   }

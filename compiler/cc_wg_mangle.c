@@ -142,6 +142,8 @@ int wg_classify_boundary(LLVMValueRef call, wg_boundary *bd, const char **why)
     }
     return 1;
   }
+  if (wg_ident_starts(&mg, "sub_group_", &rest) || wg_ident_starts(&mg, "__lanecl_sg_", &rest))
+    return wg_classify_sub_group(call, &mg, bd, why);
   if (!wg_ident_starts(&mg, "work_group_", &rest))
     return 0;
   const char *op = NULL;

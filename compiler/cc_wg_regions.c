@@ -249,7 +249,8 @@ static int scan_fusable(wg_gen *g, unsigned r, unsigned b, int writes)
   if (g->opt_disable || !b || b > g->nbnd || b == r || writes || wg_lane_width(g) != 16)
     return 0;
   const wg_boundary *bd = &g->bnd[b - 1];
-  if ((bd->kind != WB_SCAN_INC && bd->kind != WB_SCAN_EXC) || (bd->esize != 4 && bd->esize != 8) || !bd->helper[0])
+  if ((bd->kind != WB_SCAN_INC && bd->kind != WB_SCAN_EXC) || (bd->esize != 4 && bd->esize != 8) || !bd->helper[0] ||
+      bd->sg)
     return 0;
   return !uniform_live_overlap(g, r, b);
 }

@@ -102,6 +102,9 @@ typedef struct cc_kernel_info {
   uint32_t uses_barriers;       /* 1 when the kernel has barriers or collectives */
   uint32_t flags;               /* CC_KFLAG_* */
   uint64_t stream_bytes;        /* bytes per work-item of the stores that may stream (0: none) */
+  uint32_t sub_group_size;      /* work-items per sub-group (a row of x in chunks of this many);
+                                   intel_reqd_sub_group_size when given, else the lane width */
+  uint32_t reqd_sub_group_size; /* intel_reqd_sub_group_size, 0 when absent */
   char *report;                 /* human-readable vectorizer report, "" when none */
 } cc_kernel_info;
 

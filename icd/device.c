@@ -153,8 +153,12 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_nam
   case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
     return ICD_INFO_VAL(v, n, ret, cl_bool, CL_TRUE);
   case CL_DEVICE_MAX_NUM_SUB_GROUPS:
-    return ICD_INFO_VAL(v, n, ret, cl_uint, 0);  /* no sub-group functions (__opencl_c_subgroups) */
+    /* Sub-groups are chunks of a row of x: a group of rows of one work-item
+     * has one sub-group per work-item. */
+    return ICD_INFO_VAL(v, n, ret, cl_uint, (cl_uint)d->max_work_group_size);
   case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
+    /* The sub-groups of a work-group run one after the other on one thread,
+     * region by region: one that spins waiting for another never lets it run. */
     return ICD_INFO_VAL(v, n, ret, cl_bool, CL_FALSE);
   case CL_DEVICE_EXECUTION_CAPABILITIES:
     return ICD_INFO_VAL(v, n, ret, cl_device_exec_capabilities, CL_EXEC_KERNEL);

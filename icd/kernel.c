@@ -418,13 +418,14 @@ static cl_int kernel_work_group_info(cl_kernel k, cl_device_id dev, cl_kernel_wo
   }
 }
 
-/* Sub-groups are the W-lane chunks of x: ceil(lx / W) per row of x. */
+/* Sub-groups are chunks of W work-items of a row of x, W the kernel's
+ * sub_group_size: ceil(lx / W) per row of x. */
 static cl_int kernel_sub_group_info(cl_kernel k, cl_device_id dev, cl_kernel_sub_group_info param,
                                     size_t in_size, const void *in, size_t size, void *value,
                                     size_t *size_ret)
 {
   const cc_kernel_info *info = rt_kernel_meta_for(k, dev);
-  size_t w = info->simd_width ? info->simd_width : 1;
+  size_t w = info->sub_group_size ? info->sub_group_size : 1;
   size_t maxwg = rt_kernel_max_work_group_size(k, dev);
   switch (param) {
   case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE:

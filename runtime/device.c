@@ -29,7 +29,8 @@
   X(cl_khr_work_group_uniform_arithmetic, 1, 0, 0) SEP                                           \
   X(cl_khr_3d_image_writes, 1, 0, 0) SEP                                                         \
   X(cl_khr_image2d_from_buffer, 1, 0, 0) SEP                                                     \
-  X(cl_khr_depth_images, 1, 0, 0)
+  X(cl_khr_depth_images, 1, 0, 0) SEP                                                            \
+  X(cl_khr_subgroups, 1, 0, 0)
 
 /* Extensions of the platform alone; the platform also reports every device
  * extension (the spec: those all its devices support). */
@@ -49,7 +50,8 @@
   X(__opencl_c_work_group_collective_functions, 3, 0, 0) SEP                                     \
   X(__opencl_c_images, 3, 0, 0) SEP                                                              \
   X(__opencl_c_read_write_images, 3, 0, 0) SEP                                                   \
-  X(__opencl_c_3d_image_writes, 3, 0, 0)
+  X(__opencl_c_3d_image_writes, 3, 0, 0) SEP                                                    \
+  X(__opencl_c_subgroups, 3, 0, 0)
 
 #define RT_COMMA ,
 #define RT_AS_NAME(name, major, minor, patch) #name

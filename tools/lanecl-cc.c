@@ -108,6 +108,8 @@ static void print_report(const cc_binary *bin, const cc_device_desc *dev)
     if (bin->kind == CC_BIN_EXECUTABLE) {
       printf("  vector width: %u lane%s%s\n", k->simd_width, k->simd_width == 1 ? "" : "s",
              k->simd_width <= 1 ? " (scalar)" : "");
+      printf("  sub-group size: %u%s\n", k->sub_group_size,
+             k->reqd_sub_group_size ? " (intel_reqd_sub_group_size)" : "");
       printf("  regions: %u%s\n", k->nregions, k->uses_barriers ? " (barriers or collectives)" : "");
       printf("  context bytes kept across barriers: %llu per work-item, %llu per work-group of %zu\n",
              (unsigned long long)k->frame_bytes,
