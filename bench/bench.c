@@ -157,6 +157,8 @@ extern const bench_def bench_half_defs[];
 extern const size_t bench_half_count;
 extern const bench_def bench_images_defs[];
 extern const size_t bench_images_count;
+extern const bench_def bench_subgroup_defs[];
+extern const size_t bench_subgroup_count;
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -250,11 +252,11 @@ int main(int argc, char **argv)
 
   printf("| benchmark | LaneCL | PoCL | PoCL/LaneCL time | native | LaneCL/native | unit |\n");
   printf("| --- | ---: | ---: | ---: | ---: | ---: | --- |\n");
-  const bench_def *lists[5] = {bench_kernels_defs, bench_half_defs, bench_collective_defs, bench_guards_defs,
-                               bench_images_defs};
-  size_t counts[5] = {bench_kernels_count, bench_half_count, bench_collective_count, bench_guards_count,
-                      bench_images_count};
-  for (int li = 0; li < 5; li++)
+  const bench_def *lists[6] = {bench_kernels_defs, bench_half_defs, bench_collective_defs, bench_guards_defs,
+                               bench_images_defs, bench_subgroup_defs};
+  size_t counts[6] = {bench_kernels_count, bench_half_count, bench_collective_count, bench_guards_count,
+                      bench_images_count, bench_subgroup_count};
+  for (int li = 0; li < 6; li++)
     for (size_t bi = 0; bi < counts[li]; bi++) {
       const bench_def *b = &lists[li][bi];
       if (filter && !strstr(b->name, filter))
