@@ -212,7 +212,7 @@
  *
  * A sub-group of W lanes (one register) is one in-register scan or one
  * butterfly; other sizes take the work-group helpers' loop over registers. */
-#define DEF_SG(NAME, ET, VT, W, OP, NORM)                                               \
+#define DEF_SG(NAME, ET, VT, W, OP, NORM, IDEMP, PAD)                                             \
   static inline void sg_each_##NAME(const ET *p, ET *d, ulong nls, int what)          \
   {                                                                                   \
     ulong n = nls & 0xffffff, lx = (nls >> 24) & 0xffffff, S = nls >> 48;             \
@@ -247,6 +247,33 @@
   void __lanecl_sg_reduce_##NAME(void *src, void *dst, ulong nls)                     \
   {                                                                                   \
     sg_each_##NAME((const ET *)src, (ET *)dst, nls, 2);                               \
+  }                                                                                   \
+  /* Fused into the lane loops: a chunk of CHUNK lanes is one sub-group of   \
+   * CHUNK, scanned in place without a carry; a reduction's chunk holds      \
+   * *(ulong *)carry lanes (fewer in a row's last chunk), the rest ignored.  */ \
+  __attribute__((always_inline)) void __lanecl_sg_chunk_scan_inclusive_##NAME(void *p, void *carry, ulong first) \
+  {                                                                                   \
+    cscan_##NAME((ET *)p, (VT *)carry, 1, false);                                     \
+  }                                                                                   \
+  __attribute__((always_inline)) void __lanecl_sg_chunk_scan_exclusive_##NAME(void *p, void *carry, ulong first) \
+  {                                                                                   \
+    cscan_##NAME((ET *)p, (VT *)carry, 1, true);                                      \
+  }                                                                                   \
+  __attribute__((always_inline)) void __lanecl_sg_chunk_reduce_##NAME(void *pv, void *carry, ulong first) \
+  {                                                                                   \
+    ET *p = (ET *)pv;                                                                 \
+    ulong cnt = *(ulong *)carry;                                                      \
+    VT f = IDEMP ? (VT)(NORMS_##NORM(ET, p[0])) : (VT)(PAD);                          \
+    VT acc = f;                                                                       \
+    for (uint i = 0; i < CHUNK; i += W) {                                             \
+      VT v = NORMV_##NORM(VT, *(VT##_u_##NAME *)(p + i));                             \
+      __typeof__(v < v) lane = (__typeof__(v < v))(LANES##W) + (__typeof__(v < v))i;  \
+      v = lane < (__typeof__(lane))cnt ? v : f;                                       \
+      acc = OP(acc, v);                                                               \
+    }                                                                                 \
+    LBFLY##W(OP, acc, W);                                                             \
+    for (uint i = 0; i < CHUNK; i += W)                                               \
+      *(VT##_u_##NAME *)(p + i) = acc;                                                \
   }
 
 /* One family of three helpers for (op, ty).
@@ -448,7 +475,7 @@
   {                                                                                   \
     reduce_##NAME((ET *)buf, n);                                                      \
   }                                                                                   \
-  DEF_SG(NAME, ET, VT, W, OP, NORM)
+  DEF_SG(NAME, ET, VT, W, OP, NORM, IDEMP, PAD)
 
 /* Integer families: ET is the unsigned type for add/mul (wrapping), the
  * signed or unsigned type for min/max, anything for the bitwise ops. */
@@ -506,6 +533,16 @@ void __lanecl_sg_all(void *src, void *dst, ulong nls)
 void __lanecl_sg_any(void *src, void *dst, ulong nls)
 {
   sg_each_logical_or_u32((const uint *)src, (uint *)dst, nls, 2);
+}
+
+__attribute__((always_inline)) void __lanecl_sg_chunk_all(void *p, void *carry, ulong first)
+{
+  __lanecl_sg_chunk_reduce_logical_and_u32(p, carry, first);
+}
+
+__attribute__((always_inline)) void __lanecl_sg_chunk_any(void *p, void *carry, ulong first)
+{
+  __lanecl_sg_chunk_reduce_logical_or_u32(p, carry, first);
 }
 
 /* Broadcast in packed small groups: lane j takes element (j & -seg) + id of

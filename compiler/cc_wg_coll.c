@@ -151,8 +151,11 @@ LLVMValueRef wg_build_fused_scan(wg_gen *g, LLVMValueRef *argv, unsigned s, LLVM
   wg_add_string_attr(g, g->wg, "no-builtin-memset", "");
   wg_add_string_attr(g, g->wg, CC_ATTR_CHUNK_LOOPS, "");
   char name[96];
-  snprintf(name, sizeof(name), "__lanecl_wg_chunk_%s%s", g->half_shuffles ? "h" : "",
-           bd->helper + strlen("__lanecl_wg_"));
+  if (bd->sg) /* a chunk is one sub-group: no carry, 16 lanes (cc_wg_subgroup.c) */
+    snprintf(name, sizeof(name), "__lanecl_sg_chunk_%s", bd->helper + strlen("__lanecl_sg_"));
+  else
+    snprintf(name, sizeof(name), "__lanecl_wg_chunk_%s%s", g->half_shuffles ? "h" : "",
+             bd->helper + strlen("__lanecl_wg_"));
   LLVMValueRef helper = helper_decl(g, name, 2);
   /* The carry: one register's worth, in the function's entry block. */
   LLVMBasicBlockRef here = LLVMGetInsertBlock(g->b);
@@ -166,7 +169,7 @@ LLVMValueRef wg_build_fused_scan(wg_gen *g, LLVMValueRef *argv, unsigned s, LLVM
   /* Chunks of 16 lanes, or of 8 where 256-bit shuffles run at twice the
    * rate (g->half_shuffles): the lane loops then vectorize 8 wide and the
    * helper scans 256 bits at a time. */
-  unsigned lg = g->half_shuffles ? 3 : 4;
+  unsigned lg = g->half_shuffles && !bd->sg ? 3 : 4;
   LLVMValueRef zero = wg_c64(g, 0);
   LLVMValueRef nfull = LLVMBuildLShr(g->b, n, wg_c64(g, lg), "chunks");
   LLVMValueRef tail = LLVMBuildAnd(g->b, n, wg_c64(g, (1u << lg) - 1), "tail");
@@ -192,6 +195,8 @@ LLVMValueRef wg_build_fused_scan(wg_gen *g, LLVMValueRef *argv, unsigned s, LLVM
   LLVMValueRef origin = chunk_origin(g, chunk, base, bd->esize);
   argv[out] = origin; /* state s: the operands into the chunk */
   wg_build_lane_loops(g, argv, &ln);
+  if (bd->sg) /* the lanes of the chunk, for a sub-group reduction */
+    LLVMBuildStore(g->b, wg_c64(g, 16), carry);
   fused_chunk_combine(g, argv, b, helper, chunk, carry, LLVMBuildICmp(g->b, LLVMIntEQ, c, zero, ""), frame);
   argv[in] = origin, argv[out] = saved_out; /* state b: the results from it */
   ln.state = b, ln.vectorize = vec_state[b];
@@ -230,6 +235,8 @@ LLVMValueRef wg_build_fused_scan(wg_gen *g, LLVMValueRef *argv, unsigned s, LLVM
   wg_lanes tln = {.state = s, .coll = coll, .ls = wt, .vectorize = vec_state[s]};
   chunk_start(g, base, ls, &tln);
   wg_build_lane_loops(g, argv, &tln);
+  if (bd->sg)
+    LLVMBuildStore(g->b, tail, carry);
   fused_chunk_combine(g, argv, b, helper, tchunk, carry, LLVMBuildICmp(g->b, LLVMIntEQ, nfull, zero, ""), frame);
   argv[in] = origin, argv[out] = saved_out;
   tln.state = b, tln.vectorize = vec_state[b];
@@ -307,7 +314,12 @@ void wg_build_packed_groups(wg_gen *g, const LLVMValueRef *argv, LLVMValueRef ls
   const wg_boundary *bd = &g->bnd[b - 1];
   int scan = bd->kind == WB_SCAN_INC || bd->kind == WB_SCAN_EXC;
   char name[96];
-  if (scan)
+  /* (a sub-group collective on groups of at most 16: each group is one sub-group) */
+  if (bd->sg && !strncmp(bd->helper, "__lanecl_sg_reduce", 18))
+    snprintf(name, sizeof(name), "__lanecl_wg_chunk_segreduce%s", bd->helper + 18);
+  else if (bd->sg && strncmp(bd->helper, "__lanecl_sg_scan", 16))
+    snprintf(name, sizeof(name), "__lanecl_wg_chunk_seg%s", bd->helper + strlen("__lanecl_sg_"));
+  else if (scan)
     snprintf(name, sizeof(name), "__lanecl_wg_chunk_segscan%s", bd->helper + strlen("__lanecl_wg_scan"));
   else if (bd->kind == WB_REDUCE)
     snprintf(name, sizeof(name), "__lanecl_wg_chunk_segreduce%s", bd->helper + strlen("__lanecl_wg_reduce"));
@@ -382,8 +394,9 @@ void wg_build_spanned_groups(wg_gen *g, LLVMValueRef *argv, LLVMValueRef ls0, LL
                              LLVMBasicBlockRef gnext, LLVMValueRef frame, LLVMValueRef coll_buf,
                              const int *vec_state)
 {
-  unsigned n = g->nparams, b = g->pack_to, cw = g->half_shuffles ? 8 : 16;
+  unsigned n = g->nparams, b = g->pack_to;
   const wg_boundary *bd = &g->bnd[b - 1];
+  unsigned cw = g->half_shuffles && !bd->sg ? 8 : 16;
   int fused = g->fuse_to[0] == b;
   unsigned top = bd->esize <= 4 ? 16 : 8; /* the packed path's largest size */
   LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(g->c, g->wg, "groups.spanned");

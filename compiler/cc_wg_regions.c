@@ -249,8 +249,10 @@ static int scan_fusable(wg_gen *g, unsigned r, unsigned b, int writes)
   if (g->opt_disable || !b || b > g->nbnd || b == r || writes || wg_lane_width(g) != 16)
     return 0;
   const wg_boundary *bd = &g->bnd[b - 1];
-  if ((bd->kind != WB_SCAN_INC && bd->kind != WB_SCAN_EXC) || (bd->esize != 4 && bd->esize != 8) || !bd->helper[0] ||
-      bd->sg)
+  if ((bd->kind != WB_SCAN_INC && bd->kind != WB_SCAN_EXC) || (bd->esize != 4 && bd->esize != 8) || !bd->helper[0])
+    return 0;
+  /* A sub-group collective fuses when a chunk is one sub-group (cc_wg_subgroup.c). */
+  if (bd->sg && g->sg_size != 16)
     return 0;
   return !uniform_live_overlap(g, r, b);
 }
@@ -464,12 +466,13 @@ void wg_report_regions(wg_gen *g)
                           : "only the work-items below its uniform bound (lx < u guards every effect)");
     }
     unsigned e = g->fuse_to[r];
+    int half = e && g->half_shuffles && !g->bnd[e - 1].sg;
     if (e)
       cc_str_printf(&g->report,
                     "    region %u, %s #%u and region %u run fused, %u work-items at a time (groups of one "
                     "dimension, or of rows of a multiple of %u)%s\n",
-                    r, g->bnd[e - 1].what, e, e, g->half_shuffles ? 8 : 16, g->half_shuffles ? 8 : 16,
-                    g->half_shuffles ? ", the scan in 256-bit pieces" : "");
+                    r, g->bnd[e - 1].what, e, e, half ? 8 : 16, half ? 8 : 16,
+                    half ? ", the scan in 256-bit pieces" : g->bnd[e - 1].sg ? ", one sub-group per chunk" : "");
   }
   if (g->packable) {
     unsigned b = g->pack_to;
@@ -481,7 +484,7 @@ void wg_report_regions(wg_gen *g)
       cc_str_printf(&g->report,
                     "    larger groups of a multiple of %u work-items run their chunks one group after the other "
                     "(in spans of groups)\n",
-                    g->half_shuffles ? 8 : 16);
+                    g->half_shuffles && !g->bnd[b - 1].sg ? 8 : 16);
   }
 }
 

@@ -246,7 +246,7 @@ static int build_state_machine(wg_gen *g, LLVMValueRef *argv, const LLVMValueRef
     } else if (g->fuse_to[s]) {
       /* Two or three dimensions: fused when rows are whole chunks (lx a
        * multiple of the chunk), else the lane loops and the combine. */
-      unsigned cw = g->half_shuffles ? 8 : 16;
+      unsigned cw = g->half_shuffles && !g->bnd[g->fuse_to[s] - 1].sg ? 8 : 16;
       LLVMBasicBlockRef fb = LLVMAppendBasicBlockInContext(g->c, g->wg, "fused.nd");
       LLVMBasicBlockRef ub = LLVMAppendBasicBlockInContext(g->c, g->wg, "unfused.nd");
       LLVMBasicBlockRef jb = LLVMAppendBasicBlockInContext(g->c, g->wg, "fused.nd.join");
