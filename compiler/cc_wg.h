@@ -66,6 +66,7 @@ typedef struct wg_boundary {
   enum wg_bkind kind;
   int sg;           /* a sub-group collective (cc_wg_subgroup.c): per sub-group of g->sg_size,
                        every work-item's result in coll_buf as for a scan */
+  unsigned sg_cluster; /* a clustered reduction: its cluster size (0: none) */
   char what[48];    /* for the report */
   char helper[64];  /* combine helper, "" when none */
   LLVMTypeRef ty;   /* collective operand and result type */

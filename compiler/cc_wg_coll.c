@@ -268,7 +268,7 @@ LLVMValueRef wg_build_combine(wg_gen *g, const wg_boundary *bd, LLVMValueRef ops
     LLVMValueRef n = nwi;
     if (bd->sg) /* sub-groups: n | lx << 24 | S << 48 (cc_wg_subgroup.c) */
       n = LLVMBuildOr(g->b, LLVMBuildOr(g->b, nwi, LLVMBuildShl(g->b, ls[0], wg_c64(g, 24), ""), ""),
-                      wg_c64(g, (uint64_t)g->sg_size << 48), "sg.n");
+                      wg_c64(g, (uint64_t)(bd->sg_cluster && bd->sg_cluster < g->sg_size ? bd->sg_cluster : g->sg_size) << 48), "sg.n");
     LLVMValueRef hargs[3] = {to_generic(g, ops), scan ? to_generic(g, coll_buf) : n, n};
     LLVMBuildCall2(g->b, LLVMGlobalGetValueType(f), f, hargs, scan ? 3 : 2, "");
   }

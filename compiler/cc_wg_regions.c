@@ -252,7 +252,7 @@ static int scan_fusable(wg_gen *g, unsigned r, unsigned b, int writes)
   if ((bd->kind != WB_SCAN_INC && bd->kind != WB_SCAN_EXC) || (bd->esize != 4 && bd->esize != 8) || !bd->helper[0])
     return 0;
   /* A sub-group collective fuses when a chunk is one sub-group (cc_wg_subgroup.c). */
-  if (bd->sg && g->sg_size != 16)
+  if (bd->sg && (g->sg_size != 16 || bd->sg_cluster))
     return 0;
   return !uniform_live_overlap(g, r, b);
 }

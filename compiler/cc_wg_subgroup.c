@@ -118,7 +118,8 @@ LLVMValueRef wg_sub_group_value(wg_gen *g, const wg_mangled *mg)
 
 /* ---- boundaries ---- */
 
-static const char *const sg_ops[] = {"add", "min", "max"};
+static const char *const sg_ops[] = {"add", "min", "max", "mul", "and", "or",
+                                     "xor", "logical_and", "logical_or", "logical_xor"};
 
 static const char *type_suffix(const wg_mangled *mg)
 {
@@ -188,6 +189,18 @@ int wg_classify_sub_group(LLVMValueRef call, const wg_mangled *mg, wg_boundary *
   if (wg_ident_starts(mg, "sub_group_reduce_", &r2)) {
     bd->kind = WB_SCAN_INC;
     what = "reduce";
+  } else if (wg_ident_starts(mg, "sub_group_clustered_reduce_", &r2)) {
+    /* (cl_khr_subgroup_clustered_reduce) clusters of a constant power of two
+     * at most S: a sub-group reduction with sub-groups of that size */
+    LLVMValueRef cs = LLVMGetNumArgOperands(call) > 1 ? LLVMGetOperand(call, 1) : NULL;
+    uint64_t v = cs && LLVMIsAConstantInt(cs) ? LLVMConstIntGetZExtValue(cs) : 0;
+    if (!v || (v & (v - 1)) || v > 64) {
+      *why = "the cluster size must be a constant power of two no larger than the sub-group size";
+      return -1;
+    }
+    bd->kind = WB_SCAN_INC;
+    bd->sg_cluster = (unsigned)v;
+    what = "reduce";
   } else if (wg_ident_starts(mg, "sub_group_scan_inclusive_", &r2)) {
     bd->kind = WB_SCAN_INC;
     what = "scan_inclusive";
@@ -256,13 +269,21 @@ static int lower_xchg(wg_gen *g, LLVMValueRef call, int kind, char **err)
   case SGX_XOR: src = LLVMBuildXor(g->b, lid, id, ""); break;
   case SGX_UP: src = LLVMBuildSub(g->b, lid, id, ""); break;
   case SGX_DOWN: src = LLVMBuildAdd(g->b, lid, id, ""); break;
-  case SGX_ROTATE: src = LLVMBuildURem(g->b, LLVMBuildAdd(g->b, lid, id, ""), size, ""); break;
+  case SGX_ROTATE: {
+    /* (lid + delta) mod size, delta signed */
+    LLVMValueRef d = LLVMBuildSExtOrBitCast(g->b, LLVMGetOperand(call, 1), g->t_i64, "");
+    LLVMValueRef t = LLVMBuildSRem(g->b, LLVMBuildAdd(g->b, lid, d, ""), size, "");
+    LLVMValueRef neg = LLVMBuildICmp(g->b, LLVMIntSLT, t, wg_c64(g, 0), "");
+    src = LLVMBuildSelect(g->b, neg, LLVMBuildAdd(g->b, t, size, ""), t, "");
+    break;
+  }
   case SGX_CROTATE: {
     /* clusters of cs (a power of two, at most S) */
     LLVMValueRef cs = LLVMBuildZExtOrBitCast(g->b, LLVMGetOperand(call, 2), g->t_i64, "");
     LLVMValueRef m = LLVMBuildSub(g->b, cs, wg_c64(g, 1), "");
+    LLVMValueRef d = LLVMBuildSExtOrBitCast(g->b, LLVMGetOperand(call, 1), g->t_i64, "");
     LLVMValueRef base = LLVMBuildAnd(g->b, lid, LLVMBuildNot(g->b, m, ""), "");
-    src = LLVMBuildOr(g->b, base, LLVMBuildAnd(g->b, LLVMBuildAdd(g->b, lid, id, ""), m, ""), "");
+    src = LLVMBuildOr(g->b, base, LLVMBuildAnd(g->b, LLVMBuildAdd(g->b, lid, d, ""), m, ""), "");
     break;
   }
   default: src = id; break;
@@ -293,6 +314,51 @@ static int lower_xchg(wg_gen *g, LLVMValueRef call, int kind, char **err)
   return CC_OK;
 }
 
+/* A sub-group reduction or scan of char, uchar, short or ushort
+ * (cl_khr_subgroup_extended_types) becomes the one of int or uint on the
+ * operand sign- or zero-extended, its result truncated: exact for every op
+ * (add and mul wrap alike, min and max keep the order, the bitwise ops the
+ * low bits). */
+static int promote_narrow(wg_gen *g, LLVMValueRef call, const wg_mangled *mg)
+{
+  size_t r2;
+  if (!(wg_ident_starts(mg, "sub_group_reduce_", &r2) || wg_ident_starts(mg, "sub_group_scan_", &r2) ||
+        wg_ident_starts(mg, "sub_group_clustered_reduce_", &r2)) ||
+      !mg->plen)
+    return 0;
+  char c = mg->params[0];
+  int sgn = c == 'c' || c == 'a' || c == 's';
+  if (!sgn && c != 'h' && c != 't')
+    return 0;
+  char name[128];
+  size_t head = (size_t)(mg->params - cc_callee_name(call, &r2));
+  snprintf(name, sizeof(name), "%.*s%c%.*s", (int)head, cc_callee_name(call, &r2), sgn ? 'i' : 'j',
+           (int)(mg->plen - 1), mg->params + 1);
+  unsigned nargs = LLVMGetNumArgOperands(call);
+  LLVMTypeRef pt[4];
+  LLVMValueRef args[4];
+  if (nargs > 4)
+    return 0;
+  LLVMPositionBuilderBefore(g->b, call);
+  for (unsigned a = 0; a < nargs; a++) {
+    args[a] = LLVMGetOperand(call, a);
+    if (a == 0)
+      args[a] = sgn ? LLVMBuildSExt(g->b, args[a], g->t_i32, "") : LLVMBuildZExt(g->b, args[a], g->t_i32, "");
+    pt[a] = LLVMTypeOf(args[a]);
+  }
+  LLVMTypeRef fty = LLVMFunctionType(g->t_i32, pt, nargs, 0);
+  LLVMValueRef f = LLVMGetNamedFunction(g->m, name);
+  if (!f) {
+    f = LLVMAddFunction(g->m, name, fty);
+    wg_add_fn_attr(g, f, "convergent");
+    wg_add_fn_attr(g, f, "nounwind");
+  }
+  LLVMValueRef r = LLVMBuildCall2(g->b, fty, f, args, nargs, "");
+  LLVMReplaceAllUsesWith(call, LLVMBuildTrunc(g->b, r, LLVMTypeOf(call), ""));
+  LLVMInstructionEraseFromParent(call);
+  return 1;
+}
+
 int wg_lower_sub_group_exchanges(wg_gen *g, char **err)
 {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->body); bb; bb = LLVMGetNextBasicBlock(bb)) {
@@ -305,6 +371,8 @@ int wg_lower_sub_group_exchanges(wg_gen *g, char **err)
         int rc = lower_xchg(g, i, k, err);
         if (rc)
           return rc;
+      } else if (LLVMIsACallInst(i) && wg_demangle(i, &mg)) {
+        promote_narrow(g, i, &mg);
       }
       i = next;
     }
