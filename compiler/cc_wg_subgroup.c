@@ -354,7 +354,19 @@ static int promote_narrow(wg_gen *g, LLVMValueRef call, const wg_mangled *mg)
     wg_add_fn_attr(g, f, "nounwind");
   }
   LLVMValueRef r = LLVMBuildCall2(g->b, fty, f, args, nargs, "");
-  LLVMReplaceAllUsesWith(call, LLVMBuildTrunc(g->b, r, LLVMTypeOf(call), ""));
+  LLVMTypeRef nt = LLVMTypeOf(call);
+  r = LLVMBuildTrunc(g->b, r, nt, "");
+  /* An exclusive min or max scan starts at the narrow type's identity
+   * (INT_MAX and INT_MIN truncate to -1 and 0; UINT_MAX and 0 are right). */
+  size_t r3;
+  if (sgn && wg_ident_starts(mg, "sub_group_scan_exclusive_m", &r3)) {
+    unsigned bits = LLVMGetIntTypeWidth(nt);
+    int mn = mg->ident[r3] == 'i';
+    uint64_t idv = mn ? (1ull << (bits - 1)) - 1 : 1ull << (bits - 1);
+    LLVMValueRef first = LLVMBuildICmp(g->b, LLVMIntEQ, sg_local_id(g), wg_c64(g, 0), "");
+    r = LLVMBuildSelect(g->b, first, LLVMConstInt(nt, idv, 0), r, "");
+  }
+  LLVMReplaceAllUsesWith(call, r);
   LLVMInstructionEraseFromParent(call);
   return 1;
 }
