@@ -52,6 +52,8 @@ const char cc_prelude_src[] =
   /* The OpenCL version of the device (clang leaves it to the platform);
    * __OPENCL_C_VERSION__ is clang's, from -cl-std. */
   "#define __OPENCL_VERSION__ 300\n"
+  /* (clang 19 does not know this extension's macro; the attribute it knows) */
+  "#define cl_intel_required_subgroup_size 1\n"
   "#undef __opencl_c_pipes\n"
   "#undef __opencl_c_device_enqueue\n"
   "#if defined(__OPENCL_C_VERSION__) && __OPENCL_C_VERSION__ >= 200\n"

@@ -156,6 +156,14 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param_nam
     /* Sub-groups are chunks of a row of x: a group of rows of one work-item
      * has one sub-group per work-item. */
     return ICD_INFO_VAL(v, n, ret, cl_uint, (cl_uint)d->max_work_group_size);
+  case CL_DEVICE_SUB_GROUP_SIZES_INTEL: {
+    /* intel_reqd_sub_group_size: powers of two from 4 to twice the lane
+     * width, at most 32 (the compiler's check, cc_wg_subgroup.c) */
+    size_t sizes[8], k = 0, top = 2 * (size_t)simd_lanes(d, 4);
+    for (size_t s = 4; s <= top && s <= 32; s *= 2)
+      sizes[k++] = s;
+    return icd_info(v, n, ret, sizes, k * sizeof(size_t));
+  }
   case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
     /* The sub-groups of a work-group run one after the other on one thread,
      * region by region: one that spins waiting for another never lets it run. */

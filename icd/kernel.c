@@ -406,6 +406,8 @@ static cl_int kernel_work_group_info(cl_kernel k, cl_device_id dev, cl_kernel_wo
     return ICD_INFO_VAL(value, size, size_ret, cl_ulong, rt_kernel_local_mem(k));
   case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
     return ICD_INFO_VAL(value, size, size_ret, size_t, dev->simd_bits >= 64 ? dev->simd_bits / 32 : 1);
+  case CL_KERNEL_SPILL_MEM_SIZE_INTEL: /* cl_intel_required_subgroup_size: no spill memory */
+    return ICD_INFO_VAL(value, size, size_ret, cl_ulong, 0);
   case CL_KERNEL_PRIVATE_MEM_SIZE:
     return ICD_INFO_VAL(value, size, size_ret, cl_ulong, info->private_mem_bytes);
   case CL_KERNEL_GLOBAL_WORK_SIZE:
@@ -465,6 +467,8 @@ static cl_int kernel_sub_group_info(cl_kernel k, cl_device_id dev, cl_kernel_sub
   case CL_KERNEL_MAX_NUM_SUB_GROUPS:
     return ICD_INFO_VAL(value, size, size_ret, size_t, (maxwg + w - 1) / w);
   case CL_KERNEL_COMPILE_NUM_SUB_GROUPS: return ICD_INFO_VAL(value, size, size_ret, size_t, 0);
+  case CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL: /* cl_intel_required_subgroup_size: 0 when not asked for */
+    return ICD_INFO_VAL(value, size, size_ret, size_t, info->reqd_sub_group_size);
   default:
     rt_err("clGetKernelSubGroupInfo: unknown param_name 0x%x", (unsigned)param);
     return CL_INVALID_VALUE;

@@ -35,7 +35,8 @@
   X(cl_khr_subgroup_shuffle_relative, 1, 0, 0) SEP                                              \
   X(cl_khr_subgroup_clustered_reduce, 1, 0, 0) SEP                                              \
   X(cl_khr_subgroup_extended_types, 1, 0, 0) SEP                                                \
-  X(cl_khr_subgroup_rotate, 1, 0, 0)
+  X(cl_khr_subgroup_rotate, 1, 0, 0) SEP                                                        \
+  X(cl_intel_required_subgroup_size, 1, 0, 0)
 
 /* Extensions of the platform alone; the platform also reports every device
  * extension (the spec: those all its devices support). */

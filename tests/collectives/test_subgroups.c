@@ -960,3 +960,104 @@ TEST(clustered_reductions_and_extended_types)
   clReleaseCommandQueue(q);
   clReleaseContext(ctx);
 }
+
+/* cl_intel_required_subgroup_size: every size the device lists, in kernels
+ * that scan, reduce, broadcast and shuffle; a size it does not list fails
+ * the build. */
+TEST(intel_required_sub_group_sizes)
+{
+  char ext[4096];
+  ASSERT_OK(clGetDeviceInfo(tl_device(), CL_DEVICE_EXTENSIONS, sizeof(ext), ext, NULL));
+  ASSERT_TRUE(strstr(ext, "cl_intel_required_subgroup_size") != NULL);
+  size_t sizes[16], nb = 0;
+  ASSERT_OK(clGetDeviceInfo(tl_device(), CL_DEVICE_SUB_GROUP_SIZES_INTEL, sizeof(sizes), sizes, &nb));
+  size_t ns = nb / sizeof(size_t);
+  ASSERT_TRUE(ns >= 3); /* 4, 8, 16 at least: more than one size */
+  size_t W = lane_width();
+  int have_w = 0;
+  for (size_t i = 0; i < ns; i++)
+    have_w |= sizes[i] == W;
+  ASSERT_TRUE(have_w);
+  cl_context ctx = tl_context();
+  cl_command_queue q = tl_queue(ctx, 0);
+  for (size_t si = 0; si < ns; si++) {
+    size_t R = sizes[si];
+    char src[2048];
+    snprintf(src, sizeof(src),
+             "#ifndef cl_intel_required_subgroup_size\n#error no cl_intel_required_subgroup_size\n#endif\n"
+             "__attribute__((intel_reqd_sub_group_size(%zu)))\n"
+             "kernel void k(global const int *a, global int *o) {\n"
+             "  size_t i = get_global_id(0);\n"
+             "  int x = a[i];\n"
+             "  o[6 * i] = sub_group_scan_inclusive_add(x);\n"
+             "  o[6 * i + 1] = sub_group_reduce_max(x);\n"
+             "  o[6 * i + 2] = sub_group_broadcast(x, 1u);\n"
+             "  o[6 * i + 3] = sub_group_shuffle_xor(x, 1u);\n"
+             "  o[6 * i + 4] = get_sub_group_size();\n"
+             "  o[6 * i + 5] = get_sub_group_id();\n}\n",
+             R);
+    cl_program p = tl_build(ctx, src, CL_OPTS);
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, "k", &err);
+    ASSERT_OK(err);
+    size_t got = 0, local = 4096;
+    ASSERT_OK(clGetKernelSubGroupInfo(k, tl_device(), CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL, 0, NULL, sizeof(got), &got,
+                                      NULL));
+    ASSERT_EQ(got, R);
+    ASSERT_EQ(sub_group_size(k), R);
+    (void)local;
+    size_t locals[] = {R, 3 * R + 2, 64, 5};
+    for (size_t li = 0; li < 4; li++) {
+      size_t L = locals[li], n = 4 * L;
+      int *in = malloc(n * sizeof(int)), *out = malloc(6 * n * sizeof(int));
+      for (size_t i = 0; i < n; i++)
+        in[i] = (int)(rnd() % 1000) - 500;
+      cl_mem a = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(int), in, &err);
+      ASSERT_OK(err);
+      cl_mem o = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, 6 * n * sizeof(int), NULL, &err);
+      ASSERT_OK(err);
+      ASSERT_OK(clSetKernelArg(k, 0, sizeof(a), &a));
+      ASSERT_OK(clSetKernelArg(k, 1, sizeof(o), &o));
+      ASSERT_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &n, &L, 0, NULL, NULL));
+      ASSERT_OK(clEnqueueReadBuffer(q, o, CL_TRUE, 0, 6 * n * sizeof(int), out, 0, NULL, NULL));
+      geom G = {1, {n, 1, 1}, {L, 1, 1}};
+      for (size_t i = 0; i < n; i++) {
+        size_t gid[3] = {i, 0, 0};
+        sg_pos ps = position(&G, gid, R);
+        int scan = 0, mx = INT_MIN;
+        for (size_t l = 0; l < ps.sg_size; l++) {
+          int v = in[global_of_local(&G, gid, ps.first + l)];
+          if (l <= ps.sg_lid)
+            scan += v;
+          mx = v > mx ? v : mx;
+        }
+        int bc = ps.sg_size > 1 ? in[global_of_local(&G, gid, ps.first + 1)] : 0;
+        size_t xl = ps.sg_lid ^ 1;
+        int sx = xl < ps.sg_size ? in[global_of_local(&G, gid, ps.first + xl)] : 0;
+        const int *r = out + 6 * i;
+        if (r[0] != scan || r[1] != mx || (ps.sg_size > 1 && r[2] != bc) || (xl < ps.sg_size && r[3] != sx) ||
+            r[4] != (int)ps.sg_size || r[5] != (int)ps.sg_id)
+          tl_fail(__FILE__, __LINE__, "size %zu local %zu item %zu: got %d %d %d %d %d %d, want %d %d %d %d %zu %zu", R,
+                  L, i, r[0], r[1], r[2], r[3], r[4], r[5], scan, mx, bc, sx, ps.sg_size, ps.sg_id);
+      }
+      free(in);
+      free(out);
+      clReleaseMemObject(a);
+      clReleaseMemObject(o);
+    }
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+  }
+  /* a size the device does not list */
+  const char *bad = "__attribute__((intel_reqd_sub_group_size(3))) kernel void k(global int *o) { o[0] = 1; }\n";
+  cl_int err;
+  cl_program p = clCreateProgramWithSource(ctx, 1, &bad, NULL, &err);
+  ASSERT_OK(err);
+  ASSERT_CL(clBuildProgram(p, 0, NULL, CL_OPTS, NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
+  char log[4096] = "";
+  ASSERT_OK(clGetProgramBuildInfo(p, tl_device(), CL_PROGRAM_BUILD_LOG, sizeof(log), log, NULL));
+  ASSERT_TRUE(strstr(log, "intel_reqd_sub_group_size") != NULL);
+  clReleaseProgram(p);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+}
