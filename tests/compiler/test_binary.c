@@ -37,6 +37,8 @@ static void make_binary(cc_binary *b)
   k[0].frame_bytes = 24;
   k[0].simd_width = 16;
   k[0].stream_bytes = 0x100000004ull;
+  k[0].sub_group_size = 16;
+  k[0].reqd_sub_group_size = 8;
   k[0].nregions = 3;
   k[0].uses_barriers = 1;
   k[0].flags = CC_KFLAG_ARG_INFO;
@@ -86,6 +88,8 @@ static void same_binary(const cc_binary *a, const cc_binary *b)
     ASSERT_EQ(x->frame_bytes, y->frame_bytes);
     ASSERT_EQ(x->simd_width, y->simd_width);
     ASSERT_EQ(x->stream_bytes, y->stream_bytes);
+    ASSERT_EQ(x->sub_group_size, y->sub_group_size);
+    ASSERT_EQ(x->reqd_sub_group_size, y->reqd_sub_group_size);
     ASSERT_EQ(x->nregions, y->nregions);
     ASSERT_EQ(x->uses_barriers, y->uses_barriers);
     ASSERT_EQ(x->flags, y->flags);
@@ -267,12 +271,15 @@ TEST(wrong_magic_version_kind_and_huge_counts)
   memcpy(p, blob.data, blob.size);
   p[0] = 'X';
   ASSERT_EQ(read_resealed(p, blob.size, &r), CC_INVALID_BINARY);
-  /* version 1 (before stream_bytes: a cached one is rebuilt) and 3 */
+  /* versions 1 and 2 (before stream_bytes, before the sub-group sizes: a
+   * cached one is rebuilt) and 4 */
   memcpy(p, blob.data, blob.size);
-  ASSERT_EQ(p[8], 2);
+  ASSERT_EQ(p[8], 3);
   p[8] = 1;
   ASSERT_EQ(read_resealed(p, blob.size, &r), CC_INVALID_BINARY);
-  p[8] = 3;
+  p[8] = 2;
+  ASSERT_EQ(read_resealed(p, blob.size, &r), CC_INVALID_BINARY);
+  p[8] = 4;
   ASSERT_EQ(read_resealed(p, blob.size, &r), CC_INVALID_BINARY);
   /* kind 0 and 4 */
   memcpy(p, blob.data, blob.size);
