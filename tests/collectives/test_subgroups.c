@@ -1061,3 +1061,58 @@ TEST(intel_required_sub_group_sizes)
   clReleaseCommandQueue(q);
   clReleaseContext(ctx);
 }
+
+/* sub_group_barrier (both forms) orders __local memory between the lanes
+ * of a sub-group. */
+TEST(sub_group_barrier_orders_local_memory)
+{
+  const char *src =
+      "kernel void k(global const int *a, global int *o, local int *t) {\n"
+      "  size_t i = get_global_id(0), l = get_local_id(0);\n"
+      "  uint s = get_sub_group_size(), p = get_sub_group_local_id();\n"
+      "  size_t base = l - p;\n"
+      "  t[l] = a[i];\n"
+      "  sub_group_barrier(CLK_LOCAL_MEM_FENCE);\n"
+      "  int x = t[base + (p + 1) % s];\n"
+      "  sub_group_barrier(CLK_LOCAL_MEM_FENCE, memory_scope_sub_group);\n"
+      "  t[l] = x * 2;\n"
+      "  sub_group_barrier(CLK_LOCAL_MEM_FENCE);\n"
+      "  o[i] = t[base + (p + s - 1) % s];\n"
+      "}\n";
+  cl_context ctx = tl_context();
+  cl_command_queue q = tl_queue(ctx, 0);
+  cl_program p = tl_build(ctx, src, CL_OPTS);
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "k", &err);
+  ASSERT_OK(err);
+  size_t S = sub_group_size(k);
+  size_t locals[] = {S, 2 * S + 3, 5};
+  for (size_t li = 0; li < 3; li++) {
+    size_t L = locals[li], n = 4 * L;
+    int *in = malloc(n * sizeof(int)), *out = malloc(n * sizeof(int));
+    for (size_t i = 0; i < n; i++)
+      in[i] = (int)(rnd() % 1000);
+    cl_mem a = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(int), in, &err);
+    ASSERT_OK(err);
+    cl_mem o = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, n * sizeof(int), NULL, &err);
+    ASSERT_OK(err);
+    ASSERT_OK(clSetKernelArg(k, 0, sizeof(a), &a));
+    ASSERT_OK(clSetKernelArg(k, 1, sizeof(o), &o));
+    ASSERT_OK(clSetKernelArg(k, 2, L * sizeof(int), NULL));
+    ASSERT_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &n, &L, 0, NULL, NULL));
+    ASSERT_OK(clEnqueueReadBuffer(q, o, CL_TRUE, 0, n * sizeof(int), out, 0, NULL, NULL));
+    for (size_t i = 0; i < n; i++) {
+      /* lane p reads lane p - 1's x, which is lane p's own a, doubled */
+      if (out[i] != 2 * in[i])
+        tl_fail(__FILE__, __LINE__, "local %zu item %zu: got %d want %d", L, i, out[i], 2 * in[i]);
+    }
+    free(in);
+    free(out);
+    clReleaseMemObject(a);
+    clReleaseMemObject(o);
+  }
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+}
