@@ -325,10 +325,16 @@ TEST(device_extensions_and_features)
       "cl_khr_local_int32_extended_atomics",  "cl_khr_int64_base_atomics",
       "cl_khr_int64_extended_atomics",     "cl_khr_fp64",
       "cl_khr_work_group_uniform_arithmetic", "cl_khr_3d_image_writes",
-      "cl_khr_image2d_from_buffer",        "cl_khr_depth_images", "cl_khr_fp16"};
+      "cl_khr_image2d_from_buffer",        "cl_khr_depth_images", "cl_khr_fp16", "cl_khr_subgroups",
+      "cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle_relative", "cl_khr_subgroup_clustered_reduce",
+      "cl_khr_subgroup_extended_types", "cl_khr_subgroup_rotate", "cl_intel_required_subgroup_size"};
   for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
     if (!has_word(ext, want[i]))
       tl_fail(__FILE__, __LINE__, "%s missing from \"%s\"", want[i], ext);
+  /* No sub-group operations in divergent code: none of the non-uniform extensions. */
+  ASSERT_TRUE(!has_word(ext, "cl_khr_subgroup_ballot"));
+  ASSERT_TRUE(!has_word(ext, "cl_khr_subgroup_non_uniform_vote"));
+  ASSERT_TRUE(!has_word(ext, "cl_khr_subgroup_non_uniform_arithmetic"));
 
   size_t size;
   cl_name_version *nv = dev_blob(d, CL_DEVICE_EXTENSIONS_WITH_VERSION, &size);
@@ -349,7 +355,8 @@ TEST(device_extensions_and_features)
       "__opencl_c_atomic_order_seq_cst", "__opencl_c_atomic_scope_device",
       "__opencl_c_atomic_scope_all_devices", "__opencl_c_generic_address_space",
       "__opencl_c_program_scope_global_variables", "__opencl_c_work_group_collective_functions",
-      "__opencl_c_images", "__opencl_c_read_write_images", "__opencl_c_3d_image_writes"};
+      "__opencl_c_images", "__opencl_c_read_write_images", "__opencl_c_3d_image_writes",
+      "__opencl_c_subgroups"};
   ASSERT_EQ(count, sizeof(want_feat) / sizeof(want_feat[0]));
   for (size_t i = 0; i < count; i++) {
     ASSERT_STREQ(feat[i].name, want_feat[i]);
