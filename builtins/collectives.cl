@@ -221,6 +221,14 @@
     for (ulong row = 0; row < n; row += lx)                                           \
       for (ulong s = row; s < row + lx; s += S) {                                     \
         ulong k = row + lx - s < S ? row + lx - s : S;                                \
+        if (what == 2 && S < W && (W % S) == 0 && row + lx - s >= W) {                \
+          /* W / S whole sub-groups in one register: a segmented butterfly */        \
+          VT v = NORMV_##NORM(VT, *(const VT##_u_##NAME *)(p + s));                   \
+          LBFLY##W(OP, v, S);                                                         \
+          *(VT##_u_##NAME *)(d + s) = v;                                              \
+          s += W - S;                                                                 \
+          continue;                                                                   \
+        }                                                                             \
         if (what < 2) {                                                               \
           scan_##NAME(p + s, d + s, k, what);                                         \
         } else if (k == W) {                                                          \
