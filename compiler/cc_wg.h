@@ -7,7 +7,8 @@
  *   cc_wg_regions.c  boundaries found, each region's plan and the report
  *   cc_wg_frame.c    regions rewritten: the frame, saves and restores
  *   cc_wg_uniform.c  uniform and divergent values of the body
- *   cc_wg_trim.c     lane loops that need only the work-items below a bound
+ *   cc_wg_trim.c     lane loops that need only the work-items below a bound,
+ *                    and lane loops split where a guard on x changes value
  *   cc_wg_state.c    the work-group function: lane loops, state machine
  *   cc_wg_coll.c     collectives and async copies in it: combines, fused
  *                    scans, packed and spanned small groups
@@ -39,8 +40,8 @@ enum wg_body_param {
   WG_P_CBUF_OUT, /* where it puts its operand (coll_out) */
   WG_P_CIDX,     /* i64: its element of them, all ones: the linear id */
   WG_P_GX,       /* i64: group_off * enqueued local size + lx */
-  WG_P_FAST,     /* i32: the split guard's compare (cc_wg_trim.c) is as
-                  * written (0), true (1) or false (2) in this lane loop */
+  WG_P_FAST,     /* i32: bits 2j..2j+1, the split guard's compare j
+                  * (cc_wg_trim.c) as written (0), true (1) or false (2) */
   WG_NBODY_PARAMS
 };
 
@@ -156,8 +157,8 @@ typedef struct wg_gen {
   LLVMValueRef p_cbuf, p_cbuf_out;
   LLVMValueRef p_cidx;  /* the element of them, all ones: the linear id */
   LLVMValueRef p_gx;    /* group_off * enqueued local size + local id x */
-  LLVMValueRef p_fast;  /* the split guard's value in the lane loop (WG_P_FAST) */
-  struct wg_split *split; /* the guard the lane loop is split at (cc_wg_trim.c), NULL when none */
+  LLVMValueRef p_fast;  /* the split guards' values in the lane loop (WG_P_FAST) */
+  struct wg_split *split; /* the guards the lane loop is split at (cc_wg_trim.c), NULL when none */
   LLVMValueRef wg_els0; /* in the work-group function: the enqueued local size x */
   LLVMValueRef frame_nwi; /* ... and the work-items of the group, as the body computes them */
   LLVMBasicBlockRef entry, start;  /* body: alloca block, state 0's first block */
@@ -375,14 +376,14 @@ int wg_trim_regions(wg_gen *g);
  * s (uniform values loaded, argv the body's arguments): how many work-items
  * of x it runs. */
 LLVMValueRef wg_trimmed_size(wg_gen *g, unsigned s, LLVMValueRef *argv, LLVMValueRef ls0);
-/* A kernel without boundaries: g->split, the first branch condition that
- * compares x's global or local id (plus uniform values) with a uniform
- * bound, and every use of it in the body made to read the constant the
- * body's fast argument says.  0 when there is none. */
+/* A kernel without boundaries: g->split, the first (up to two) compares in
+ * branch conditions of x's global or local id (plus uniform values) with a
+ * uniform bound, and every use of each in the body made to read the
+ * constant the body's fast argument says.  0 when there is none. */
 int wg_split_guard(wg_gen *g);
-/* The lane loops of ln for a kernel with g->split: x below the bound, and x
- * from it, each with the compare a constant; the body as written where the
- * compare's side could wrap within the group. */
+/* The lane loops of ln for a kernel with g->split: x in ranges between the
+ * compares' bounds, each with every compare a constant; the body as written
+ * in a group where a compare's side could wrap. */
 void wg_build_split_lanes(wg_gen *g, LLVMValueRef *argv, const wg_lanes *ln);
 
 /* cc_wg_outer.c */

@@ -348,6 +348,8 @@ static void next_group(wg_gen *g, LLVMBasicBlockRef gpre, LLVMBasicBlockRef gloo
   LLVMBuildRetVoid(g->b);
 }
 
+/* The lane loops of a kernel that is not split at a guard (the alternative
+ * to wg_build_split_lanes). */
 static void build_lanes(wg_gen *g, LLVMValueRef *argv, const wg_lanes *ln)
 {
   wg_build_lane_loops(g, argv, ln);
