@@ -21,6 +21,29 @@ void icd_init(void)
   pthread_once(&icd_once, icd_init_once);
 }
 
+cl_int icd_check_buffer(const char *func, const char *name, cl_command_queue q, cl_mem m)
+{
+  if (!rt_object_is(m, RT_MEM) || rt_mem_image(m)) {
+    rt_err("%s: %s %p is not a valid buffer", func, name, (void *)m);
+    return CL_INVALID_MEM_OBJECT;
+  }
+  if (rt_mem_context(m) != rt_queue_context(q)) {
+    rt_err("%s: %s belongs to another context than the command queue", func, name);
+    return CL_INVALID_CONTEXT;
+  }
+  return CL_SUCCESS;
+}
+
+cl_int icd_check_sub_buffer_align(const char *func, cl_command_queue q, cl_mem m)
+{
+  size_t align = rt_queue_device(q)->mem_base_addr_align / 8;
+  if (rt_mem_parent(m) && align && rt_mem_offset(m) % align) {
+    rt_err("%s: the sub-buffer's offset %zu is not aligned for the queue's device", func, rt_mem_offset(m));
+    return CL_MISALIGNED_SUB_BUFFER_OFFSET;
+  }
+  return CL_SUCCESS;
+}
+
 cl_int icd_check_wait_list(const char *func, cl_context ctx, cl_uint num, const cl_event *list)
 {
   /* CL_INVALID_EVENT_WAIT_LIST if event_wait_list is NULL and

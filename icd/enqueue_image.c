@@ -38,32 +38,6 @@ static cl_int check_image(const char *func, const char *name, cl_command_queue q
   return CL_SUCCESS;
 }
 
-/* The same for a buffer (an image is not one), with
- * CL_MISALIGNED_SUB_BUFFER_OFFSET for a sub-buffer whose offset is not
- * aligned to the queue device's CL_DEVICE_MEM_BASE_ADDR_ALIGN. */
-static cl_int check_buffer(const char *func, const char *name, cl_command_queue q, cl_mem m)
-{
-  if (!rt_object_is(m, RT_MEM) || rt_mem_image(m)) {
-    rt_err("%s: %s %p is not a valid buffer", func, name, (void *)m);
-    return CL_INVALID_MEM_OBJECT;
-  }
-  if (rt_mem_context(m) != rt_queue_context(q)) {
-    rt_err("%s: %s belongs to another context than the command queue", func, name);
-    return CL_INVALID_CONTEXT;
-  }
-  return CL_SUCCESS;
-}
-
-static cl_int check_sub_buffer_align(const char *func, cl_command_queue q, cl_mem m)
-{
-  size_t align = rt_queue_device(q)->mem_base_addr_align / 8;
-  if (rt_mem_parent(m) && align && rt_mem_offset(m) % align) {
-    rt_err("%s: the sub-buffer's offset %zu is not aligned for the queue's device", func, rt_mem_offset(m));
-    return CL_MISALIGNED_SUB_BUFFER_OFFSET;
-  }
-  return CL_SUCCESS;
-}
-
 static bool has_slices(cl_mem_object_type t)
 {
   return t == CL_MEM_OBJECT_IMAGE1D_ARRAY || t == CL_MEM_OBJECT_IMAGE2D_ARRAY || t == CL_MEM_OBJECT_IMAGE3D;
@@ -298,7 +272,7 @@ static cl_int image_buffer_copy(const char *func, bool to_buffer, cl_command_que
     return CL_INVALID_COMMAND_QUEUE;
   cl_int err = check_image(func, to_buffer ? "src_image" : "dst_image", q, image);
   if (err == CL_SUCCESS)
-    err = check_buffer(func, to_buffer ? "dst_buffer" : "src_buffer", q, buffer);
+    err = icd_check_buffer(func, to_buffer ? "dst_buffer" : "src_buffer", q, buffer);
   if (err != CL_SUCCESS)
     return err;
   const rt_image *img = rt_mem_image(image);
@@ -319,7 +293,7 @@ static cl_int image_buffer_copy(const char *func, bool to_buffer, cl_command_que
   err = icd_check_wait_list(func, rt_queue_context(q), nwait, wait);
   if (err != CL_SUCCESS)
     return err;
-  err = check_sub_buffer_align(func, q, buffer);
+  err = icd_check_sub_buffer_align(func, q, buffer);
   if (err != CL_SUCCESS)
     return err;
   rt_box ibox = image_box(img, origin);

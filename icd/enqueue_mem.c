@@ -36,36 +36,6 @@ static cl_int check_mem(const char *func, const char *name, cl_command_queue q, 
   return CL_SUCCESS;
 }
 
-/* CL_INVALID_MEM_OBJECT if buffer is not a valid buffer object (an image is
- * not), then CL_INVALID_CONTEXT if the context associated with command_queue
- * and buffer are not the same. */
-static cl_int check_buffer(const char *func, const char *name, cl_command_queue q, cl_mem m)
-{
-  if (!rt_object_is(m, RT_MEM) || rt_mem_image(m)) {
-    rt_err("%s: %s %p is not a valid buffer", func, name, (void *)m);
-    return CL_INVALID_MEM_OBJECT;
-  }
-  if (rt_mem_context(m) != rt_queue_context(q)) {
-    rt_err("%s: %s belongs to another context than the command queue", func, name);
-    return CL_INVALID_CONTEXT;
-  }
-  return CL_SUCCESS;
-}
-
-/* CL_MISALIGNED_SUB_BUFFER_OFFSET if buffer is a sub-buffer object and the
- * offset specified when the sub-buffer object was created is not aligned to
- * the CL_DEVICE_MEM_BASE_ADDR_ALIGN value for the device associated with
- * command_queue. */
-static cl_int check_sub_buffer_align(const char *func, cl_command_queue q, cl_mem m)
-{
-  size_t align = rt_queue_device(q)->mem_base_addr_align / 8;
-  if (rt_mem_parent(m) && align && rt_mem_offset(m) % align) {
-    rt_err("%s: the sub-buffer's offset %zu is not aligned for the queue's device", func, rt_mem_offset(m));
-    return CL_MISALIGNED_SUB_BUFFER_OFFSET;
-  }
-  return CL_SUCCESS;
-}
-
 /* CL_INVALID_VALUE if the region specified by offset and size is out of
  * bounds. */
 static bool range_valid(const char *func, const char *name, cl_mem m, size_t offset, size_t size)
@@ -167,7 +137,7 @@ static cl_int read_write(const char *func, bool write, cl_command_queue q, cl_me
 {
   if (!queue_valid(func, q))
     return CL_INVALID_COMMAND_QUEUE;
-  cl_int err = check_buffer(func, "buffer", q, buffer);
+  cl_int err = icd_check_buffer(func, "buffer", q, buffer);
   if (err != CL_SUCCESS)
     return err;
   /* CL_INVALID_VALUE if the region being read or written specified by
@@ -181,7 +151,7 @@ static cl_int read_write(const char *func, bool write, cl_command_queue q, cl_me
   err = icd_check_wait_list(func, rt_queue_context(q), nwait, wait);
   if (err != CL_SUCCESS)
     return err;
-  err = check_sub_buffer_align(func, q, buffer);
+  err = icd_check_sub_buffer_align(func, q, buffer);
   if (err != CL_SUCCESS)
     return err;
   if (!host_access_valid(func, buffer, write))
@@ -214,7 +184,7 @@ static cl_int read_write_rect(const char *func, bool write, cl_command_queue q, 
 {
   if (!queue_valid(func, q))
     return CL_INVALID_COMMAND_QUEUE;
-  cl_int err = check_buffer(func, "buffer", q, buffer);
+  cl_int err = icd_check_buffer(func, "buffer", q, buffer);
   if (err != CL_SUCCESS)
     return err;
   if (!region_valid(func, buffer_origin, host_origin, region))
@@ -232,7 +202,7 @@ static cl_int read_write_rect(const char *func, bool write, cl_command_queue q, 
   err = icd_check_wait_list(func, rt_queue_context(q), nwait, wait);
   if (err != CL_SUCCESS)
     return err;
-  err = check_sub_buffer_align(func, q, buffer);
+  err = icd_check_sub_buffer_align(func, q, buffer);
   if (err != CL_SUCCESS)
     return err;
   if (!host_access_valid(func, buffer, write))
@@ -291,13 +261,13 @@ static cl_int check_copy_pair(const char *func, cl_command_queue q, cl_mem src_b
 {
   if (!queue_valid(func, q))
     return CL_INVALID_COMMAND_QUEUE;
-  cl_int err = check_buffer(func, "src_buffer", q, src_buffer);
+  cl_int err = icd_check_buffer(func, "src_buffer", q, src_buffer);
   if (err == CL_SUCCESS)
-    err = check_buffer(func, "dst_buffer", q, dst_buffer);
+    err = icd_check_buffer(func, "dst_buffer", q, dst_buffer);
   if (err == CL_SUCCESS)
-    err = check_sub_buffer_align(func, q, src_buffer);
+    err = icd_check_sub_buffer_align(func, q, src_buffer);
   if (err == CL_SUCCESS)
-    err = check_sub_buffer_align(func, q, dst_buffer);
+    err = icd_check_sub_buffer_align(func, q, dst_buffer);
   return err;
 }
 
@@ -414,7 +384,7 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem bu
   cl_command_queue q = command_queue;
   if (!queue_valid(func, q))
     return CL_INVALID_COMMAND_QUEUE;
-  cl_int err = check_buffer(func, "buffer", q, buffer);
+  cl_int err = icd_check_buffer(func, "buffer", q, buffer);
   if (err != CL_SUCCESS)
     return err;
   /* CL_INVALID_VALUE if the region being filled specified by offset and size
@@ -438,7 +408,7 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem bu
   err = icd_check_wait_list(func, rt_queue_context(q), num_events_in_wait_list, event_wait_list);
   if (err != CL_SUCCESS)
     return err;
-  err = check_sub_buffer_align(func, q, buffer);
+  err = icd_check_sub_buffer_align(func, q, buffer);
   if (err != CL_SUCCESS)
     return err;
   return rt_enqueue_fill(q, buffer, pattern, pattern_size, offset, size, num_events_in_wait_list, event_wait_list,
@@ -459,7 +429,7 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buff
     err = CL_INVALID_COMMAND_QUEUE;
     goto fail;
   }
-  err = check_buffer(func, "buffer", q, buffer);
+  err = icd_check_buffer(func, "buffer", q, buffer);
   if (err != CL_SUCCESS)
     goto fail;
   /* CL_INVALID_VALUE if the region being mapped specified by offset and size
@@ -481,7 +451,7 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buff
   err = icd_check_wait_list(func, rt_queue_context(q), num_events_in_wait_list, event_wait_list);
   if (err != CL_SUCCESS)
     goto fail;
-  err = check_sub_buffer_align(func, q, buffer);
+  err = icd_check_sub_buffer_align(func, q, buffer);
   if (err != CL_SUCCESS)
     goto fail;
   /* CL_INVALID_OPERATION if buffer was created with CL_MEM_HOST_WRITE_ONLY

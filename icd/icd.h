@@ -30,6 +30,15 @@ static inline void icd_set_err(cl_int *errcode_ret, cl_int err)
  * ctx != NULL) of that context (CL_INVALID_CONTEXT otherwise). */
 cl_int icd_check_wait_list(const char *func, cl_context ctx, cl_uint num, const cl_event *list);
 
+/* An enqueue's buffer argument: CL_INVALID_MEM_OBJECT if m is not a valid
+ * buffer object (an image is not one), then CL_INVALID_CONTEXT if its
+ * context is not the queue's.  name is the argument's, for the log. */
+cl_int icd_check_buffer(const char *func, const char *name, cl_command_queue q, cl_mem m);
+
+/* CL_MISALIGNED_SUB_BUFFER_OFFSET if m is a sub-buffer whose offset is not
+ * aligned to the CL_DEVICE_MEM_BASE_ADDR_ALIGN of the queue's device. */
+cl_int icd_check_sub_buffer_align(const char *func, cl_command_queue q, cl_mem m);
+
 /* CL_INVALID_VALUE rules of the memory flags (icd/mem.c): no bit outside
  * allowed, no two mutually exclusive ones.  Logs the reason under func. */
 bool icd_mem_flags_valid(const char *func, cl_mem_flags flags, cl_mem_flags allowed);
