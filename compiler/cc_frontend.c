@@ -53,7 +53,7 @@ static const char default_cl_ext[] =
     "+__opencl_c_generic_address_space,+__opencl_c_program_scope_global_variables,"
     "+__opencl_c_atomic_order_acq_rel,+__opencl_c_atomic_order_seq_cst,"
     "+__opencl_c_atomic_scope_device,+__opencl_c_atomic_scope_all_devices,"
-    "+__opencl_c_work_group_collective_functions,+__opencl_c_subgroups,+cl_khr_subgroups,"
+    "+__opencl_c_work_group_collective_functions,+__opencl_c_subgroups,"
     "+__opencl_c_images,+__opencl_c_read_write_images,+__opencl_c_3d_image_writes,"
     "+cl_khr_3d_image_writes,+cl_khr_depth_images,+cl_khr_image2d_from_buffer,"
     "+cl_khr_subgroup_shuffle,+cl_khr_subgroup_shuffle_relative,+cl_khr_subgroup_clustered_reduce,"

@@ -30,7 +30,6 @@
   X(cl_khr_3d_image_writes, 1, 0, 0) SEP                                                         \
   X(cl_khr_image2d_from_buffer, 1, 0, 0) SEP                                                     \
   X(cl_khr_depth_images, 1, 0, 0) SEP                                                            \
-  X(cl_khr_subgroups, 1, 0, 0) SEP                                                               \
   X(cl_khr_subgroup_shuffle, 1, 0, 0) SEP                                                       \
   X(cl_khr_subgroup_shuffle_relative, 1, 0, 0) SEP                                              \
   X(cl_khr_subgroup_clustered_reduce, 1, 0, 0) SEP                                              \

@@ -314,13 +314,10 @@ bool rt_kernel_nonuniform_ok(cl_kernel k, cl_device_id dev)
 
 bool rt_device_has_subgroups(cl_device_id dev)
 {
-  const char *s = rt_extensions;
-  size_t n = strlen("cl_khr_subgroups");
-  while ((s = strstr(s, "cl_khr_subgroups"))) {
-    if ((s == rt_extensions || s[-1] == ' ') && (s[n] == 0 || s[n] == ' '))
+  (void)dev;
+  for (size_t i = 0; i < rt_num_opencl_c_features; i++)
+    if (!strcmp(rt_opencl_c_features[i].name, "__opencl_c_subgroups"))
       return true;
-    s += n;
-  }
   return false;
 }
 

@@ -603,7 +603,9 @@ uint64_t rt_kernel_local_mem(cl_kernel k);
 int rt_kernel_first_unset_arg(cl_kernel k);
 /* True when every argument of k's program allows non-uniform groups on dev. */
 bool rt_kernel_nonuniform_ok(cl_kernel k, cl_device_id dev);
-/* True when the device supports sub-groups (cl_khr_subgroups). */
+/* True when the device supports sub-groups (the OpenCL C 3.0 feature
+ * __opencl_c_subgroups; not cl_khr_subgroups, which requires independent
+ * forward progress of the sub-groups of a group). */
 bool rt_device_has_subgroups(cl_device_id dev);
 
 /* ---------------------------------------------------------------------------

@@ -325,7 +325,7 @@ TEST(device_extensions_and_features)
       "cl_khr_local_int32_extended_atomics",  "cl_khr_int64_base_atomics",
       "cl_khr_int64_extended_atomics",     "cl_khr_fp64",
       "cl_khr_work_group_uniform_arithmetic", "cl_khr_3d_image_writes",
-      "cl_khr_image2d_from_buffer",        "cl_khr_depth_images", "cl_khr_fp16", "cl_khr_subgroups",
+      "cl_khr_image2d_from_buffer",        "cl_khr_depth_images", "cl_khr_fp16",
       "cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle_relative", "cl_khr_subgroup_clustered_reduce",
       "cl_khr_subgroup_extended_types", "cl_khr_subgroup_rotate", "cl_intel_required_subgroup_size"};
   for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
@@ -333,6 +333,8 @@ TEST(device_extensions_and_features)
       tl_fail(__FILE__, __LINE__, "%s missing from \"%s\"", want[i], ext);
   /* No sub-group operations in divergent code: none of the non-uniform extensions. */
   ASSERT_TRUE(!has_word(ext, "cl_khr_subgroup_ballot"));
+  /* cl_khr_subgroups requires independent forward progress of sub-groups. */
+  ASSERT_TRUE(!has_word(ext, "cl_khr_subgroups"));
   ASSERT_TRUE(!has_word(ext, "cl_khr_subgroup_non_uniform_vote"));
   ASSERT_TRUE(!has_word(ext, "cl_khr_subgroup_non_uniform_arithmetic"));
 
