@@ -193,11 +193,17 @@ int wg_classify_sub_group(LLVMValueRef call, const wg_mangled *mg, wg_boundary *
     /* (cl_khr_subgroup_clustered_reduce) clusters of a constant power of two
      * at most S: a sub-group reduction with sub-groups of that size */
     LLVMValueRef cs = LLVMGetNumArgOperands(call) > 1 ? LLVMGetOperand(call, 1) : NULL;
-    uint64_t v = cs && LLVMIsAConstantInt(cs) ? LLVMConstIntGetZExtValue(cs) : 0;
-    if (!v || (v & (v - 1)) || v > 64) {
-      *why = "the cluster size must be a constant power of two no larger than the sub-group size";
+    if (!cs || !LLVMIsAConstantInt(cs)) {
+      *why = "the cluster size must be a constant";
       return -1;
     }
+    /* A size that is not a power of two, or larger than the sub-group, is
+     * undefined behaviour when it runs, but the kernel must build (the CTS
+     * switches over sizes up to 128 and runs only the valid ones): such a
+     * cluster is the whole sub-group. */
+    uint64_t v = LLVMConstIntGetZExtValue(cs);
+    if (!v || (v & (v - 1)) || v > 64)
+      v = 64;
     bd->kind = WB_SCAN_INC;
     bd->sg_cluster = (unsigned)v;
     what = "reduce";

@@ -521,3 +521,58 @@ TEST(sub_group_barrier_orders_local_memory)
   clReleaseCommandQueue(q);
   clReleaseContext(ctx);
 }
+
+/* A switch over cluster sizes up to 128 (CTS test_subgroups
+ * subgroup_functions_clustered_reduce): the sizes above the sub-group's are
+ * undefined only when they run, so the kernel builds (it failed to build),
+ * and the size that runs reduces its clusters. */
+TEST(clustered_reduce_sizes_beyond_the_sub_group_build)
+{
+  const char *src =
+      "kernel void k(global const int *a, global int *o, uint cs) {\n"
+      "  size_t i = get_global_id(0); int v = a[i], r = 0;\n"
+      "  switch (cs) {\n"
+      "  case 1: r = sub_group_clustered_reduce_add(v, 1); break;\n"
+      "  case 2: r = sub_group_clustered_reduce_add(v, 2); break;\n"
+      "  case 4: r = sub_group_clustered_reduce_add(v, 4); break;\n"
+      "  case 64: r = sub_group_clustered_reduce_add(v, 64); break;\n"
+      "  case 128: r = sub_group_clustered_reduce_add(v, 128); break;\n"
+      "  }\n"
+      "  o[i] = r;\n"
+      "}\n";
+  cl_context ctx = tl_context();
+  cl_command_queue q = tl_queue(ctx, 0);
+  cl_program p = tl_build(ctx, src, CL_OPTS);
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "k", &err);
+  ASSERT_OK(err);
+  size_t S = sub_group_size(k), L = 4 * S, n = 2 * L;
+  int *in = malloc(n * sizeof(int)), *out = malloc(n * sizeof(int));
+  for (size_t i = 0; i < n; i++)
+    in[i] = (int)(rnd() % 1000);
+  cl_mem a = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(int), in, &err);
+  ASSERT_OK(err);
+  cl_mem o = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, n * sizeof(int), NULL, &err);
+  ASSERT_OK(err);
+  cl_uint cs = 4;
+  ASSERT_OK(clSetKernelArg(k, 0, sizeof(a), &a));
+  ASSERT_OK(clSetKernelArg(k, 1, sizeof(o), &o));
+  ASSERT_OK(clSetKernelArg(k, 2, sizeof(cs), &cs));
+  ASSERT_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &n, &L, 0, NULL, NULL));
+  ASSERT_OK(clEnqueueReadBuffer(q, o, CL_TRUE, 0, n * sizeof(int), out, 0, NULL, NULL));
+  for (size_t i = 0; i < n; i++) {
+    int want = 0;
+    for (size_t j = i - i % 4; j < i - i % 4 + 4; j++)
+      want += in[j];
+    if (out[i] != want)
+      tl_fail(__FILE__, __LINE__, "item %zu: got %d want %d", i, out[i], want);
+  }
+  free(in);
+  free(out);
+  clReleaseMemObject(a);
+  clReleaseMemObject(o);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+}
