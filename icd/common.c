@@ -21,6 +21,15 @@ void icd_init(void)
   pthread_once(&icd_once, icd_init_once);
 }
 
+bool icd_queue_valid(const char *func, cl_command_queue q)
+{
+  if (!rt_object_is(q, RT_QUEUE)) {
+    rt_err("%s: %p is not a valid command-queue", func, (void *)q);
+    return false;
+  }
+  return true;
+}
+
 cl_int icd_check_buffer(const char *func, const char *name, cl_command_queue q, cl_mem m)
 {
   if (!rt_object_is(m, RT_MEM) || rt_mem_image(m)) {

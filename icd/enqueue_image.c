@@ -11,17 +11,6 @@
 
 /* ---- shared checks ---- */
 
-static bool queue_valid(const char *func, cl_command_queue q)
-{
-  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host
-   * command-queue. */
-  if (!rt_object_is(q, RT_QUEUE)) {
-    rt_err("%s: %p is not a valid command-queue", func, (void *)q);
-    return false;
-  }
-  return true;
-}
-
 /* CL_INVALID_MEM_OBJECT if image is not a valid image object; then
  * CL_INVALID_CONTEXT if the context associated with command_queue and image
  * are not the same. */
@@ -130,7 +119,7 @@ static cl_int read_write(const char *func, bool write, cl_command_queue q, cl_me
                          const size_t *origin, const size_t *region, size_t row_pitch, size_t slice_pitch,
                          void *ptr, cl_uint nwait, const cl_event *wait, cl_event *event)
 {
-  if (!queue_valid(func, q))
+  if (!icd_queue_valid(func, q))
     return CL_INVALID_COMMAND_QUEUE;
   cl_int err = check_image(func, "image", q, image);
   if (err != CL_SUCCESS)
@@ -222,7 +211,7 @@ cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src
 {
   const char *func = "clEnqueueCopyImage";
   cl_command_queue q = command_queue;
-  if (!queue_valid(func, q))
+  if (!icd_queue_valid(func, q))
     return CL_INVALID_COMMAND_QUEUE;
   cl_int err = check_image(func, "src_image", q, src_image);
   if (err == CL_SUCCESS)
@@ -268,7 +257,7 @@ static cl_int image_buffer_copy(const char *func, bool to_buffer, cl_command_que
                                 const size_t *origin, const size_t *region, size_t offset, cl_uint nwait,
                                 const cl_event *wait, cl_event *event)
 {
-  if (!queue_valid(func, q))
+  if (!icd_queue_valid(func, q))
     return CL_INVALID_COMMAND_QUEUE;
   cl_int err = check_image(func, to_buffer ? "src_image" : "dst_image", q, image);
   if (err == CL_SUCCESS)
@@ -477,7 +466,7 @@ cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue command_queue, cl_mem ima
 {
   const char *func = "clEnqueueFillImage";
   cl_command_queue q = command_queue;
-  if (!queue_valid(func, q))
+  if (!icd_queue_valid(func, q))
     return CL_INVALID_COMMAND_QUEUE;
   cl_int err = check_image(func, "image", q, image);
   if (err != CL_SUCCESS)
@@ -515,7 +504,7 @@ void *CL_API_CALL clEnqueueMapImage(cl_command_queue command_queue, cl_mem image
   const char *func = "clEnqueueMapImage";
   cl_command_queue q = command_queue;
   cl_int err;
-  if (!queue_valid(func, q)) {
+  if (!icd_queue_valid(func, q)) {
     err = CL_INVALID_COMMAND_QUEUE;
     goto fail;
   }

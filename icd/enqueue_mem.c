@@ -9,17 +9,6 @@
 
 /* ---- shared checks ---- */
 
-static bool queue_valid(const char *func, cl_command_queue q)
-{
-  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host
-   * command-queue. */
-  if (!rt_object_is(q, RT_QUEUE)) {
-    rt_err("%s: %p is not a valid command-queue", func, (void *)q);
-    return false;
-  }
-  return true;
-}
-
 /* CL_INVALID_MEM_OBJECT if memobj is not a valid memory object, then
  * CL_INVALID_CONTEXT if the context associated with command_queue and memobj
  * are not the same. */
@@ -135,7 +124,7 @@ static cl_int read_write(const char *func, bool write, cl_command_queue q, cl_me
                          size_t offset, size_t size, void *ptr, cl_uint nwait, const cl_event *wait,
                          cl_event *event)
 {
-  if (!queue_valid(func, q))
+  if (!icd_queue_valid(func, q))
     return CL_INVALID_COMMAND_QUEUE;
   cl_int err = icd_check_buffer(func, "buffer", q, buffer);
   if (err != CL_SUCCESS)
@@ -182,7 +171,7 @@ static cl_int read_write_rect(const char *func, bool write, cl_command_queue q, 
                               size_t host_slice_pitch, void *ptr, cl_uint nwait, const cl_event *wait,
                               cl_event *event)
 {
-  if (!queue_valid(func, q))
+  if (!icd_queue_valid(func, q))
     return CL_INVALID_COMMAND_QUEUE;
   cl_int err = icd_check_buffer(func, "buffer", q, buffer);
   if (err != CL_SUCCESS)
@@ -259,7 +248,7 @@ static bool same_storage(cl_mem a, cl_mem b)
  * buffer of the queue's context; a sub-buffer aligned for the device). */
 static cl_int check_copy_pair(const char *func, cl_command_queue q, cl_mem src_buffer, cl_mem dst_buffer)
 {
-  if (!queue_valid(func, q))
+  if (!icd_queue_valid(func, q))
     return CL_INVALID_COMMAND_QUEUE;
   cl_int err = icd_check_buffer(func, "src_buffer", q, src_buffer);
   if (err == CL_SUCCESS)
@@ -382,7 +371,7 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem bu
 {
   const char *func = "clEnqueueFillBuffer";
   cl_command_queue q = command_queue;
-  if (!queue_valid(func, q))
+  if (!icd_queue_valid(func, q))
     return CL_INVALID_COMMAND_QUEUE;
   cl_int err = icd_check_buffer(func, "buffer", q, buffer);
   if (err != CL_SUCCESS)
@@ -425,7 +414,7 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buff
   const char *func = "clEnqueueMapBuffer";
   cl_command_queue q = command_queue;
   cl_int err;
-  if (!queue_valid(func, q)) {
+  if (!icd_queue_valid(func, q)) {
     err = CL_INVALID_COMMAND_QUEUE;
     goto fail;
   }
@@ -484,7 +473,7 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_me
 {
   const char *func = "clEnqueueUnmapMemObject";
   cl_command_queue q = command_queue;
-  if (!queue_valid(func, q))
+  if (!icd_queue_valid(func, q))
     return CL_INVALID_COMMAND_QUEUE;
   /* CL_INVALID_MEM_OBJECT if memobj is not a valid memory object; then
    * CL_INVALID_CONTEXT if context associated with command_queue and memobj
@@ -508,7 +497,7 @@ cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl
 {
   const char *func = "clEnqueueMigrateMemObjects";
   cl_command_queue q = command_queue;
-  if (!queue_valid(func, q))
+  if (!icd_queue_valid(func, q))
     return CL_INVALID_COMMAND_QUEUE;
   /* CL_INVALID_VALUE if num_mem_objects is zero or if mem_objects is NULL. */
   if (num_mem_objects == 0 || !mem_objects) {
@@ -541,7 +530,7 @@ cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl
  * the device associated with command_queue does not support SVM. */
 static cl_int no_svm(const char *func, cl_command_queue q)
 {
-  if (!queue_valid(func, q))
+  if (!icd_queue_valid(func, q))
     return CL_INVALID_COMMAND_QUEUE;
   rt_err("%s: the queue's device does not support SVM", func);
   return CL_INVALID_OPERATION;

@@ -174,21 +174,10 @@ cl_int CL_API_CALL clGetEventProfilingInfo(cl_event event, cl_profiling_info par
 
 /* ---- markers and barriers ---- */
 
-static bool queue_valid(const char *func, cl_command_queue q)
-{
-  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host
-   * command-queue. */
-  if (!rt_object_is(q, RT_QUEUE)) {
-    rt_err("%s: %p is not a valid command-queue", func, (void *)q);
-    return false;
-  }
-  return true;
-}
-
 cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue command_queue, cl_uint num_events_in_wait_list,
                                                const cl_event *event_wait_list, cl_event *event)
 {
-  if (!queue_valid("clEnqueueMarkerWithWaitList", command_queue))
+  if (!icd_queue_valid("clEnqueueMarkerWithWaitList", command_queue))
     return CL_INVALID_COMMAND_QUEUE;
   /* CL_INVALID_CONTEXT if context associated with command_queue and events
    * in event_wait_list are not the same; CL_INVALID_EVENT_WAIT_LIST ... */
@@ -202,7 +191,7 @@ cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue command_queue, c
 cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue command_queue, cl_uint num_events_in_wait_list,
                                                 const cl_event *event_wait_list, cl_event *event)
 {
-  if (!queue_valid("clEnqueueBarrierWithWaitList", command_queue))
+  if (!icd_queue_valid("clEnqueueBarrierWithWaitList", command_queue))
     return CL_INVALID_COMMAND_QUEUE;
   /* CL_INVALID_CONTEXT if context associated with command_queue and events
    * in event_wait_list are not the same; CL_INVALID_EVENT_WAIT_LIST ... */
@@ -215,7 +204,7 @@ cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue command_queue, 
 
 cl_int CL_API_CALL clEnqueueMarker(cl_command_queue command_queue, cl_event *event)
 {
-  if (!queue_valid("clEnqueueMarker", command_queue))
+  if (!icd_queue_valid("clEnqueueMarker", command_queue))
     return CL_INVALID_COMMAND_QUEUE;
   /* CL_INVALID_VALUE if event is NULL. */
   if (!event) {
@@ -228,7 +217,7 @@ cl_int CL_API_CALL clEnqueueMarker(cl_command_queue command_queue, cl_event *eve
 
 cl_int CL_API_CALL clEnqueueBarrier(cl_command_queue command_queue)
 {
-  if (!queue_valid("clEnqueueBarrier", command_queue))
+  if (!icd_queue_valid("clEnqueueBarrier", command_queue))
     return CL_INVALID_COMMAND_QUEUE;
   return rt_enqueue_marker(command_queue, true, 0, NULL, NULL);
 }
@@ -236,7 +225,7 @@ cl_int CL_API_CALL clEnqueueBarrier(cl_command_queue command_queue)
 cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue command_queue, cl_uint num_events,
                                           const cl_event *event_list)
 {
-  if (!queue_valid("clEnqueueWaitForEvents", command_queue))
+  if (!icd_queue_valid("clEnqueueWaitForEvents", command_queue))
     return CL_INVALID_COMMAND_QUEUE;
   /* CL_INVALID_VALUE if num_events is 0 or event_list is NULL. */
   if (num_events == 0 || !event_list) {

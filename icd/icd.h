@@ -30,6 +30,10 @@ static inline void icd_set_err(cl_int *errcode_ret, cl_int err)
  * ctx != NULL) of that context (CL_INVALID_CONTEXT otherwise). */
 cl_int icd_check_wait_list(const char *func, cl_context ctx, cl_uint num, const cl_event *list);
 
+/* CL_INVALID_COMMAND_QUEUE rule: q is a valid command-queue (the reason is
+ * logged under func when it is not). */
+bool icd_queue_valid(const char *func, cl_command_queue q);
+
 /* An enqueue's buffer argument: CL_INVALID_MEM_OBJECT if m is not a valid
  * buffer object (an image is not one), then CL_INVALID_CONTEXT if its
  * context is not the queue's.  name is the argument's, for the log. */
