@@ -3,8 +3,8 @@
  * An entry is <dir>/<name>.lclb: a header that names the entry's full key,
  * then a program container (compiler/lanecl_cc.h).  The key is every thing
  * the executable depends on, each hashed to 128 bits: the source, the
- * options, the device (CPU name, features, SIMD width, work-group size,
- * extensions), the compiler (the ELF build id of liblanecl_cc.so), the
+ * options, the device (the host CPU's signature, the CPU name, features,
+ * SIMD width, work-group size and extensions asked for), the compiler (the ELF build id of liblanecl_cc.so), the
  * builtins library (the checksum of its content), the runtime (the build id
  * of liblanecl.so) and the LaneCL version; the file's name is a hash of them
  * all.  The lookup needs none of the compiler, so a cached program builds
@@ -246,7 +246,11 @@ static bool id_known(const file_id *id)
 
 static void hash_device(hasher *h, const cc_device_desc *dev)
 {
-  uint64_t simd = dev->simd_bits, wg = dev->max_work_group_size;
+  /* The host CPU too: without a CPU name or features of the device's own,
+   * the compiler targets the host's, and even with them the host decides
+   * what is left out (never wider than the host). */
+  uint64_t simd = dev->simd_bits, wg = dev->max_work_group_size, host = rt_host_cpu_signature();
+  hash_bytes(h, &host, sizeof(host));
   hash_str(h, dev->cpu_name);
   hash_str(h, dev->cpu_features);
   hash_bytes(h, &simd, sizeof(simd));

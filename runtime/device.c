@@ -149,9 +149,67 @@ static cl_uint cpu_clock_mhz(unsigned max_leaf)
   return mhz > 0 ? (cl_uint)(mhz + 0.5) : 0;
 }
 
+/* What the compiler's view of the host depends on when the device names
+ * no CPU or features of its own (LLVM reads the host's model and features
+ * from CPUID and XCR0): vendor, family/model/stepping and every feature
+ * leaf, hashed.  Two machines (or a machine and an emulator such as
+ * valgrind, which reports fewer features) that differ here get code of
+ * their own from the cache: the key of an entry holds this signature. */
+static uint64_t host_cpu_signature;
+
+static void sig_mix(uint64_t *h, int n, const unsigned *v)
+{
+  for (int k = 0; k < n; k++) /* FNV-1a over the registers' bytes */
+    for (int i = 0; i < 4; i++)
+      *h = (*h ^ ((v[k] >> (8 * i)) & 0xff)) * 0x100000001b3ull;
+}
+
+static uint64_t cpu_signature(void)
+{
+  uint64_t h = 0xcbf29ce484222325ull;
+  unsigned r[4], max_leaf = 0, max_ext = 0;
+  if (__get_cpuid(0, &r[0], &r[1], &r[2], &r[3])) {
+    max_leaf = r[0];
+    sig_mix(&h, 3, r + 1); /* the vendor */
+  }
+  if (max_leaf >= 1 && __get_cpuid(1, &r[0], &r[1], &r[2], &r[3])) {
+    r[1] = 0; /* ebx: the APIC id of the core that answered, not the CPU's */
+    sig_mix(&h, 4, r);
+  }
+  for (unsigned sub = 0; sub < 2 && max_leaf >= 7; sub++)
+    if (__get_cpuid_count(7, sub, &r[0], &r[1], &r[2], &r[3]))
+      sig_mix(&h, 4, r);
+  if (max_leaf >= 0xd && __get_cpuid_count(0xd, 1, &r[0], &r[1], &r[2], &r[3]))
+    sig_mix(&h, 1, r);
+  if (max_leaf >= 0x14 && __get_cpuid_count(0x14, 0, &r[0], &r[1], &r[2], &r[3]))
+    sig_mix(&h, 1, r + 1);
+  if (max_leaf >= 0x19 && __get_cpuid_count(0x19, 0, &r[0], &r[1], &r[2], &r[3]))
+    sig_mix(&h, 1, r + 1);
+  if (__get_cpuid(0x80000000, &r[0], &r[1], &r[2], &r[3]))
+    max_ext = r[0];
+  if (max_ext >= 0x80000001 && __get_cpuid(0x80000001, &r[0], &r[1], &r[2], &r[3]))
+    sig_mix(&h, 2, r + 2);
+  if (max_ext >= 0x80000008 && __get_cpuid(0x80000008, &r[0], &r[1], &r[2], &r[3]))
+    sig_mix(&h, 1, r + 1);
+  /* XCR0: the register states the OS saves (AVX, AVX-512, AMX) */
+  if (max_leaf >= 1 && __get_cpuid(1, &r[0], &r[1], &r[2], &r[3]) && (r[2] & (1u << 27))) {
+    unsigned x[2];
+    __asm__ volatile("xgetbv" : "=a"(x[0]), "=d"(x[1]) : "c"(0));
+    sig_mix(&h, 2, x);
+  }
+  return h;
+}
+
+uint64_t rt_host_cpu_signature(void)
+{
+  rt_init();
+  return host_cpu_signature;
+}
+
 /* Vendor, brand string, SIMD width, FMA and clock from CPUID. */
 static void cpu_describe(struct _cl_device_id *d)
 {
+  host_cpu_signature = cpu_signature();
   unsigned a = 0, b = 0, c = 0, dx = 0;
   unsigned max_leaf = 0;
   char vendor[13] = "";
@@ -249,9 +307,10 @@ static void rt_init_once(void)
   d->cc.max_work_group_size = d->max_work_group_size;
   d->cc.cl_ext = rt_cl_ext_option;
 
-  rt_log(RT_LOG_API, "device \"%s\": %u cores, %u-bit SIMD, %llu MiB, LLC %llu KiB, code tuned for %s", d->name,
-         d->compute_units, d->simd_bits, (unsigned long long)(d->global_mem_size >> 20),
-         (unsigned long long)(d->cache_size >> 10), d->cc.cpu_name ? d->cc.cpu_name : "the host CPU");
+  rt_log(RT_LOG_API, "device \"%s\": %u cores, %u-bit SIMD, %llu MiB, LLC %llu KiB, code tuned for %s, host CPU signature %016llx",
+         d->name, d->compute_units, d->simd_bits, (unsigned long long)(d->global_mem_size >> 20),
+         (unsigned long long)(d->cache_size >> 10), d->cc.cpu_name ? d->cc.cpu_name : "the host CPU",
+         (unsigned long long)host_cpu_signature);
 }
 
 void rt_init(void)

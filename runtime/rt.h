@@ -180,6 +180,10 @@ extern const char rt_cl_ext_option[];
 /* Host clock for profiling and clGetHostTimer: CLOCK_MONOTONIC in ns. */
 cl_ulong rt_host_time_ns(void);
 
+/* A hash of the host CPU's identity as the compiler sees it (vendor, model,
+ * CPUID feature leaves, XCR0): part of a cache entry's key. */
+uint64_t rt_host_cpu_signature(void);
+
 /* ---------------------------------------------------------------------------
  * Context (runtime/context.c)
  * ------------------------------------------------------------------------- */
