@@ -30,6 +30,7 @@
  * container, seed 0), 14 x u64 key (rt_cache_key: name, source, options,
  * device, compiler, builtins, runtime), then the container. */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <dirent.h>
 #include <dlfcn.h>
 #include <elf.h>
@@ -307,12 +308,76 @@ static void find_cache_dir(void)
   rt_log(RT_LOG_BUILD, "cache: %s (at most %llu MiB)", cache_dir, mb);
 }
 
+/* Skips blanks, backslash-newlines and comments inside a directive line. */
+static const char *skip_directive_space(const char *p)
+{
+  for (;;) {
+    if (*p == ' ' || *p == '\t' || *p == '\f' || *p == '\v')
+      p++;
+    else if (p[0] == '\\' && p[1] == '\n')
+      p += 2;
+    else if (p[0] == '\\' && p[1] == '\r' && p[2] == '\n')
+      p += 3;
+    else if (p[0] == '/' && p[1] == '*') {
+      const char *e = strstr(p + 2, "*/");
+      if (!e)
+        return p + strlen(p);
+      p = e + 2;
+    } else
+      return p;
+  }
+}
+
+static bool word_at(const char *p, const char *w)
+{
+  size_t n = strlen(w);
+  return !strncmp(p, w, n) && !(isalnum((unsigned char)p[n]) || p[n] == '_');
+}
+
+/* Whether compiling source may read other files: an #include (#import,
+ * #include_next, #embed) directive, a __has_include or __has_embed test, or
+ * an -include / -imacros option.  The key holds the source and the options,
+ * not those files, so such a program is not cached: an edited header
+ * would otherwise give the old program (and a header of the same name in
+ * another directory, another application's). */
+static bool reads_other_files(const char *source, const char *options)
+{
+  if (options && (strstr(options, "-include") || strstr(options, "-imacros")))
+    return true;
+  if (strstr(source, "__has_include") || strstr(source, "__has_embed"))
+    return true;
+  bool line_start = true;
+  for (const char *p = source; *p; p++) {
+    if (*p == '\n') {
+      line_start = true;
+      continue;
+    }
+    if (!line_start)
+      continue;
+    const char *q = skip_directive_space(p);
+    line_start = false;
+    if (*q == '#' || (q[0] == '%' && q[1] == ':')) { /* %: is the digraph of # */
+      q = skip_directive_space(q + (*q == '#' ? 1 : 2));
+      if (word_at(q, "include") || word_at(q, "include_next") || word_at(q, "import") || word_at(q, "embed"))
+        return true;
+    }
+    p = *q ? q : q - 1;
+    if (*q == '\n')
+      line_start = true;
+  }
+  return false;
+}
+
 bool rt_cache_key_for(const cc_device_desc *dev, const char *source, const char *options,
                       rt_cache_key *key)
 {
   pthread_once(&cache_dir_once, find_cache_dir);
   if (!cache_on)
     return false;
+  if (reads_other_files(source, options)) {
+    rt_log(RT_LOG_BUILD, "cache: not used: the program includes other files (the key would not cover them)");
+    return false;
+  }
   pthread_once(&ids_once, compute_ids);
   /* Without an identity of the compiler, the builtins and the runtime an
    * entry can't be told stale: no cache. */

@@ -1199,6 +1199,73 @@ TEST(cache_off)
   free(src);
 }
 
+/* One int from kernel k of p (o[0] = ...). */
+static int run_int_kernel(cl_context ctx, cl_program p)
+{
+  cl_int err;
+  cl_command_queue q = tl_queue(ctx, 0);
+  cl_kernel k = clCreateKernel(p, "k", &err);
+  ASSERT_OK(err);
+  cl_mem b = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof(int), NULL, &err);
+  ASSERT_OK(err);
+  ASSERT_OK(clSetKernelArg(k, 0, sizeof(b), &b));
+  size_t one = 1;
+  ASSERT_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &one, NULL, 0, NULL, NULL));
+  int v = 0;
+  ASSERT_OK(clEnqueueReadBuffer(q, b, CL_TRUE, 0, sizeof(v), &v, 0, NULL, NULL));
+  clReleaseMemObject(b);
+  clReleaseKernel(k);
+  clReleaseCommandQueue(q);
+  return v;
+}
+
+static void write_file(const char *path, const char *text)
+{
+  FILE *f = fopen(path, "w");
+  ASSERT_TRUE(f != NULL);
+  fputs(text, f);
+  fclose(f);
+}
+
+/* A program that reads other files (#include, __has_include)
+ * built again after those files changed is the new program: the cache key
+ * holds the source and options, not the files. */
+TEST(cache_edited_header_gives_the_new_program)
+{
+  char *dir = private_cache_dir();
+  char hdr_dir[128], hdr[192], opts[256];
+  snprintf(hdr_dir, sizeof(hdr_dir), "%s/inc", dir);
+  ASSERT_EQ(mkdir(hdr_dir, 0700), 0);
+  snprintf(hdr, sizeof(hdr), "%s/v.h", hdr_dir);
+  snprintf(opts, sizeof(opts), "-I%s", hdr_dir);
+  cl_context ctx = tl_context();
+  static const char *const srcs[] = {
+      "#include \"v.h\"\nkernel void k(global int *o) { o[0] = V; }\n",
+      "  /* a directive after blanks and a comment */ # /**/ include <v.h>\nkernel void k(global int *o) { o[0] = V + 10; }\n",
+      "#if __has_include(\"v.h\")\n#include \"v.h\"\n#else\n#define V 7\n#endif\nkernel void k(global int *o) { o[0] = V + 20; }\n",
+  };
+  for (int s = 0; s < 3; s++)
+    for (int v = 1; v <= 2; v++) {
+      char text[32];
+      snprintf(text, sizeof(text), "#define V %d\n", v);
+      write_file(hdr, text);
+      cl_program p = tl_build(ctx, srcs[s], opts);
+      int got = run_int_kernel(ctx, p);
+      if (got != v + 10 * s)
+        tl_fail(__FILE__, __LINE__, "source %d with the header at V %d: got %d, want %d (an old program from the cache?)",
+                s, v, got, v + 10 * s);
+      clReleaseProgram(p);
+    }
+  /* __has_include follows the file's existence */
+  unlink(hdr);
+  cl_program p = tl_build(ctx, srcs[2], opts);
+  ASSERT_EQ(run_int_kernel(ctx, p), 27);
+  clReleaseProgram(p);
+  clReleaseContext(ctx);
+  rmdir(hdr_dir);
+  remove_dir(dir);
+}
+
 /* clGetPlatformIDs and device queries never load the compiler. */
 TEST(platform_queries_do_not_load_llvm)
 {
