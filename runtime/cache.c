@@ -4,7 +4,7 @@
  * then a program container (compiler/lanecl_cc.h).  The key is every thing
  * the executable depends on, each hashed to 128 bits: the source, the
  * options, the device (the host CPU's signature, the CPU name, features,
- * SIMD width, work-group size and extensions asked for), the compiler (the ELF build id of liblanecl_cc.so), the
+ * SIMD width, work-group size and extensions asked for, LANECL_LLVM_ARGS), the compiler (the ELF build id of liblanecl_cc.so), the
  * builtins library (the checksum of its content), the runtime (the build id
  * of liblanecl.so) and the LaneCL version; the file's name is a hash of them
  * all.  The lookup needs none of the compiler, so a cached program builds
@@ -257,6 +257,8 @@ static void hash_device(hasher *h, const cc_device_desc *dev)
   hash_bytes(h, &simd, sizeof(simd));
   hash_bytes(h, &wg, sizeof(wg));
   hash_str(h, dev->cl_ext);
+  /* LANECL_LLVM_ARGS changes what LLVM makes of a program */
+  hash_str(h, lc_config_str(LC_LLVM_ARGS));
 }
 
 static char cache_dir[PATH_MAX];

@@ -1143,6 +1143,35 @@ static void damage_and_rebuild(bool truncate_it)
   free(src);
 }
 
+/* LANECL_LLVM_ARGS changes the code: a process with other LLVM options
+ * compiles the program anew, and one with the same options hits. */
+TEST(cache_key_follows_llvm_args)
+{
+  char *dir = private_cache_dir();
+  char *src = unique_source(vadd_src);
+  char entries[4][512];
+  const char *args[] = {NULL, "-unroll-threshold=10", "-unroll-threshold=10"};
+  const int want[] = {1, 2, 2};
+  for (int i = 0; i < 3; i++) {
+    pid_t pid = fork();
+    ASSERT_TRUE(pid >= 0);
+    if (pid == 0) {
+      if (args[i])
+        setenv("LANECL_LLVM_ARGS", args[i], 1);
+      cl_context ctx = tl_context();
+      cl_program p = tl_build(ctx, src, NULL);
+      run_vadd(ctx, p, 256);
+      clReleaseProgram(p);
+      clReleaseContext(ctx);
+      _exit(0);
+    }
+    wait_ok(pid);
+    ASSERT_EQ(cache_entries(dir, entries, 4), want[i]);
+  }
+  remove_dir(dir);
+  free(src);
+}
+
 TEST(cache_truncated_entry_is_rebuilt)
 {
   damage_and_rebuild(true);
