@@ -9,7 +9,8 @@
 # --check writes nothing: it says, per case, whether the reference agrees
 # with the .ref that is there (lines after its '# reference:' header).
 # Cases whose reference is a computation of their own (small_group_loops_*,
-# spans_*: the python scripts beside this one) are left to those scripts.
+# spans_*, guard_split_nonuniform_*: the python scripts beside this one) are
+# left to those scripts.
 set -u
 check=0 grind=0
 if [ "${1:-}" = "--check" ]; then check=1; shift; fi
