@@ -57,7 +57,8 @@ static const char default_cl_ext[] =
     "+__opencl_c_images,+__opencl_c_read_write_images,+__opencl_c_3d_image_writes,"
     "+cl_khr_3d_image_writes,+cl_khr_depth_images,+cl_khr_image2d_from_buffer,"
     "+cl_khr_subgroup_shuffle,+cl_khr_subgroup_shuffle_relative,+cl_khr_subgroup_clustered_reduce,"
-    "+cl_khr_subgroup_extended_types,+cl_khr_subgroup_rotate,+cl_intel_required_subgroup_size";
+    "+cl_khr_subgroup_extended_types,+cl_khr_subgroup_rotate,+cl_khr_subgroup_ballot,"
+    "+cl_khr_subgroup_non_uniform_vote,+cl_khr_subgroup_non_uniform_arithmetic,+cl_intel_required_subgroup_size";
 
 /* ---- option strings ---- */
 

@@ -13,9 +13,6 @@ const char cc_prelude_src[] =
    * has none of them, so kernels must not see them (the CTS compares).  (The
    * sub-group extensions the device has stay: clang declares their builtins
    * where the macro is defined.) */
-  "#undef cl_khr_subgroup_ballot\n"
-  "#undef cl_khr_subgroup_non_uniform_arithmetic\n"
-  "#undef cl_khr_subgroup_non_uniform_vote\n"
   "#undef cl_khr_extended_bit_ops\n"
   "#undef cl_khr_integer_dot_product\n"
   "#undef cl_khr_kernel_clock\n"

@@ -159,7 +159,9 @@ static int wg_kernel(wg_gen *g, char **err)
   if (rc)
     return rc;
   wg_lower_workitem_calls(g);
-  rc = wg_lower_sub_group_exchanges(g, err);
+  rc = wg_predicate_sub_groups(g, err);
+  if (!rc)
+    rc = wg_lower_sub_group_exchanges(g, err);
   if (!rc)
     rc = wg_find_boundaries(g, err);
   if (rc)

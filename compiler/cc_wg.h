@@ -264,6 +264,19 @@ int wg_lower_sub_group_exchanges(wg_gen *g, char **err);
 LLVMValueRef wg_sub_group_value(wg_gen *g, const wg_mangled *mg);
 /* call is a sub-group boundary (bd filled, 1), not one (0), or unsupported (-1, *why). */
 int wg_classify_sub_group(LLVMValueRef call, const wg_mangled *mg, wg_boundary *bd, const char **why);
+/* At the builder: the work-item's sub-group local id, its sub-group's size,
+ * the dispatch's maximum sub-group size (i64). */
+LLVMValueRef wg_sg_local_id(wg_gen *g);
+LLVMValueRef wg_sg_size_here(wg_gen *g);
+LLVMValueRef wg_sg_max_size(wg_gen *g);
+
+/* cc_wg_sgdiv.c */
+/* Sub-group operations in divergent control flow: each one under a branch
+ * that differs between work-items moves out of it (predication), and the
+ * non-uniform functions (cl_khr_subgroup_ballot, _non_uniform_vote,
+ * _non_uniform_arithmetic) become the uniform ones on operands masked by
+ * the work-items that are active.  Before wg_lower_sub_group_exchanges. */
+int wg_predicate_sub_groups(wg_gen *g, char **err);
 
 /* cc_wg_body.c */
 /* A field of *ctxp (never written while a work-group runs): an invariant load. */

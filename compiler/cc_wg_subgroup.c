@@ -62,19 +62,27 @@ static LLVMValueRef sg_div_up(wg_gen *g, LLVMValueRef x)
   return LLVMBuildLShr(g->b, LLVMBuildAdd(g->b, x, wg_c64(g, g->sg_size - 1), ""), wg_c64(g, sh), "");
 }
 
-static LLVMValueRef sg_local_id(wg_gen *g)
+LLVMValueRef wg_sg_local_id(wg_gen *g)
 {
   return LLVMBuildAnd(g->b, g->p_lid[0], wg_c64(g, g->sg_size - 1), "sg_local_id");
 }
 
 /* min(S, lx - start of the work-item's sub-group) */
-static LLVMValueRef sg_size_here(wg_gen *g)
+LLVMValueRef wg_sg_size_here(wg_gen *g)
 {
   LLVMValueRef lx = wg_ctx_dim(g, offsetof(lanecl_wg_ctx, local_size), 0, "local_size");
   LLVMValueRef start = LLVMBuildAnd(g->b, g->p_lid[0], wg_c64(g, ~(uint64_t)(g->sg_size - 1)), "");
   LLVMValueRef left = LLVMBuildSub(g->b, lx, start, "");
   LLVMValueRef s = wg_c64(g, g->sg_size);
   return LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntULT, left, s, ""), left, s, "sg_size");
+}
+
+/* min(S, the enqueued lx): the same in every group of the dispatch */
+LLVMValueRef wg_sg_max_size(wg_gen *g)
+{
+  LLVMValueRef el = wg_ctx_dim(g, offsetof(lanecl_wg_ctx, enqueued_local_size), 0, "enq_local_size");
+  LLVMValueRef s = wg_c64(g, g->sg_size);
+  return LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntULT, el, s, ""), el, s, "max_sg_size");
 }
 
 static LLVMValueRef sg_count(wg_gen *g, size_t field)
@@ -90,15 +98,11 @@ LLVMValueRef wg_sub_group_value(wg_gen *g, const wg_mangled *mg)
   if (mg->plen != 1 || mg->params[0] != 'v' || mg->ilen < 12)
     return NULL;
   if (wg_ident_is(mg, "get_sub_group_local_id"))
-    return sg_local_id(g);
+    return wg_sg_local_id(g);
   if (wg_ident_is(mg, "get_sub_group_size"))
-    return sg_size_here(g);
-  if (wg_ident_is(mg, "get_max_sub_group_size")) {
-    /* min(S, the enqueued lx): the same in every group of the dispatch */
-    LLVMValueRef el = wg_ctx_dim(g, offsetof(lanecl_wg_ctx, enqueued_local_size), 0, "enq_local_size");
-    LLVMValueRef s = wg_c64(g, g->sg_size);
-    return LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntULT, el, s, ""), el, s, "max_sg_size");
-  }
+    return wg_sg_size_here(g);
+  if (wg_ident_is(mg, "get_max_sub_group_size"))
+    return wg_sg_max_size(g);
   if (wg_ident_is(mg, "get_num_sub_groups"))
     return sg_count(g, offsetof(lanecl_wg_ctx, local_size));
   if (wg_ident_is(mg, "get_enqueued_num_sub_groups"))
@@ -270,7 +274,7 @@ static int lower_xchg(wg_gen *g, LLVMValueRef call, int kind, char **err)
   LLVMPositionBuilderBefore(g->b, call);
   LLVMValueRef x = LLVMGetOperand(call, 0);
   LLVMValueRef id = LLVMBuildZExtOrBitCast(g->b, LLVMGetOperand(call, 1), g->t_i64, "");
-  LLVMValueRef lid = sg_local_id(g), size = sg_size_here(g), src;
+  LLVMValueRef lid = wg_sg_local_id(g), size = wg_sg_size_here(g), src;
   switch (kind) {
   case SGX_XOR: src = LLVMBuildXor(g->b, lid, id, ""); break;
   case SGX_UP: src = LLVMBuildSub(g->b, lid, id, ""); break;
@@ -369,7 +373,7 @@ static int promote_narrow(wg_gen *g, LLVMValueRef call, const wg_mangled *mg)
     unsigned bits = LLVMGetIntTypeWidth(nt);
     int mn = mg->ident[r3] == 'i';
     uint64_t idv = mn ? (1ull << (bits - 1)) - 1 : 1ull << (bits - 1);
-    LLVMValueRef first = LLVMBuildICmp(g->b, LLVMIntEQ, sg_local_id(g), wg_c64(g, 0), "");
+    LLVMValueRef first = LLVMBuildICmp(g->b, LLVMIntEQ, wg_sg_local_id(g), wg_c64(g, 0), "");
     r = LLVMBuildSelect(g->b, first, LLVMConstInt(nt, idv, 0), r, "");
   }
   LLVMReplaceAllUsesWith(call, r);

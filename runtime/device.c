@@ -35,6 +35,9 @@
   X(cl_khr_subgroup_clustered_reduce, 1, 0, 0) SEP                                              \
   X(cl_khr_subgroup_extended_types, 1, 0, 0) SEP                                                \
   X(cl_khr_subgroup_rotate, 1, 0, 0) SEP                                                        \
+  X(cl_khr_subgroup_ballot, 1, 0, 0) SEP                                                        \
+  X(cl_khr_subgroup_non_uniform_vote, 1, 0, 0) SEP                                              \
+  X(cl_khr_subgroup_non_uniform_arithmetic, 1, 0, 0) SEP                                        \
   X(cl_intel_required_subgroup_size, 1, 0, 0)
 
 /* Extensions of the platform alone; the platform also reports every device
