@@ -386,14 +386,14 @@ static int lower_op(wg_gen *g, sg_op *op, char **err)
     LLVMValueRef x = LLVMBuildExtractElement(g->b, a0, wg_c32(g, 0), "");
     LLVMValueRef lid = wg_sg_local_id(g);
     if (wg_ident_is(&mg, "sub_group_ballot_bit_count")) {
-      r = popcount(g, LLVMBuildAnd(g->b, x, low_bits(g, wg_sg_size_here(g)), ""));
+      r = popcount(g, LLVMBuildAnd(g->b, x, low_bits(g, wg_sg_max_size(g)), ""));
     } else if (wg_ident_is(&mg, "sub_group_ballot_inclusive_scan")) {
       r = popcount(g, LLVMBuildAnd(g->b, x, low_bits(g, LLVMBuildAdd(g->b, lid, wg_c64(g, 1), "")), ""));
     } else if (wg_ident_is(&mg, "sub_group_ballot_exclusive_scan")) {
       r = popcount(g, LLVMBuildAnd(g->b, x, low_bits(g, lid), ""));
     } else if (wg_ident_is(&mg, "sub_group_ballot_find_lsb") || wg_ident_is(&mg, "sub_group_ballot_find_msb")) {
       int lsb = wg_ident_is(&mg, "sub_group_ballot_find_lsb");
-      LLVMValueRef m = LLVMBuildAnd(g->b, x, low_bits(g, wg_sg_size_here(g)), "");
+      LLVMValueRef m = LLVMBuildAnd(g->b, x, low_bits(g, wg_sg_max_size(g)), "");
       LLVMTypeRef t = g->t_i32;
       LLVMValueRef args[2] = {m, LLVMConstInt(g->t_i1, 0, 0)};
       LLVMValueRef z = cc_build_intrinsic(g->b, g->m, lsb ? "llvm.cttz" : "llvm.ctlz", &t, 1, args, 2, "");
