@@ -368,10 +368,9 @@ static int promote_narrow(wg_gen *g, LLVMValueRef call, const wg_mangled *mg)
   r = LLVMBuildTrunc(g->b, r, nt, "");
   /* An exclusive min or max scan starts at the narrow type's identity
    * (INT_MAX and INT_MIN truncate to -1 and 0; UINT_MAX and 0 are right). */
-  size_t r3;
-  if (sgn && wg_ident_starts(mg, "sub_group_scan_exclusive_m", &r3)) {
+  int mn = wg_ident_is(mg, "sub_group_scan_exclusive_min");
+  if (sgn && (mn || wg_ident_is(mg, "sub_group_scan_exclusive_max"))) {
     unsigned bits = LLVMGetIntTypeWidth(nt);
-    int mn = mg->ident[r3] == 'i';
     uint64_t idv = mn ? (1ull << (bits - 1)) - 1 : 1ull << (bits - 1);
     LLVMValueRef first = LLVMBuildICmp(g->b, LLVMIntEQ, wg_sg_local_id(g), wg_c64(g, 0), "");
     r = LLVMBuildSelect(g->b, first, LLVMConstInt(nt, idv, 0), r, "");
