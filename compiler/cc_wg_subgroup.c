@@ -162,8 +162,9 @@ int wg_classify_sub_group(LLVMValueRef call, const wg_mangled *mg, wg_boundary *
   size_t r2 = 0;
   if (wg_ident_is(mg, "sub_group_barrier")) {
     /* The lanes of a sub-group run one region at a time like the rest of the
-     * group: a sub-group barrier is a barrier of the group.  (Every
-     * sub-group must reach it, as with the sub-group collectives.) */
+     * group: a sub-group barrier is a barrier of the group.  (One that only
+     * some sub-groups reach is moved out of its branch first, see
+     * cc_wg_sgdiv.c.) */
     bd->kind = WB_BARRIER;
     snprintf(bd->what, sizeof(bd->what), "sub_group_barrier");
     return 1;
