@@ -456,6 +456,20 @@ int wg_predicate_sub_groups(wg_gen *g, char **err)
       any_nested |= k != SK_PURE && bb != entry;
     }
   if (any_nested) {
+    /* Only where some operation is under divergent control (the analysis
+     * also reads the body in SSA form): the demotion below costs the
+     * rematerialization of values after the boundaries. */
+    wg_uni u0;
+    if (wg_uniformity(g, &u0)) {
+      free(ops);
+      return CC_OUT_OF_MEMORY;
+    }
+    any_nested = 0;
+    for (unsigned o = 0; o < nops; o++)
+      any_nested |= !ops[o].done && wg_block_divergent(&u0, LLVMGetInstructionParent(ops[o].call));
+    wg_uni_free(&u0);
+  }
+  if (any_nested) {
     /* Each operation in a block of its own; every value that crosses a
      * block through an alloca (the predication moves blocks apart). */
     unify_returns(g);
