@@ -334,8 +334,8 @@ static int lower_op(wg_gen *g, sg_op *op, char **err)
   size_t rest;
   char ident[96];
   if (wg_ident_is(&mg, "sub_group_elect")) {
-    r = LLVMBuildZExt(g->b, LLVMBuildAnd(g->b, act, LLVMBuildICmp(g->b, LLVMIntEQ, lid32(g), first_active(g, act), ""), ""),
-                      g->t_i32, "");
+    LLVMValueRef first = LLVMBuildICmp(g->b, LLVMIntEQ, lid32(g), first_active(g, act), "");
+    r = LLVMBuildZExt(g->b, LLVMBuildAnd(g->b, act, first, ""), g->t_i32, "");
   } else if (wg_ident_is(&mg, "sub_group_non_uniform_all") || wg_ident_is(&mg, "sub_group_non_uniform_any")) {
     int all = wg_ident_is(&mg, "sub_group_non_uniform_all");
     LLVMValueRef v = LLVMBuildSelect(g->b, act, a0, wg_c32(g, all), "");
