@@ -4,7 +4,8 @@
  * for every type and op, under several patterns (every third work-item, a
  * prefix and a suffix of each sub-group, whole sub-groups, nested ifs, an
  * early return) and sub-group sizes (intel_reqd_sub_group_size 4, 8, 16 and
- * the default); sub_group_barrier under a branch that is the same in a
+ * the default), also under a branch inside a loop every work-item runs as
+ * often; sub_group_barrier under a branch that is the same in a
  * sub-group but not in the group; and a non-uniform function the compiler
  * cannot lower (in a loop with a per-work-item trip count) is a build
  * error. */
@@ -213,6 +214,20 @@ static const char *vote_src =
     "    r[15] = get_sub_group_gt_mask().x ^ get_sub_group_le_mask().x * 3u;\n"
     "  } else {\n    r[0] = 4;\n  }\n}\n";
 
+/* Non-uniform functions under a branch in a loop that every work-item runs
+ * as many times (the branch's region is inside one iteration). */
+static const char *loop_src =
+    "ATTR kernel void loopy(global const int *a, global int *o, int p) {\n"
+    "  size_t i = get_global_id(0) + get_global_size(0) * get_global_id(1);\n"
+    "  size_t lid = get_local_id(0); uint l = get_sub_group_local_id(), sg = get_sub_group_id();\n"
+    "  int x = a[i], s = 0;\n"
+    "  for (int j = 0; j < 3; j++) {\n"
+    "    if (C1(p, lid, l, sg) && C2(p, lid, l, sg))\n"
+    "      s += sub_group_non_uniform_reduce_add(x + j) * 4 + sub_group_elect();\n"
+    "    s += j;\n"
+    "  }\n"
+    "  o[i] = s;\n}\n";
+
 /* sub_group_barrier under a branch the same in a sub-group: each active
  * sub-group reverses its operands through __local memory */
 static const char *sbar_src =
@@ -250,7 +265,7 @@ static char *program_source(size_t reqd, int full)
     n += (size_t)snprintf(s + n, cap - n, "#define ATTR __attribute__((intel_reqd_sub_group_size(%zu)))\n", reqd);
   else
     n += (size_t)snprintf(s + n, cap - n, "#define ATTR\n");
-  n += (size_t)snprintf(s + n, cap - n, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n%s", vote_src);
+  n += (size_t)snprintf(s + n, cap - n, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n%s%s", vote_src, loop_src);
   for (size_t t = 0; t < NNTY; t++)
     if (type_tested(reqd, full, &ntys[t]))
       n += emit_arith(s + n, cap - n, &ntys[t], full);
@@ -515,6 +530,58 @@ static void check_vote(cl_context ctx, cl_command_queue q, cl_program prog, size
   clReleaseKernel(k);
 }
 
+static void check_loop(cl_context ctx, cl_command_queue q, cl_program prog, size_t S, size_t reqd)
+{
+  cl_int err;
+  cl_kernel k = clCreateKernel(prog, "loopy", &err);
+  ASSERT_OK(err);
+  size_t maxn = 512;
+  int *in = malloc(maxn * sizeof(int)), *out = malloc(maxn * sizeof(int));
+  cl_mem a = clCreateBuffer(ctx, CL_MEM_READ_WRITE, maxn * sizeof(int), NULL, &err);
+  ASSERT_OK(err);
+  cl_mem o = clCreateBuffer(ctx, CL_MEM_READ_WRITE, maxn * sizeof(int), NULL, &err);
+  ASSERT_OK(err);
+  int ns = nshapes(S);
+  for (int s = 0; s < ns; s++)
+    for (int p = 0; p < P_N; p++) {
+      const geom *G = &test_shapes[s];
+      size_t n = total(G);
+      for (size_t i = 0; i < n; i++)
+        in[i] = (int)(rnd() % 100);
+      ASSERT_OK(clEnqueueWriteBuffer(q, a, CL_TRUE, 0, n * sizeof(int), in, 0, NULL, NULL));
+      ASSERT_OK(clSetKernelArg(k, 0, sizeof(a), &a));
+      ASSERT_OK(clSetKernelArg(k, 1, sizeof(o), &o));
+      ASSERT_OK(clSetKernelArg(k, 2, sizeof(int), &p));
+      ASSERT_OK(clEnqueueNDRangeKernel(q, k, G->dim, NULL, G->global, G->local, 0, NULL, NULL));
+      ASSERT_OK(clEnqueueReadBuffer(q, o, CL_TRUE, 0, n * sizeof(int), out, 0, NULL, NULL));
+      for (size_t i = 0; i < n; i++) {
+        sg_lanes L;
+        lanes_of(G, i, S, p, &L);
+        size_t me = L.ps.sg_lid, first = 0;
+        int want = 3;
+        if (L.act[me]) {
+          while (!L.act[first])
+            first++;
+          for (int j = 0; j < 3; j++) {
+            int sum = 0;
+            for (size_t l = 0; l < L.ps.sg_size; l++)
+              if (L.act[l])
+                sum += in[L.item[l]] + j;
+            want += sum * 4 + (me == first);
+          }
+        }
+        if (out[i] != want)
+          tl_fail(__FILE__, __LINE__, "loop size %zu shape %d pattern %s item %zu: got %d want %d", reqd, s,
+                  pnames[p], i, out[i], want);
+      }
+    }
+  free(in);
+  free(out);
+  clReleaseMemObject(a);
+  clReleaseMemObject(o);
+  clReleaseKernel(k);
+}
+
 static void check_barrier(cl_context ctx, cl_command_queue q, cl_program prog, size_t S, size_t reqd)
 {
   cl_int err;
@@ -594,6 +661,7 @@ static void every_size(int full)
     clReleaseKernel(k0);
     ASSERT_TRUE(!want[w] || S == want[w]);
     check_vote(ctx, q, p, S, want[w]);
+    check_loop(ctx, q, p, S, want[w]);
     for (size_t t = 0; t < NNTY; t++)
       if (type_tested(want[w], full, &ntys[t]))
         check_arith(ctx, q, p, S, want[w], full, &ntys[t]);
