@@ -248,12 +248,12 @@ static const char *sbar_src =
     "  }\n}\n";
 
 /* The types whose arithmetic kernels a program of sub-group size reqd has:
- * with -cl-opt-disable (full), every one at the default size, a few at the
- * others; optimized, int and float. */
+ * with -cl-opt-disable (full), every one at the default size, int, uchar
+ * and float at the others; optimized, int. */
 static int type_tested(size_t reqd, int full, const nty *t)
 {
-  return (full && !reqd) || !strcmp(t->name, "int") || !strcmp(t->name, "float") ||
-         (full && !strcmp(t->name, "uchar"));
+  return (full && !reqd) || !strcmp(t->name, "int") ||
+         (full && (!strcmp(t->name, "uchar") || !strcmp(t->name, "float")));
 }
 
 static char *program_source(size_t reqd, int full)
