@@ -173,13 +173,14 @@ static cl_int set_arg_sampler(cl_kernel kernel, cl_uint i, size_t size, const vo
     rt_err("clSetKernelArg: argument %u is a sampler; arg_size %zu is not sizeof(cl_sampler)", i, size);
     return CL_INVALID_ARG_SIZE;
   }
-  /* CL_INVALID_ARG_VALUE if arg_value specified is not a valid value. */
-  if (!value) {
-    rt_err("clSetKernelArg: argument %u is a sampler: arg_value must not be NULL", i);
-    return CL_INVALID_ARG_VALUE;
-  }
   /* CL_INVALID_SAMPLER for an argument declared to be of type sampler_t
-   * when the specified arg_value is not a valid sampler object. */
+   * when the specified arg_value is not a valid sampler object: a NULL
+   * arg_value points to no sampler object at all, so it is this error (the
+   * more specific one) rather than CL_INVALID_ARG_VALUE. */
+  if (!value) {
+    rt_err("clSetKernelArg: argument %u is a sampler: arg_value is NULL, not a sampler", i);
+    return CL_INVALID_SAMPLER;
+  }
   cl_sampler s = *(const cl_sampler *)value;
   if (!rt_object_is(s, RT_SAMPLER)) {
     rt_err("clSetKernelArg: argument %u: %p is not a valid sampler", i, (void *)s);

@@ -737,7 +737,9 @@ TEST(image_and_sampler_kernel_arguments)
   ASSERT_OK(clSetKernelArg(k, 5, sizeof(cl_mem), &line));
   /* Samplers. */
   ASSERT_CL(clSetKernelArg(k, 2, sizeof(cl_sampler) + 1, &s), CL_INVALID_ARG_SIZE);
-  ASSERT_CL(clSetKernelArg(k, 2, sizeof(cl_sampler), NULL), CL_INVALID_ARG_VALUE);
+  /* A NULL arg_value is no sampler object: CL_INVALID_SAMPLER (the CTS's
+   * test_api negative_invalid_arg_sampler expects this error). */
+  ASSERT_CL(clSetKernelArg(k, 2, sizeof(cl_sampler), NULL), CL_INVALID_SAMPLER);
   ASSERT_CL(clSetKernelArg(k, 2, sizeof(cl_sampler), &ro), CL_INVALID_SAMPLER);
   ASSERT_CL(clSetKernelArg(k, 2, sizeof(cl_sampler), &s2), CL_INVALID_CONTEXT);
   ASSERT_OK(clSetKernelArg(k, 2, sizeof(cl_sampler), &s));

@@ -101,8 +101,8 @@ TEST(arg_info_follows_the_compile_option_through_link)
 }
 
 /* clSetKernelArg on a sampler_t argument checks arg_size
- * (CL_INVALID_ARG_SIZE) before the value (CL_INVALID_ARG_VALUE for NULL,
- * CL_INVALID_SAMPLER for anything but a sampler). */
+ * (CL_INVALID_ARG_SIZE) before the value (CL_INVALID_SAMPLER for a NULL
+ * arg_value and for anything but a sampler). */
 TEST(set_arg_sampler_checks_size_first)
 {
   cl_context ctx = tl_context();
@@ -113,7 +113,7 @@ TEST(set_arg_sampler_checks_size_first)
   ASSERT_CL(clSetKernelArg(k, 1, sizeof(cl_sampler) + 1, &none), CL_INVALID_ARG_SIZE);
   ASSERT_CL(clSetKernelArg(k, 1, sizeof(cl_sampler) - 1, &none), CL_INVALID_ARG_SIZE);
   ASSERT_CL(clSetKernelArg(k, 1, 0, NULL), CL_INVALID_ARG_SIZE);
-  ASSERT_CL(clSetKernelArg(k, 1, sizeof(cl_sampler), NULL), CL_INVALID_ARG_VALUE);
+  ASSERT_CL(clSetKernelArg(k, 1, sizeof(cl_sampler), NULL), CL_INVALID_SAMPLER);
   ASSERT_CL(clSetKernelArg(k, 1, sizeof(cl_sampler), &none), CL_INVALID_SAMPLER);
   cl_sampler not_sampler = (cl_sampler)ctx;
   ASSERT_CL(clSetKernelArg(k, 1, sizeof(cl_sampler), &not_sampler), CL_INVALID_SAMPLER);
