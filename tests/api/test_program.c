@@ -1042,12 +1042,15 @@ static void remove_dir(const char *dir)
   rmdir(dir);
 }
 
-/* In a child process (its own runtime): build src and run it; exits 0 on success. */
-static pid_t build_in_child(const char *src)
+/* In a child process (its own runtime, LANECL_LLVM_ARGS set to llvm_args
+ * unless NULL): build src and run it; exits 0 on success. */
+static pid_t build_in_child_with(const char *src, const char *llvm_args)
 {
   pid_t pid = fork();
   ASSERT_TRUE(pid >= 0);
   if (pid == 0) {
+    if (llvm_args)
+      setenv("LANECL_LLVM_ARGS", llvm_args, 1);
     cl_context ctx = tl_context();
     cl_program p = tl_build(ctx, src, NULL);
     run_vadd(ctx, p, 256);
@@ -1056,6 +1059,11 @@ static pid_t build_in_child(const char *src)
     _exit(0);
   }
   return pid;
+}
+
+static pid_t build_in_child(const char *src)
+{
+  return build_in_child_with(src, NULL);
 }
 
 static void wait_ok(pid_t pid)
@@ -1153,19 +1161,7 @@ TEST(cache_key_follows_llvm_args)
   const char *args[] = {NULL, "-unroll-threshold=10", "-unroll-threshold=10"};
   const int want[] = {1, 2, 2};
   for (int i = 0; i < 3; i++) {
-    pid_t pid = fork();
-    ASSERT_TRUE(pid >= 0);
-    if (pid == 0) {
-      if (args[i])
-        setenv("LANECL_LLVM_ARGS", args[i], 1);
-      cl_context ctx = tl_context();
-      cl_program p = tl_build(ctx, src, NULL);
-      run_vadd(ctx, p, 256);
-      clReleaseProgram(p);
-      clReleaseContext(ctx);
-      _exit(0);
-    }
-    wait_ok(pid);
+    wait_ok(build_in_child_with(src, args[i]));
     ASSERT_EQ(cache_entries(dir, entries, 4), want[i]);
   }
   remove_dir(dir);
