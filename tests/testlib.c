@@ -182,14 +182,15 @@ int main(int argc, char **argv)
     if (skip) {
       size_t len = strlen(tests[i].name);
       const char *p = skip;
-      int skipped = 0;
+      int listed = 0;
       while ((p = strstr(p, tests[i].name))) {
         if ((p == skip || p[-1] == ',') && (p[len] == ',' || p[len] == 0))
-          skipped = 1;
+          listed = 1;
         p += len;
       }
-      if (skipped) {
+      if (listed) {
         printf("SKIP %s\n", tests[i].name);
+        skipped++;
         continue;
       }
     }
