@@ -4,9 +4,10 @@
  * then a program container (compiler/lanecl_cc.h).  The key is every thing
  * the executable depends on, each hashed to 128 bits: the source, the
  * options, the device (the host CPU's signature, the CPU name, features,
- * SIMD width, work-group size and extensions asked for, LANECL_LLVM_ARGS), the compiler (the ELF build id of liblanecl_cc.so), the
- * builtins library (the checksum of its content), the runtime (the build id
- * of liblanecl.so) and the LaneCL version; the file's name is a hash of them
+ * SIMD width, work-group size and extensions asked for, LANECL_LLVM_ARGS),
+ * the compiler (the ELF build id of liblanecl_cc.so), the builtins library
+ * (the checksum of its content), the runtime (the build id of liblanecl.so)
+ * and the LaneCL version; the file's name is a hash of them
  * all.  The lookup needs none of the compiler, so a cached program builds
  * without loading LLVM.
  *
