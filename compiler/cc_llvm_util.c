@@ -761,6 +761,25 @@ done:
   return rc;
 }
 
+void cc_cfg_reach(const cc_cfg *cfg, unsigned from, int stop, unsigned char *in, unsigned *stack)
+{
+  unsigned sp = 0;
+  memset(in, 0, cfg->n + 1);
+  stack[sp++] = from;
+  while (sp) {
+    unsigned b = stack[--sp];
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(cfg->block[b]);
+    unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
+    for (unsigned s = 0; s < ns; s++) {
+      int si = cc_cfg_find(cfg, LLVMGetSuccessor(t, s));
+      if (si < 0 || si == stop || in[si])
+        continue;
+      in[si] = 1;
+      stack[sp++] = (unsigned)si;
+    }
+  }
+}
+
 unsigned cc_cfg_loop(const cc_cfg *cfg, unsigned header, unsigned latch, unsigned char *in)
 {
   unsigned *stack = malloc((cfg->n + 1) * sizeof(*stack)), sp = 0, count = 0;

@@ -114,6 +114,11 @@ int cc_cfg_postdom(const cc_cfg *cfg, unsigned *ipdom);
 /* The natural loop of the back edge latch -> header (header dominates
  * latch): in[i] is set to 1 for each of its blocks.  Returns their count. */
 unsigned cc_cfg_loop(const cc_cfg *cfg, unsigned header, unsigned latch, unsigned char *in);
+/* The blocks reachable from the successors of block `from` without entering
+ * block `stop` (-1: none): in[] (cfg->n + 1 bytes) cleared, then set to 1
+ * for each (`from` itself only when a cycle leads back to it).  stack has
+ * room for cfg->n + 1 indices. */
+void cc_cfg_reach(const cc_cfg *cfg, unsigned from, int stop, unsigned char *in, unsigned *stack);
 
 /* Loop metadata (llvm.loop) of a latch branch: the value of property name
  * (e.g. "llvm.loop.vectorize.enable"), NULL when absent.  Operand values are

@@ -120,27 +120,6 @@ static void store_before_term(wg_gen *g, LLVMBasicBlockRef bb, LLVMValueRef v, L
   LLVMBuildStore(g->b, v, p);
 }
 
-/* Block indices reachable from the successors of `from` without entering
- * `stop`: in[] set (from itself only if a cycle leads back to it). */
-static void reach(const cc_cfg *cfg, unsigned from, unsigned stop, unsigned char *in, unsigned *stack)
-{
-  unsigned sp = 0;
-  memset(in, 0, cfg->n + 1);
-  stack[sp++] = from;
-  while (sp) {
-    unsigned b = stack[--sp];
-    LLVMValueRef t = LLVMGetBasicBlockTerminator(cfg->block[b]);
-    unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
-    for (unsigned s = 0; s < ns; s++) {
-      int si = cc_cfg_find(cfg, LLVMGetSuccessor(t, s));
-      if (si < 0 || (unsigned)si == stop || in[si])
-        continue;
-      in[si] = 1;
-      stack[sp++] = (unsigned)si;
-    }
-  }
-}
-
 /* 1: predicated; 0: the region is not one predication handles (a loop, no
  * common post-dominator); <0: out of memory. */
 static int predicate_one(wg_gen *g, sg_op *op, const wg_uni *u, const unsigned *ipdom)
@@ -179,8 +158,8 @@ static int predicate_one(wg_gen *g, sg_op *op, const wg_uni *u, const unsigned *
   if (!inR || !post || !stack || !targets)
     goto done;
   rc = 0;
-  reach(cfg, f, j, inR, stack);
-  reach(cfg, (unsigned)xc, j, post, stack); /* from XC's successor, X_post */
+  cc_cfg_reach(cfg, f, (int)j, inR, stack);
+  cc_cfg_reach(cfg, (unsigned)xc, (int)j, post, stack); /* from XC's successor, X_post */
   if (inR[f] || post[xc] || post[xpre] || post[f])
     goto done; /* a cycle through the operation or F: a loop */
 

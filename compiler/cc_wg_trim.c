@@ -252,25 +252,13 @@ static int region_blocks(trim_ctx *t, LLVMBasicBlockRef start)
   const cc_cfg *cfg = &t->u->cfg;
   memset(t->in, 0, cfg->n + 1);
   int s0 = cc_cfg_find(cfg, start);
-  unsigned *stack = malloc((cfg->n + 1) * sizeof(*stack)), sp = 0;
+  unsigned *stack = malloc((cfg->n + 1) * sizeof(*stack));
   if (s0 < 0 || !stack) {
     free(stack);
     return 0;
   }
-  stack[sp++] = (unsigned)s0;
+  cc_cfg_reach(cfg, (unsigned)s0, -1, t->in, stack);
   t->in[s0] = 1;
-  while (sp) {
-    unsigned b = stack[--sp];
-    LLVMValueRef term = LLVMGetBasicBlockTerminator(cfg->block[b]);
-    unsigned ns = term ? LLVMGetNumSuccessors(term) : 0;
-    for (unsigned s = 0; s < ns; s++) {
-      int si = cc_cfg_find(cfg, LLVMGetSuccessor(term, s));
-      if (si >= 0 && !t->in[si]) {
-        t->in[si] = 1;
-        stack[sp++] = (unsigned)si;
-      }
-    }
-  }
   free(stack);
   return 1;
 }

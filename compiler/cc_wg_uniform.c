@@ -253,23 +253,11 @@ int wg_region_has_divergent_loop(const wg_uni *u, LLVMBasicBlockRef start)
   const cc_cfg *cfg = &u->cfg;
   int s0 = cc_cfg_find(cfg, start), found = 0;
   unsigned char *reg = calloc(cfg->n + 1, 1), *in = calloc(cfg->n + 1, 1);
-  unsigned *stack = malloc((cfg->n + 1) * sizeof(*stack)), sp = 0;
+  unsigned *stack = malloc((cfg->n + 1) * sizeof(*stack));
   if (s0 < 0 || !reg || !in || !stack)
     goto done;
+  cc_cfg_reach(cfg, (unsigned)s0, -1, reg, stack);
   reg[s0] = 1;
-  stack[sp++] = (unsigned)s0;
-  while (sp) {
-    unsigned b = stack[--sp];
-    LLVMValueRef t = LLVMGetBasicBlockTerminator(cfg->block[b]);
-    unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
-    for (unsigned s = 0; s < ns; s++) {
-      int si = cc_cfg_find(cfg, LLVMGetSuccessor(t, s));
-      if (si >= 0 && !reg[si]) {
-        reg[si] = 1;
-        stack[sp++] = (unsigned)si;
-      }
-    }
-  }
   for (unsigned l = 0; l < cfg->n && !found; l++) {
     if (!reg[l])
       continue;
