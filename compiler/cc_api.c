@@ -62,21 +62,31 @@ static void set_kernel_flags(cc_kernel_info *k, uint32_t n, const cc_options *o)
     k[i].flags |= (o->kernel_arg_info ? CC_KFLAG_ARG_INFO : 0) | (o->opt_disable ? CC_KFLAG_OPT_DISABLE : 0);
 }
 
-/* Puts a container together; takes kernels, bitcode and native. */
-static int write_container(uint32_t kind, const cc_device_desc *dev, cc_kernel_info *k, uint32_t nk,
-                           cc_blob *bitcode, cc_blob *native, cc_blob *out)
+/* Puts a container together; takes kernels, bitcode, native and stage. */
+static int write_container_staged(uint32_t kind, const cc_device_desc *dev, cc_kernel_info *k, uint32_t nk,
+                                  cc_blob *bitcode, cc_blob *native, cc_blob *stage, cc_blob *out)
 {
   static const cc_device_desc host = {0};
   cc_binary bin = {.kind = kind, .device_key = cc_device_key(dev ? dev : &host), .nkernels = nk,
                    .kernels = k, .bitcode = *bitcode};
   if (native)
     bin.native = *native;
+  if (stage)
+    bin.stage = *stage;
   int rc = cc_binary_write(&bin, out);
   cc_binary_free(&bin);
   if (native)
     memset(native, 0, sizeof(*native));
+  if (stage)
+    memset(stage, 0, sizeof(*stage));
   memset(bitcode, 0, sizeof(*bitcode));
   return rc;
+}
+
+static int write_container(uint32_t kind, const cc_device_desc *dev, cc_kernel_info *k, uint32_t nk,
+                           cc_blob *bitcode, cc_blob *native, cc_blob *out)
+{
+  return write_container_staged(kind, dev, k, nk, bitcode, native, NULL, out);
 }
 
 /* Source -> SPIR bitcode, its module in ctx, and its kernel infos. */
@@ -230,6 +240,158 @@ static int api_build(const cc_device_desc *dev, const char *source, const char *
   cc_options_free(&o);
 out_log:
   *log = cc_str_take(&msg);
+  return rc;
+}
+
+static int api_build_staged(const cc_device_desc *dev, const char *source, const char *options, cc_blob *out,
+                            char **log)
+{
+  cc_options o;
+  cc_str msg = {0};
+  cc_diag d = {0};
+  char *olog = NULL;
+  out->data = NULL;
+  out->size = 0;
+  int rc = cc_parse_compile_options(options, &o, &olog);
+  cc_log_line(&msg, olog);
+  free(olog);
+  if (rc != CC_OK)
+    goto out_log;
+
+  LLVMContextRef ctx = cc_context_create(&d);
+  cc_blob bc = {0}, native = {0}, stage = {0};
+  LLVMModuleRef m;
+  cc_kernel_info *k;
+  uint32_t nk;
+  rc = front(dev, source, &o, NULL, 0, ctx, &bc, &m, &k, &nk, &msg);
+  if (rc == CC_OK) {
+    char *blog = NULL;
+    rc = cc_backend_staged(m, dev, k, nk, o.opt_disable, &stage, &native, &blog);
+    cc_log_line(&msg, blog);
+    free(blog);
+    if (rc == CC_OK && native.size)
+      cc_wg_verdicts(k, nk, d.remarks.s);
+    LLVMDisposeModule(m);
+    if (rc == CC_OK)
+      rc = write_container_staged(CC_BIN_EXECUTABLE, dev, k, nk, &bc, &native, &stage, out);
+    else {
+      cc_kernel_infos_free(k, nk);
+      cc_blob_free(&bc);
+    }
+  }
+  LLVMContextDispose(ctx);
+  cc_log_line(&msg, d.text.s);
+  free(d.text.s);
+  free(d.remarks.s);
+  cc_options_free(&o);
+out_log:
+  *log = cc_str_take(&msg);
+  return rc;
+}
+
+/* Moves the compiled kernels' records (what the back end completes) from
+ * sub into bin's. */
+static void take_records(cc_binary *bin, const uint32_t *which, uint32_t n, cc_kernel_info *sub)
+{
+  for (uint32_t i = 0; i < n; i++) {
+    cc_kernel_info *k = &bin->kernels[which[i]];
+    free(k->report);
+    k->report = sub[i].report;
+    sub[i].report = NULL;
+    k->simd_width = sub[i].simd_width;
+    k->stream_bytes = sub[i].stream_bytes;
+  }
+}
+
+static int api_compile_kernels(const cc_device_desc *dev, const cc_blob *staged, const uint32_t *which, uint32_t n,
+                               cc_blob *out, char **log)
+{
+  cc_binary bin;
+  cc_str msg = {0};
+  cc_diag d = {0};
+  out->data = NULL;
+  out->size = 0;
+  *log = NULL;
+  int rc = cc_binary_read(staged->data, staged->size, &bin);
+  if (rc != CC_OK) {
+    *log = strdup("error: not a LaneCL program container\n");
+    return rc;
+  }
+  /* a staged executable of this device, and kernels of it without code */
+  int ok = bin.kind == CC_BIN_EXECUTABLE && !bin.native.size && bin.stage.size && n &&
+           bin.device_key == cc_device_key(dev);
+  unsigned char *have = calloc(bin.nkernels ? bin.nkernels : 1, 1);
+  for (uint32_t i = 0; have && i < bin.nparts; i++)
+    for (uint32_t k = 0; k < bin.parts[i].nkernels; k++)
+      have[bin.parts[i].kernels[k]] = 1;
+  for (uint32_t i = 0; ok && have && i < n; i++) {
+    ok = which[i] < bin.nkernels && !have[which[i]];
+    if (ok)
+      have[which[i]] = 1;
+  }
+  cc_kernel_info *sub = calloc(n ? n : 1, sizeof(*sub));
+  uint32_t *idx = malloc((n ? n : 1) * sizeof(*idx));
+  cc_native_part *parts = realloc(bin.parts, (bin.nparts + 1) * sizeof(*parts));
+  if (parts)
+    bin.parts = parts;
+  if (!have || !sub || !idx || !parts) {
+    rc = CC_OUT_OF_MEMORY;
+    goto done;
+  }
+  if (!ok) {
+    *log = strdup("error: compile_kernels: not a staged executable of this device, or a kernel that has code\n");
+    rc = CC_INTERNAL;
+    goto done;
+  }
+  /* shallow copies: the back end fills in report, simd_width, stream_bytes */
+  for (uint32_t i = 0; i < n; i++) {
+    sub[i] = bin.kernels[which[i]];
+    sub[i].report = sub[i].report ? strdup(sub[i].report) : NULL;
+    idx[i] = which[i];
+  }
+  int opt_disable = (bin.kernels[which[0]].flags & CC_KFLAG_OPT_DISABLE) != 0;
+  LLVMContextRef ctx = cc_context_create(&d);
+  LLVMModuleRef m;
+  cc_blob native = {0};
+  rc = parse_bitcode(ctx, &bin.stage, &m);
+  if (rc != CC_OK) {
+    cc_log_line(&msg, "error: the program's staged module does not load");
+  } else {
+    char *blog = NULL;
+    rc = cc_backend_kernels(m, dev, sub, n, opt_disable, &native, &blog);
+    cc_log_line(&msg, blog);
+    free(blog);
+    LLVMDisposeModule(m);
+  }
+  LLVMContextDispose(ctx);
+  cc_log_line(&msg, d.text.s);
+  if (rc == CC_OK) {
+    cc_wg_verdicts(sub, n, d.remarks.s);
+    take_records(&bin, which, n, sub);
+    bin.parts[bin.nparts++] = (cc_native_part){.nkernels = n, .kernels = idx, .code = native};
+    idx = NULL;
+    int all = 1;
+    for (uint32_t i = 0; i < bin.nkernels && all; i++)
+      all = have[i];
+    if (all)  /* every kernel has its code: the stage is not needed any more */
+      cc_blob_free(&bin.stage);
+    rc = cc_binary_write(&bin, out);
+  } else {
+    cc_blob_free(&native);
+  }
+  free(d.text.s);
+  free(d.remarks.s);
+done:
+  for (uint32_t i = 0; sub && i < n; i++)
+    free(sub[i].report);
+  free(sub);
+  free(idx);
+  free(have);
+  cc_binary_free(&bin);
+  if (!*log)
+    *log = cc_str_take(&msg);
+  else
+    free(msg.s);
   return rc;
 }
 
@@ -438,6 +600,8 @@ static cc_api api = {
     .compile = api_compile,
     .link = api_link,
     .build = api_build,
+    .build_staged = api_build_staged,
+    .compile_kernels = api_compile_kernels,
     .disassemble = api_disassemble,
     .target = api_target,
 };

@@ -632,6 +632,97 @@ static int verify(LLVMModuleRef m, const char *after, char **err)
   return bad ? CC_INTERNAL : CC_OK;
 }
 
+/* The back end up to cc_wg_finish: prepare, work-group functions, builtins
+ * linked.  Every build error of the back end but an undefined function
+ * (known only after O3, which may delete the call) is found here. */
+static int backend_stage(LLVMModuleRef m, LLVMTargetMachineRef tm, const cc_device_desc *dev, cc_kernel_info *kinfo,
+                         uint32_t nkernels, int opt_disable, char **err)
+{
+  double t = cc_now_ms();
+  int rc = cc_prepare(m, tm, err);
+  if (rc == CC_OK) {
+    cc_safe_divisions(m);   /* before the lane loops: a divisor of 0 must not trap */
+    cc_printf_calls(m);     /* OpenCL printf: vector conversions, 0/-1 result */
+  }
+  cc_timing("prepare", t);
+  if (rc == CC_OK && !cc_wg_generate) {
+    cc_set_err(err, "error: this build of liblanecl_cc.so has no work-group function generator "
+                    "(compiler/cc_wg.c); kernels cannot be built");
+    rc = CC_BUILD_FAILED;
+  }
+  t = cc_now_ms();
+  if (rc == CC_OK)
+    rc = cc_wg_generate(m, tm, dev, kinfo, nkernels, opt_disable, err);
+  if (rc == CC_OK)
+    rc = verify(m, "work-group function generation", err);
+  cc_timing("wg+verify", t);
+  t = cc_now_ms();
+  if (rc == CC_OK)
+    rc = cc_link_builtins(m, err);
+  cc_timing("builtins", t);
+  return rc;
+}
+
+/* The rest, on a staged module holding the work-group functions of kinfo's
+ * kernels: cc_wg_finish, O3, code; the parts of a program of several
+ * kernels on several threads. */
+static int backend_finish(LLVMModuleRef m, LLVMTargetMachineRef tm, const cc_device_desc *dev, cc_kernel_info *kinfo,
+                          uint32_t nkernels, int opt_disable, int what, cc_blob *native, char **text, char **err)
+{
+  double t = cc_now_ms();
+  int rc = CC_OK;
+  if (cc_wg_finish)
+    rc = cc_wg_finish(m, tm, opt_disable, err);
+  /* cc_wg_finish rewrites lane loops by hand (masked widening, affine
+   * accesses): IR it leaves invalid is a build error here, not wrong code
+   * later (a mask bitcast from a freed value once reached codegen). */
+  if (rc == CC_OK)
+    rc = verify(m, "lane loop vectorization", err);
+  cc_timing("lane loops", t);
+  unsigned nparts = what == 0 && nkernels > 1 ? compile_threads() : 1;
+  if (nparts > nkernels)
+    nparts = nkernels;
+  if (rc == CC_OK && nparts > 1)
+    return backend_parallel(m, dev, kinfo, nkernels, nparts, opt_disable, native, err);
+  t = cc_now_ms();
+  if (rc == CC_OK)
+    rc = cc_optimize(m, tm, dev, kinfo, nkernels, opt_disable, err);
+  if (rc == CC_OK && !opt_disable && cc_wg_late_shuffles)
+    cc_wg_late_shuffles(m, tm);
+  if (rc == CC_OK && !opt_disable)
+    cc_stream_stores(m, tm, kinfo, nkernels);
+  cc_timing("optimize", t);
+  if (rc == CC_OK)
+    rc = cc_check_undefined(m, err);
+  t = cc_now_ms();
+  if (rc == CC_OK) {
+    if (what == 1)
+      rc = cc_emit_assembly(m, tm, text, err);
+    else if (what == 2)
+      rc = (*text = LLVMPrintModuleToString(m)) ? CC_OK : CC_OUT_OF_MEMORY;
+    else
+      rc = cc_emit_shared_object(m, tm, native, err);
+  }
+  cc_timing("emit", t);
+  if (rc == CC_OK && what == 2) {
+    char *copy = strdup(*text);
+    LLVMDisposeMessage(*text);
+    *text = copy;
+    rc = copy ? CC_OK : CC_OUT_OF_MEMORY;
+  }
+  return rc;
+}
+
+static int backend_result(int rc, char *err, char **log)
+{
+  if (rc != CC_OK) {
+    *log = err ? err : strdup("error: the back end failed\n");
+    return rc == CC_OUT_OF_MEMORY ? rc : CC_BUILD_FAILED;
+  }
+  free(err);
+  return CC_OK;
+}
+
 int cc_backend(LLVMModuleRef m, const cc_device_desc *dev, cc_kernel_info *kinfo, uint32_t nkernels,
                int opt_disable, int what, cc_blob *native, char **text, char **log)
 {
@@ -642,74 +733,94 @@ int cc_backend(LLVMModuleRef m, const cc_device_desc *dev, cc_kernel_info *kinfo
     cc_set_err(log, "error: LLVM has no target machine for %s", cc_host_triple());
     return CC_INTERNAL;
   }
-  double t = cc_now_ms();
-  int rc = cc_prepare(m, tm, &err);
-  if (rc == CC_OK) {
-    cc_safe_divisions(m);   /* before the lane loops: a divisor of 0 must not trap */
-    cc_printf_calls(m);     /* OpenCL printf: vector conversions, 0/-1 result */
+  int rc = backend_stage(m, tm, dev, kinfo, nkernels, opt_disable, &err);
+  if (rc == CC_OK)
+    rc = backend_finish(m, tm, dev, kinfo, nkernels, opt_disable, what, native, text, &err);
+  LLVMDisposeTargetMachine(tm);
+  return backend_result(rc, err, log);
+}
+
+/* Whether a staged module must be compiled whole: a writable variable
+ * (program scope, __global) is one object that every kernel of the program
+ * shares, which code made in parts, one shared object each, would not; an
+ * undefined function or variable is a build error that only O3 can take
+ * back (a call it deletes), so the whole build decides it. */
+static int must_build_whole(LLVMModuleRef m)
+{
+  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
+    if (!LLVMIsDeclaration(g) && !LLVMIsGlobalConstant(g) && !LLVMIsThreadLocal(g) &&
+        LLVMGetLinkage(g) != LLVMAppendingLinkage)
+      return 1;
+  char *undefined = NULL;
+  int rc = cc_check_undefined(m, &undefined);
+  free(undefined);
+  return rc != CC_OK;
+}
+
+int cc_backend_staged(LLVMModuleRef m, const cc_device_desc *dev, cc_kernel_info *kinfo, uint32_t nkernels,
+                      int opt_disable, cc_blob *stage, cc_blob *native, char **log)
+{
+  char *err = NULL;
+  *log = NULL;
+  stage->data = native->data = NULL;
+  stage->size = native->size = 0;
+  LLVMTargetMachineRef tm = cc_target_machine(dev, opt_disable ? 0 : 3);
+  if (!tm) {
+    cc_set_err(log, "error: LLVM has no target machine for %s", cc_host_triple());
+    return CC_INTERNAL;
   }
-  cc_timing("prepare", t);
-  if (rc == CC_OK && !cc_wg_generate) {
-    cc_set_err(&err, "error: this build of liblanecl_cc.so has no work-group function generator "
-                     "(compiler/cc_wg.c); kernels cannot be built");
-    rc = CC_BUILD_FAILED;
-  }
-  t = cc_now_ms();
-  if (rc == CC_OK)
-    rc = cc_wg_generate(m, tm, dev, kinfo, nkernels, opt_disable, &err);
-  if (rc == CC_OK)
-    rc = verify(m, "work-group function generation", &err);
-  cc_timing("wg+verify", t);
-  t = cc_now_ms();
-  if (rc == CC_OK)
-    rc = cc_link_builtins(m, &err);
-  if (rc == CC_OK && cc_wg_finish)
-    rc = cc_wg_finish(m, tm, opt_disable, &err);
-  /* cc_wg_finish rewrites lane loops by hand (masked widening, affine
-   * accesses): IR it leaves invalid is a build error here, not wrong code
-   * later (a mask bitcast from a freed value once reached codegen). */
-  if (rc == CC_OK)
-    rc = verify(m, "lane loop vectorization", &err);
-  cc_timing("builtins", t);
-  unsigned nparts = what == 0 && nkernels > 1 ? compile_threads() : 1;
-  if (nparts > nkernels)
-    nparts = nkernels;
-  if (rc == CC_OK && nparts > 1) {
-    rc = backend_parallel(m, dev, kinfo, nkernels, nparts, opt_disable, native, &err);
-    goto out;
-  }
-  t = cc_now_ms();
-  if (rc == CC_OK)
-    rc = cc_optimize(m, tm, dev, kinfo, nkernels, opt_disable, &err);
-  if (rc == CC_OK && !opt_disable && cc_wg_late_shuffles)
-    cc_wg_late_shuffles(m, tm);
-  if (rc == CC_OK && !opt_disable)
-    cc_stream_stores(m, tm, kinfo, nkernels);
-  cc_timing("optimize", t);
-  if (rc == CC_OK)
-    rc = cc_check_undefined(m, &err);
-  t = cc_now_ms();
-  if (rc == CC_OK) {
-    if (what == 1)
-      rc = cc_emit_assembly(m, tm, text, &err);
-    else if (what == 2)
-      rc = (*text = LLVMPrintModuleToString(m)) ? CC_OK : CC_OUT_OF_MEMORY;
-    else
-      rc = cc_emit_shared_object(m, tm, native, &err);
-  }
-  cc_timing("emit", t);
-out:
-  if (rc == CC_OK && what == 2) {
-    char *copy = strdup(*text);
-    LLVMDisposeMessage(*text);
-    *text = copy;
-    rc = copy ? CC_OK : CC_OUT_OF_MEMORY;
+  int rc = backend_stage(m, tm, dev, kinfo, nkernels, opt_disable, &err);
+  if (rc == CC_OK && (!nkernels || must_build_whole(m))) {
+    rc = backend_finish(m, tm, dev, kinfo, nkernels, opt_disable, 0, native, NULL, &err);
+  } else if (rc == CC_OK) {
+    /* The lane loops' locations (which the vectorizer's remarks name) are
+     * debug locations: without a version, reading the bitcode drops them. */
+    if (!LLVMGetModuleFlag(m, "Debug Info Version", 18)) {
+      LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetModuleContext(m));
+      LLVMAddModuleFlag(m, LLVMModuleFlagBehaviorWarning, "Debug Info Version", 18,
+                        LLVMValueAsMetadata(LLVMConstInt(i32, LLVMDebugMetadataVersion(), 0)));
+    }
+    LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(m);
+    size_t n = bc ? LLVMGetBufferSize(bc) : 0;
+    if (!bc || !(stage->data = malloc(n))) {
+      rc = CC_OUT_OF_MEMORY;
+    } else {
+      memcpy(stage->data, LLVMGetBufferStart(bc), n);
+      stage->size = n;
+    }
+    if (bc)
+      LLVMDisposeMemoryBuffer(bc);
   }
   LLVMDisposeTargetMachine(tm);
-  if (rc != CC_OK) {
-    *log = err ? err : strdup("error: the back end failed\n");
-    return rc == CC_OUT_OF_MEMORY ? rc : CC_BUILD_FAILED;
+  return backend_result(rc, err, log);
+}
+
+int cc_backend_kernels(LLVMModuleRef m, const cc_device_desc *dev, cc_kernel_info *kinfo, uint32_t nkernels,
+                       int opt_disable, cc_blob *native, char **log)
+{
+  char *err = NULL;
+  *log = NULL;
+  LLVMTargetMachineRef tm = cc_target_machine(dev, opt_disable ? 0 : 3);
+  if (!tm) {
+    cc_set_err(log, "error: LLVM has no target machine for %s", cc_host_triple());
+    return CC_INTERNAL;
   }
-  free(err);
-  return CC_OK;
+  /* Only kinfo's kernels: the others' work-group functions go, and with
+   * them what only they reached. */
+  for (LLVMValueRef f = LLVMGetFirstFunction(m), next; f; f = next) {
+    next = LLVMGetNextFunction(f);
+    size_t n = 0;
+    const char *name = LLVMGetValueName2(f, &n);
+    size_t plen = strlen(LANECL_WG_PREFIX);
+    if (n <= plen || memcmp(name, LANECL_WG_PREFIX, plen) || LLVMGetFirstUse(f))
+      continue;
+    int wanted = 0;
+    for (uint32_t k = 0; k < nkernels && !wanted; k++)
+      wanted = strlen(kinfo[k].name) == n - plen && !memcmp(kinfo[k].name, name + plen, n - plen);
+    if (!wanted)
+      LLVMDeleteFunction(f);
+  }
+  int rc = backend_finish(m, tm, dev, kinfo, nkernels, opt_disable, 0, native, NULL, &err);
+  LLVMDisposeTargetMachine(tm);
+  return backend_result(rc, err, log);
 }

@@ -10,8 +10,11 @@
  *   u64 local_mem_bytes, private_mem_bytes, frame_bytes,
  *   u32 simd_width, nregions, uses_barriers, flags, u64 stream_bytes,
  *   u32 sub_group_size, reqd_sub_group_size, str report
- * (version 2 added stream_bytes, version 3 the sub-group sizes; an older
- * container is rejected, so a cached one is rebuilt).
+ * (version 2 added stream_bytes, version 3 the sub-group sizes, version 4
+ * the stage and the parts of a staged executable; an older container is
+ * rejected, so a cached one is rebuilt).  A part's kernel indices are in
+ * range and each kernel is in at most one part; a whole executable has no
+ * stage and no parts.
  * The reader trusts nothing: every count and size is checked against the
  * bytes that are left before anything is allocated, the checksum covers the
  * whole container, and the record must end exactly at the checksum.
@@ -22,7 +25,7 @@
 #include <string.h>
 
 #define CC_BIN_MAGIC "LANECLB"   /* 8 bytes with its NUL */
-#define CC_BIN_VERSION 3u
+#define CC_BIN_VERSION 4u
 #define CC_BIN_HEADER (8 + 4 + 4 + 8 + 4)
 /* Smallest encodings, used to bound counts before allocating. */
 #define CC_MIN_ARG (4 + 4 + 6 * 4)
@@ -93,6 +96,12 @@ void cc_binary_free(cc_binary *bin)
   cc_kernel_infos_free(bin->kernels, bin->nkernels);
   cc_blob_free(&bin->bitcode);
   cc_blob_free(&bin->native);
+  cc_blob_free(&bin->stage);
+  for (uint32_t i = 0; i < bin->nparts; i++) {
+    free(bin->parts[i].kernels);
+    cc_blob_free(&bin->parts[i].code);
+  }
+  free(bin->parts);
   memset(bin, 0, sizeof(*bin));
 }
 
@@ -198,6 +207,17 @@ int cc_binary_write(const cc_binary *bin, cc_blob *out)
   put(&w, bin->bitcode.data, bin->bitcode.size);
   put_u64(&w, bin->native.size);
   put(&w, bin->native.data, bin->native.size);
+  put_u64(&w, bin->stage.size);
+  put(&w, bin->stage.data, bin->stage.size);
+  put_u32(&w, bin->nparts);
+  for (uint32_t i = 0; i < bin->nparts; i++) {
+    const cc_native_part *pt = &bin->parts[i];
+    put_u32(&w, pt->nkernels);
+    for (uint32_t k = 0; k < pt->nkernels; k++)
+      put_u32(&w, pt->kernels[k]);
+    put_u64(&w, pt->code.size);
+    put(&w, pt->code.data, pt->code.size);
+  }
   if (!w.oom)
     put_u64(&w, cc_hash64(w.p, w.len, 0));
   if (w.oom) {
@@ -345,10 +365,57 @@ static void get_kernel(rbuf *r, cc_kernel_info *k)
     r->bad = 1;
 }
 
+/* The parts of a staged executable: each kernel in at most one, none in a
+ * whole executable or a non-executable. */
+static void get_parts(rbuf *r, cc_binary *out)
+{
+  uint32_t np = get_u32(r);
+  if (r->bad || !np)
+    return;
+  if (out->kind != CC_BIN_EXECUTABLE || out->native.size || np > out->nkernels || np > r->left / 12) {
+    r->bad = 1;
+    return;
+  }
+  unsigned char *seen = calloc(out->nkernels, 1);
+  out->parts = calloc(np, sizeof(*out->parts));
+  if (!seen || !out->parts) {
+    free(seen);
+    r->oom = r->bad = 1;
+    return;
+  }
+  out->nparts = np;
+  for (uint32_t i = 0; i < np && !r->bad; i++) {
+    cc_native_part *pt = &out->parts[i];
+    uint32_t nk = get_u32(r);
+    if (r->bad || !nk || nk > out->nkernels || nk > r->left / 4) {
+      r->bad = 1;
+      break;
+    }
+    if (!(pt->kernels = malloc(nk * sizeof(*pt->kernels)))) {
+      r->oom = r->bad = 1;
+      break;
+    }
+    pt->nkernels = nk;
+    for (uint32_t k = 0; k < nk && !r->bad; k++) {
+      uint32_t x = get_u32(r);
+      if (r->bad || x >= out->nkernels || seen[x])
+        r->bad = 1;
+      else
+        seen[x] = 1;
+      pt->kernels[k] = x;
+    }
+    if (!r->bad)
+      get_blob(r, &pt->code);
+    if (!r->bad && !pt->code.size)
+      r->bad = 1;
+  }
+  free(seen);
+}
+
 int cc_binary_read(const void *data, size_t size, cc_binary *out)
 {
   memset(out, 0, sizeof(*out));
-  if (!data || size < CC_BIN_HEADER + 8 + 8 + 8)
+  if (!data || size < CC_BIN_HEADER + 8 + 8 + 8 + 4 + 8)
     return CC_INVALID_BINARY;
   const unsigned char *bytes = data;
   if (memcmp(bytes, CC_BIN_MAGIC, 8))
@@ -380,8 +447,19 @@ int cc_binary_read(const void *data, size_t size, cc_binary *out)
     get_blob(&r, &out->bitcode);
   if (!r.bad)
     get_blob(&r, &out->native);
+  if (!r.bad)
+    get_blob(&r, &out->stage);
+  get_parts(&r, out);
   if (!r.bad && r.left != 0)
     r.bad = 1;
+  if (!r.bad && out->kind == CC_BIN_EXECUTABLE && !out->native.size && !out->stage.size) {
+    /* staged, and no stage left: every kernel must have its code */
+    uint32_t have = 0;
+    for (uint32_t i = 0; i < out->nparts; i++)
+      have += out->parts[i].nkernels;
+    if (have != out->nkernels || !out->nparts)
+      r.bad = 1;
+  }
   if (r.bad) {
     int oom = r.oom;
     cc_binary_free(out);

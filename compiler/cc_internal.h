@@ -237,6 +237,16 @@ int cc_emit_assembly(LLVMModuleRef m, LLVMTargetMachineRef tm, char **text, char
  * shared object (native) or, with what != 0, text (1 asm, 2 optimized IR). */
 int cc_backend(LLVMModuleRef m, const cc_device_desc *dev, cc_kernel_info *kinfo, uint32_t nkernels,
                int opt_disable, int what, cc_blob *native, char **text, char **log);
+/* The back end of a staged build (cc_api.build_staged): up to the builtins
+ * linked (every build error found), then the module's bitcode in stage; or,
+ * for a module that must be compiled whole (writable program-scope
+ * variables, an undefined function), the whole back end: native. */
+int cc_backend_staged(LLVMModuleRef m, const cc_device_desc *dev, cc_kernel_info *kinfo, uint32_t nkernels,
+                      int opt_disable, cc_blob *stage, cc_blob *native, char **log);
+/* The rest of the back end on a stage module m, for kinfo's kernels only:
+ * the shared object of their code (cc_api.compile_kernels). */
+int cc_backend_kernels(LLVMModuleRef m, const cc_device_desc *dev, cc_kernel_info *kinfo, uint32_t nkernels,
+                       int opt_disable, cc_blob *native, char **log);
 
 /* cc_prelude.c: the header every program is compiled with (-include). */
 extern const char cc_prelude_src[];

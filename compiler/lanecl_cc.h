@@ -17,7 +17,7 @@
 extern "C" {
 #endif
 
-#define CC_API_VERSION 1
+#define CC_API_VERSION 2
 
 /* ---- status codes (the runtime maps them to CL error codes) ---- */
 enum cc_status {
@@ -55,8 +55,18 @@ typedef struct cc_header {
  *   "LANECLB\0" u32 format_version u32 kind u64 device_key
  *   u32 nkernels, per kernel a cc_kernel_info record (see cc_binary.c)
  *   u64 bitcode size, bitcode (the linked SPIR-flavoured IR, kept for relinking)
- *   u64 native size, native code (an ELF shared object; EXECUTABLE only)
+ *   u64 native size, native code (an ELF shared object of every kernel;
+ *       EXECUTABLE only, and 0 in a staged one)
+ *   u64 stage size, stage (a staged EXECUTABLE: the module with its
+ *       work-group functions, before code generation; 0 once every kernel
+ *       has code, and in a whole one)
+ *   u32 nparts, per part u32 nkernels, nkernels x u32 kernel index,
+ *       u64 size, an ELF shared object of those kernels' code
  *   u64 FNV-1a 64 checksum of all bytes before it
+ * An executable is whole (native: every kernel's code, built at once) or
+ * staged (cc_api.build_staged: the code of each kernel comes later, in
+ * parts, from cc_api.compile_kernels; the runtime asks for a kernel's code
+ * when the application creates the kernel).
  */
 enum cc_binary_kind {
   CC_BIN_OBJECT = 1,      /* clCompileProgram output */
@@ -112,13 +122,23 @@ typedef struct cc_kernel_info {
 #define CC_KFLAG_ARG_INFO 1u     /* built with -cl-kernel-arg-info (arg names/types were asked for) */
 #define CC_KFLAG_OPT_DISABLE 2u  /* built with -cl-opt-disable */
 
+/* The code of some kernels of a staged executable. */
+typedef struct cc_native_part {
+  uint32_t nkernels;
+  uint32_t *kernels;     /* indices into cc_binary.kernels */
+  cc_blob code;          /* ELF shared object exporting their work-group functions */
+} cc_native_part;
+
 typedef struct cc_binary {
   uint32_t kind;         /* cc_binary_kind */
   uint64_t device_key;
   uint32_t nkernels;
   cc_kernel_info *kernels;
   cc_blob bitcode;
-  cc_blob native;        /* ELF shared object, EXECUTABLE only */
+  cc_blob native;        /* ELF shared object of every kernel (a whole EXECUTABLE) */
+  cc_blob stage;         /* a staged EXECUTABLE: bitcode the missing kernels' code is made from */
+  uint32_t nparts;
+  cc_native_part *parts; /* a staged EXECUTABLE: the code made so far */
 } cc_binary;
 
 /* Exported by liblanecl_cc.so, for the tools that link it (lanecl-cc).
@@ -195,6 +215,19 @@ typedef struct cc_api {
   /* compile + link to CC_BIN_EXECUTABLE. */
   int (*build)(const cc_device_desc *dev, const char *source, const char *options, cc_blob *out,
                char **log);
+  /* The same build up to code generation: every error of `build` is found
+   * here, and the result is a staged CC_BIN_EXECUTABLE whose kernels get
+   * their code from compile_kernels.  A program that must be compiled whole
+   * (writable program-scope variables, shared by its kernels) comes back
+   * whole, as from `build`. */
+  int (*build_staged)(const cc_device_desc *dev, const char *source, const char *options, cc_blob *out,
+                      char **log);
+  /* The code of kernels which[0..n) (indices, none of them in a part yet)
+   * of a staged executable: out is the container with one more part holding
+   * it (and those kernels' records completed: stream_bytes, report,
+   * simd_width).  A failure here is an internal error of the compiler. */
+  int (*compile_kernels)(const cc_device_desc *dev, const cc_blob *staged, const uint32_t *which, uint32_t n,
+                         cc_blob *out, char **log);
   /* Textual IR or assembly of a container's code, for lanecl-cc. what: 0 = LLVM IR, 1 = asm. */
   int (*disassemble)(const cc_device_desc *dev, const cc_blob *binary, int what, char **text);
   /* The target the compiler chose for dev: its LLVM CPU name and feature

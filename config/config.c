@@ -44,6 +44,9 @@ static const lc_var_desc table[LC_NVARS] = {
                     "the compiler prints the time of each phase"},
   [LC_CC_THREADS] = {"LANECL_CC_THREADS", LC_TYPE_UINT, 1, 64, NULL, "the cores the process may use, at most 16", 0,
                      false, true, "compiler", "threads that optimize and compile a program's parts"},
+  [LC_CC_LAZY] = {"LANECL_CC_LAZY", LC_TYPE_ENUM, 0, 0, "0|1", "1", 1, true, true, "runtime",
+                  "1: clBuildProgram stops before code generation, a kernel's code is made when it is created; "
+                  "0: every kernel's code at clBuildProgram"},
 };
 
 /* Names read by the tests and tools, not by LaneCL: not warned about

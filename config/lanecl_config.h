@@ -28,6 +28,7 @@ typedef enum lc_var {
   LC_LLVM_ARGS,
   LC_CC_TIMING,
   LC_CC_THREADS,
+  LC_CC_LAZY,
   LC_NVARS
 } lc_var;
 

@@ -416,7 +416,9 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info param_na
     return icd_info(NULL, 0, ret, NULL, 0);
   case CL_PROGRAM_BINARY_SIZES: {
     size_t sizes[ndevices ? ndevices : 1];
-    rt_program_binary_sizes(p, sizes);
+    cl_int err = rt_program_binary_sizes(p, sizes);
+    if (err != CL_SUCCESS)
+      return err;
     return icd_info(v, n, ret, sizes, ndevices * sizeof(size_t));
   }
   case CL_PROGRAM_BINARIES: {
@@ -425,7 +427,7 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info param_na
      * then the runtime copies the binaries (NULL entries are skipped). */
     cl_int err = icd_info(v, n, ret, NULL, ndevices * sizeof(unsigned char *));
     if (err == CL_SUCCESS && v)
-      rt_program_copy_binaries(p, v);
+      err = rt_program_copy_binaries(p, v);
     return err;
   }
   case CL_PROGRAM_NUM_KERNELS:

@@ -552,7 +552,7 @@ bool rt_cache_lookup(const rt_cache_key *key, uint64_t device_key, cc_blob *out)
     cc_blob_free(&blob);
     return false;
   }
-  bool fits = bin.kind == CC_BIN_EXECUTABLE && bin.device_key == device_key && bin.native.size > 0;
+  bool fits = bin.kind == CC_BIN_EXECUTABLE && bin.device_key == device_key;  /* whole or staged */
   cc_binary_free(&bin);
   if (!fits) {
     rt_log(RT_LOG_BUILD, "cache: %s is not an executable for this device; compiling", path);

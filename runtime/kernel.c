@@ -121,7 +121,8 @@ cl_kernel rt_kernel_create(cl_program p, const char *name, cl_int *err)
     /* CL_INVALID_KERNEL_NAME if kernel_name is not found in program. */
     rt_err("clCreateKernel: no kernel named \"%s\" in the program", name);
     *err = CL_INVALID_KERNEL_NAME;
-  } else {
+  } else if ((*err = rt_program_compile_kernels(p, &i, 1)) == CL_SUCCESS) {
+    /* (a staged build makes the kernel's code now) */
     k = kernel_new(p, &b->bin.kernels[i], err);
   }
   pthread_mutex_unlock(&p->lock);
@@ -145,6 +146,9 @@ cl_int rt_kernels_create_all(cl_program p, cl_uint n, cl_kernel *out, cl_uint *n
     err = CL_INVALID_VALUE;
     goto unlock;
   }
+  /* a staged build: the code of every kernel, on several threads */
+  if (out && (err = rt_program_compile_kernels(p, NULL, 0)) != CL_SUCCESS)
+    goto unlock;
   for (uint32_t i = 0; out && i < b->bin.nkernels; i++) {
     cl_int e;
     cl_kernel k = kernel_new(p, &b->bin.kernels[i], &e);

@@ -166,7 +166,6 @@ static void build_init(rt_build *b, cl_device_id dev)
 {
   memset(b, 0, sizeof(*b));
   b->device = dev;
-  b->module_fd = -1;
   b->status = CL_BUILD_NONE;
   b->binary_type = CL_PROGRAM_BINARY_TYPE_NONE;
 }
@@ -174,10 +173,13 @@ static void build_init(rt_build *b, cl_device_id dev)
 /* Frees what b holds; b is then as build_init left it. */
 static void build_clear(rt_build *b)
 {
-  if (b->module)
-    dlclose(b->module);
-  if (b->module_fd >= 0)
-    close(b->module_fd);
+  for (uint32_t i = 0; i < b->nmodules; i++) {
+    dlclose(b->modules[i]);
+    if (b->module_fds[i] >= 0)
+      close(b->module_fds[i]);
+  }
+  free(b->modules);
+  free(b->module_fds);
   free(b->fns);
   cc_binary_free(&b->bin);
   cc_blob_free(&b->blob);
@@ -188,7 +190,7 @@ static void build_clear(rt_build *b)
 
 bool rt_build_is_executable(const rt_build *b)
 {
-  return b->status == CL_BUILD_SUCCESS && b->binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE && b->module;
+  return b->status == CL_BUILD_SUCCESS && b->binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE && b->fns;
 }
 
 uint32_t rt_build_find_kernel(const rt_build *b, const char *name)
@@ -270,8 +272,52 @@ static void *open_native(const cc_blob *native, int *fd_out, rt_str *why)
   return h;
 }
 
+/* Loads one shared object of code (a whole executable's, or a part's) and
+ * finds the work-group functions of kernels[0..n) in it. */
+static bool build_load_code(rt_build *b, const cc_blob *code, const uint32_t *kernels, uint32_t n, rt_str *why,
+                            bool *oom)
+{
+  void **mods = realloc(b->modules, (b->nmodules + 1) * sizeof(*mods));
+  if (mods)
+    b->modules = mods;
+  int *fds = realloc(b->module_fds, (b->nmodules + 1) * sizeof(*fds));
+  if (fds)
+    b->module_fds = fds;
+  if (!mods || !fds) {
+    *oom = true;
+    rt_str_add(why, "out of host memory");
+    return false;
+  }
+  int fd = -1;
+  void *h = open_native(code, &fd, why);
+  if (!h)
+    return false;
+  b->modules[b->nmodules] = h;
+  b->module_fds[b->nmodules++] = fd;
+  for (uint32_t i = 0; i < n; i++) {
+    /* Kernel names have no length limit (the CTS tries 2048 characters). */
+    rt_str sym = {0};
+    rt_str_add(&sym, LANECL_WG_PREFIX "%s", b->bin.kernels[kernels[i]].name);
+    if (!sym.s) {
+      *oom = true;
+      rt_str_add(why, "out of host memory");
+      return false;
+    }
+    lanecl_wg_fn fn = (lanecl_wg_fn)dlsym(h, sym.s);
+    if (!fn)
+      rt_str_add(why, "the native code lacks %s", sym.s);
+    rt_str_free(&sym);
+    if (!fn)
+      return false;
+    b->fns[kernels[i]] = fn;
+  }
+  b->global_var_bytes += elf_writable_data(code->data, code->size);
+  return true;
+}
+
 /* Parses b->blob into b->bin; for an executable also loads its native code
- * and finds every kernel's work-group function.  On failure *why says why. */
+ * and finds the work-group function of every kernel that has code (all of
+ * them but in a staged executable).  On failure *why says why. */
 static bool build_install(rt_build *b, uint64_t device_key, rt_str *why, bool *oom)
 {
   int rc = cc_binary_read(b->blob.data, b->blob.size, &b->bin);
@@ -294,40 +340,35 @@ static bool build_install(rt_build *b, uint64_t device_key, rt_str *why, bool *o
   case CC_BIN_EXECUTABLE: b->binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE; break;
   default: rt_str_add(why, "unknown program container kind %u", b->bin.kind); return false;
   }
-  if (!b->bin.native.size) {
-    rt_str_add(why, "the executable has no native code");
-    return false;
-  }
-  b->module = open_native(&b->bin.native, &b->module_fd, why);
-  if (!b->module)
-    return false;
   b->fns = calloc(b->bin.nkernels ? b->bin.nkernels : 1, sizeof(*b->fns));
   if (!b->fns) {
     *oom = true;
     rt_str_add(why, "out of host memory");
     return false;
   }
-  for (uint32_t i = 0; i < b->bin.nkernels; i++) {
-    /* Kernel names have no length limit (the CTS tries 2048 characters). */
-    rt_str sym = {0};
-    rt_str_add(&sym, LANECL_WG_PREFIX "%s", b->bin.kernels[i].name);
-    if (!sym.s) {
+  bool ok;
+  if (b->bin.native.size) {
+    uint32_t *all = malloc((b->bin.nkernels ? b->bin.nkernels : 1) * sizeof(*all));
+    for (uint32_t i = 0; all && i < b->bin.nkernels; i++)
+      all[i] = i;
+    ok = all && build_load_code(b, &b->bin.native, all, b->bin.nkernels, why, oom);
+    if (!all) {
       *oom = true;
       rt_str_add(why, "out of host memory");
-      return false;
     }
-    b->fns[i] = (lanecl_wg_fn)dlsym(b->module, sym.s);
-    if (!b->fns[i])
-      rt_str_add(why, "the native code lacks %s", sym.s);
-    rt_str_free(&sym);
-    if (!b->fns[i])
-      return false;
+    free(all);
+  } else {
+    ok = true;
+    for (uint32_t i = 0; ok && i < b->bin.nparts; i++)
+      ok = build_load_code(b, &b->bin.parts[i].code, b->bin.parts[i].kernels, b->bin.parts[i].nkernels, why, oom);
   }
-  b->global_var_bytes = elf_writable_data(b->bin.native.data, b->bin.native.size);
   /* b->blob keeps every byte; the parsed copies of the code aren't needed. */
   cc_blob_free(&b->bin.native);
   cc_blob_free(&b->bin.bitcode);
-  return true;
+  cc_blob_free(&b->bin.stage);
+  for (uint32_t i = 0; i < b->bin.nparts; i++)
+    cc_blob_free(&b->bin.parts[i].code);
+  return ok;
 }
 
 /* ---------------------------------------------------------------------------
@@ -447,7 +488,8 @@ cl_program rt_program_create_with_binary(cl_context ctx, cl_uint n, const cl_dev
       b->binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
     } else if (b->bin.kind == CC_BIN_LIBRARY) {
       b->binary_type = CL_PROGRAM_BINARY_TYPE_LIBRARY;
-    } else if (b->bin.kind == CC_BIN_EXECUTABLE && b->bin.native.size) {
+    } else if (b->bin.kind == CC_BIN_EXECUTABLE) {
+      /* whole, or staged (its kernels' code made as they are created) */
       b->binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
     } else {
       rt_str_add(&why, "unknown program container kind %u", b->bin.kind);
@@ -557,6 +599,8 @@ static cl_int job_run_device(build_job *j, cl_uint k, const rt_build *old, rt_bu
   }
   if (j->kind == JOB_BUILD && p->origin == RT_PROG_SOURCE) {
     cacheable = rt_cache_key_for(&dev->cc, p->source, j->options, &key);
+    nb->cacheable = cacheable;
+    nb->key = key;
     if (cacheable && use_cache && rt_cache_lookup(&key, cc_device_key(&dev->cc), &nb->blob)) {
       nb->log = dup_str("");
       *cached = true;
@@ -592,7 +636,9 @@ static cl_int job_run_device(build_job *j, cl_uint k, const rt_build *old, rt_bu
                   has_option(j->options, "-create-library", NULL), &nb->blob, &log);
     break;
   default:
-    if (p->origin == RT_PROG_SOURCE)
+    if (p->origin == RT_PROG_SOURCE && lc_config_num(LC_CC_LAZY))
+      st = cc->build_staged(&dev->cc, p->source, j->options, &nb->blob, &log);
+    else if (p->origin == RT_PROG_SOURCE)
       st = cc->build(&dev->cc, p->source, j->options, &nb->blob, &log);
     else /* a compiled object or library loaded as a binary: link it */
       st = cc->link(&dev->cc, &old->blob, 1, j->options, 0, &nb->blob, &log);
@@ -903,6 +949,147 @@ free_job:
 }
 
 /* ---------------------------------------------------------------------------
+ * Code of a staged executable's kernels, made when they are created
+ * ------------------------------------------------------------------------- */
+
+/* Gives kernels which[0..n) of b (indices of b's container) their code.
+ * p->lock held. */
+static cl_int build_compile_kernels(cl_program p, rt_build *b, const uint32_t *which, uint32_t n)
+{
+  uint32_t *missing = malloc((n ? n : 1) * sizeof(*missing));
+  if (!missing)
+    return CL_OUT_OF_HOST_MEMORY;
+  uint32_t nm = 0;
+  for (uint32_t i = 0; i < n; i++)
+    if (which[i] < b->bin.nkernels && !b->fns[which[i]]) {
+      bool dup = false;
+      for (uint32_t j = 0; j < nm && !dup; j++)
+        dup = missing[j] == which[i];
+      if (!dup)
+        missing[nm++] = which[i];
+    }
+  if (!nm) {
+    free(missing);
+    return CL_SUCCESS;
+  }
+  const char *why = NULL;
+  const cc_api *cc = rt_compiler(&why);
+  cc_blob out = {0};
+  char *log = NULL;
+  uint64_t t0 = rt_time_ns();
+  int st = cc ? cc->compile_kernels(&b->device->cc, &b->blob, missing, nm, &out, &log) : CC_INTERNAL;
+  cl_int err = CL_SUCCESS;
+  rt_str msg = {0};
+  if (!cc) {
+    rt_str_add(&msg, "LaneCL: the compiler (liblanecl_cc.so), which makes the code of kernel %s, is not available: %s\n",
+               b->bin.kernels[missing[0]].name, why);
+    err = CL_OUT_OF_RESOURCES;
+  } else if (st != CC_OK) {
+    rt_str_add(&msg, "LaneCL: the code of kernel %s could not be made:\n%s", b->bin.kernels[missing[0]].name,
+               log ? log : "");
+    err = st == CC_OUT_OF_MEMORY ? CL_OUT_OF_HOST_MEMORY : CL_OUT_OF_RESOURCES;
+  } else {
+    /* The new container: the same records (the compiled kernels' completed)
+     * plus one part.  Kernel objects point at b->bin's records, so those
+     * stay and take the new values; the part's code is loaded. */
+    cc_binary nb;
+    bool oom = false;
+    int rc = cc_binary_read(out.data, out.size, &nb);
+    if (rc != CC_OK || nb.nkernels != b->bin.nkernels || nb.nparts == 0 ||
+        nb.parts[nb.nparts - 1].nkernels != nm) {
+      rt_str_add(&msg, "LaneCL: the compiler returned a damaged program container\n");
+      err = rc == CC_OUT_OF_MEMORY ? CL_OUT_OF_HOST_MEMORY : CL_OUT_OF_RESOURCES;
+    } else {
+      cc_native_part *part = &nb.parts[nb.nparts - 1];
+      rt_str why_load = {0};
+      if (build_load_code(b, &part->code, part->kernels, part->nkernels, &why_load, &oom)) {
+        for (uint32_t i = 0; i < nm; i++) {
+          cc_kernel_info *k = &b->bin.kernels[missing[i]];
+          k->stream_bytes = nb.kernels[missing[i]].stream_bytes;
+          k->simd_width = nb.kernels[missing[i]].simd_width;
+          free(k->report);
+          k->report = nb.kernels[missing[i]].report;
+          nb.kernels[missing[i]].report = NULL;
+        }
+        cc_blob_free(&b->blob);
+        b->blob = out;
+        out.data = NULL;
+        out.size = 0;
+        if (b->cacheable)
+          rt_cache_store(&b->key, &b->blob);
+      } else {
+        rt_str_add(&msg, "LaneCL: %s\n", why_load.s ? why_load.s : "out of host memory");
+        err = oom ? CL_OUT_OF_HOST_MEMORY : CL_OUT_OF_RESOURCES;
+        for (uint32_t i = 0; i < nm; i++)
+          b->fns[missing[i]] = NULL;
+      }
+      rt_str_free(&why_load);
+    }
+    cc_binary_free(&nb);
+  }
+  if (err == CL_SUCCESS) {
+    rt_log(RT_LOG_BUILD, "program %llu: code of %u kernel%s (%s%s) made in %.1f ms", (unsigned long long)p->obj.id,
+           nm, nm == 1 ? "" : "s", b->bin.kernels[missing[0]].name, nm > 1 ? ", ..." : "", (double)(rt_time_ns() - t0) / 1e6);
+  } else {
+    rt_err("%s", msg.s ? msg.s : "LaneCL: out of host memory making a kernel's code");
+    if (msg.s) {  /* the build log says it too */
+      rt_str full = {0};
+      rt_str_add(&full, "%s%s", b->log ? b->log : "", msg.s);
+      if (full.s) {
+        free(b->log);
+        b->log = full.s;
+      }
+    }
+  }
+  rt_str_free(&msg);
+  free(log);
+  cc_blob_free(&out);
+  free(missing);
+  return err;
+}
+
+cl_int rt_program_compile_kernels(cl_program p, const uint32_t *which, uint32_t n)
+{
+  const rt_build *first = rt_program_first_executable(p);
+  if (!first)
+    return CL_SUCCESS;
+  uint32_t *all = NULL;
+  if (!which) {
+    n = first->bin.nkernels;
+    if (!(all = malloc((n ? n : 1) * sizeof(*all))))
+      return CL_OUT_OF_HOST_MEMORY;
+    for (uint32_t i = 0; i < n; i++)
+      all[i] = i;
+  }
+  cl_int err = CL_SUCCESS;
+  for (cl_uint d = 0; d < p->ndevices && err == CL_SUCCESS; d++) {
+    rt_build *b = &p->builds[d];
+    if (!rt_build_is_executable(b))
+      continue;
+    if (b == first) {
+      err = build_compile_kernels(p, b, all ? all : which, n);
+      continue;
+    }
+    /* Another device's build: the same kernels, by name. */
+    uint32_t *idx = malloc((n ? n : 1) * sizeof(*idx));
+    uint32_t m = 0;
+    if (!idx) {
+      err = CL_OUT_OF_HOST_MEMORY;
+      break;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+      uint32_t k = rt_build_find_kernel(b, first->bin.kernels[all ? all[i] : which[i]].name);
+      if (k != UINT32_MAX)
+        idx[m++] = k;
+    }
+    err = build_compile_kernels(p, b, idx, m);
+    free(idx);
+  }
+  free(all);
+  return err;
+}
+
+/* ---------------------------------------------------------------------------
  * Queries
  * ------------------------------------------------------------------------- */
 
@@ -967,23 +1154,28 @@ const char *rt_program_source(cl_program p)
   return p->source;
 }
 
-void rt_program_binary_sizes(cl_program p, size_t *sizes)
+cl_int rt_program_binary_sizes(cl_program p, size_t *sizes)
 {
   pthread_mutex_lock(&p->lock);
+  /* A binary runs without the compiler: every kernel gets its code first. */
+  cl_int err = rt_program_compile_kernels(p, NULL, 0);
   for (cl_uint i = 0; i < p->ndevices; i++)
     sizes[i] = p->builds[i].blob.size;
   pthread_mutex_unlock(&p->lock);
+  return err;
 }
 
-void rt_program_copy_binaries(cl_program p, unsigned char **dst)
+cl_int rt_program_copy_binaries(cl_program p, unsigned char **dst)
 {
   pthread_mutex_lock(&p->lock);
+  cl_int err = rt_program_compile_kernels(p, NULL, 0);
   for (cl_uint i = 0; i < p->ndevices; i++) {
     const cc_blob *blob = &p->builds[i].blob;
     if (dst[i] && blob->size)
       memcpy(dst[i], blob->data, blob->size);
   }
   pthread_mutex_unlock(&p->lock);
+  return err;
 }
 
 bool rt_program_kernels(cl_program p, size_t *n, rt_str *names)

@@ -535,9 +535,11 @@ cl_uint rt_program_refcount(cl_program p);
 const cl_device_id *rt_program_devices(cl_program p, cl_uint *n);
 const char *rt_program_source(cl_program p);   /* NULL unless made from source */
 /* Each device's binary size, or copies each device's binary into dst[i]
- * (when not NULL): p->ndevices entries, read under the program's lock. */
-void rt_program_binary_sizes(cl_program p, size_t *sizes);
-void rt_program_copy_binaries(cl_program p, unsigned char **dst);
+ * (when not NULL): p->ndevices entries, read under the program's lock.  A
+ * binary holds every kernel's code, so the kernels without code get it
+ * first: CL_OUT_OF_RESOURCES (or CL_OUT_OF_HOST_MEMORY) when that fails. */
+cl_int rt_program_binary_sizes(cl_program p, size_t *sizes);
+cl_int rt_program_copy_binaries(cl_program p, unsigned char **dst);
 /* False when p has no executable; else *n is the number of kernels of its
  * first executable and names (when not NULL) receives them, ';' separated
  * (names->s NULL when out of memory). */

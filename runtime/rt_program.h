@@ -10,6 +10,17 @@
  * Programs
  * ------------------------------------------------------------------------- */
 
+/* The key of a program's entry in the cache (runtime/cache.c, below).  Each
+ * part 128 bits; the entry's header holds them all and a lookup uses an
+ * entry only when every part matches. */
+typedef struct rt_cache_key {
+  uint64_t h[2];                 /* of all the parts below: names the entry's file */
+  uint64_t source[2], options[2], device[2];
+  uint64_t compiler[2];          /* liblanecl_cc.so's build id */
+  uint64_t builtins[2];          /* the builtins library's checksum */
+  uint64_t runtime[2];           /* liblanecl.so's build id, the version, the entry format */
+} rt_cache_key;
+
 /* Build state of a program for one of its devices.  Written by a build under
  * program->lock; stable while kernels are attached (a rebuild is refused). */
 struct rt_build {
@@ -21,11 +32,18 @@ struct rt_build {
   cc_blob blob;            /* container bytes; size 0 when none */
   cc_binary bin;           /* blob parsed (kernel metadata); nkernels 0 when none */
   bool nonuniform;         /* non-uniform work-groups allowed (OpenCL C 2.0+, no -cl-uniform-work-group-size) */
-  void *module;            /* dlopen handle of the native code (executables) */
-  int module_fd;           /* its memfd, open while loaded (glibc knows a module by its
+  /* The native code: one module of every kernel's code (a whole
+   * executable), or one per part of a staged one, more as kernels get their
+   * code (rt_build_compile_kernels). */
+  uint32_t nmodules;
+  void **modules;          /* dlopen handles */
+  int *module_fds;         /* their memfds, open while loaded (glibc knows a module by its
                             * path /proc/self/fd/N: N must not be reused meanwhile); -1 none */
-  lanecl_wg_fn *fns;       /* per kernel of bin: __lanecl_wg_<name> */
-  uint64_t global_var_bytes; /* writable data of the native module */
+  lanecl_wg_fn *fns;       /* per kernel of bin: __lanecl_wg_<name>; NULL: no code yet
+                            * (written under the program's lock, before any kernel object of it) */
+  uint64_t global_var_bytes; /* writable data of the native modules */
+  bool cacheable;          /* built from source with the cache on: key names its entry */
+  rt_cache_key key;
 };
 
 typedef void(CL_CALLBACK *rt_program_notify_fn)(cl_program, void *);
@@ -47,6 +65,13 @@ const rt_build *rt_program_first_executable(cl_program p);
 bool rt_build_is_executable(const rt_build *b);
 /* Index of the kernel named name in b's container, or UINT32_MAX. */
 uint32_t rt_build_find_kernel(const rt_build *b, const char *name);
+/* Makes sure that kernels which[0..n) of p (indices in the first
+ * executable's container; all of them when which is NULL) have native code
+ * in every executable build of p: a staged build gets the missing code from
+ * the compiler, and its cache entry is updated.  p->lock held.  CL_SUCCESS,
+ * CL_OUT_OF_HOST_MEMORY, or CL_OUT_OF_RESOURCES when the compiler fails (its
+ * log is added to the build log). */
+cl_int rt_program_compile_kernels(cl_program p, const uint32_t *which, uint32_t n);
 
 /* The compiler (runtime/program.c): loaded on the first call, never before.
  * NULL when it can't be loaded; *why then says why. */
@@ -56,15 +81,6 @@ const cc_api *rt_compiler(const char **why);
  * Cache of built executables (runtime/cache.c).  LANECL_CACHE_DIR: the
  * directory, "off" disables; default $XDG_CACHE_HOME/lanecl or ~/.cache/lanecl.
  * ------------------------------------------------------------------------- */
-/* Each part 128 bits; the entry's header holds them all and a lookup uses
- * an entry only when every part matches. */
-typedef struct rt_cache_key {
-  uint64_t h[2];                 /* of all the parts below: names the entry's file */
-  uint64_t source[2], options[2], device[2];
-  uint64_t compiler[2];          /* liblanecl_cc.so's build id */
-  uint64_t builtins[2];          /* the builtins library's checksum */
-  uint64_t runtime[2];           /* liblanecl.so's build id, the version, the entry format */
-} rt_cache_key;
 
 /* False when the cache is off (or the compiler, builtins or runtime can't
  * be identified). */

@@ -1100,6 +1100,249 @@ TEST(cache_hit_builds_without_llvm)
   free(src);
 }
 
+/* ---- A staged build: each kernel's code made when the kernel is created ---- */
+
+/* Runs kernel `name` of two_kernels_src's program over 64 work-items and
+ * returns what its last one wrote ("first": 1, "second": 42). */
+static int run_one_of_two(cl_context ctx, cl_program p, const char *name)
+{
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, name, &err);
+  ASSERT_OK(err);
+  cl_mem buf = clCreateBuffer(ctx, 0, 64 * sizeof(int), NULL, &err);
+  ASSERT_OK(err);
+  ASSERT_OK(clSetKernelArg(k, 0, sizeof(buf), &buf));
+  int v = 42, out[64] = {0};
+  if (!strcmp(name, "second"))
+    ASSERT_OK(clSetKernelArg(k, 1, sizeof(v), &v));
+  cl_command_queue q = tl_queue(ctx, 0);
+  size_t n = 64;
+  ASSERT_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &n, NULL, 0, NULL, NULL));
+  ASSERT_OK(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof(out), out, 0, NULL, NULL));
+  for (int i = 0; i < 63; i++)
+    ASSERT_EQ(out[i], out[63]);
+  clReleaseCommandQueue(q);
+  clReleaseMemObject(buf);
+  clReleaseKernel(k);
+  return out[63];
+}
+
+/* A kernel gets its code when it is created, and the cache entry keeps it:
+ * the next process runs that kernel without LLVM, and compiles only a kernel
+ * that no process had created. */
+TEST(staged_build_makes_code_for_the_kernels_created)
+{
+  setenv("LANECL_CC_LAZY", "1", 1);
+  char *dir = private_cache_dir();
+  char *src = unique_source(two_kernels_src);
+  pid_t pid = fork();
+  ASSERT_TRUE(pid >= 0);
+  if (pid == 0) {  /* builds, runs "first" only */
+    cl_context ctx = tl_context();
+    cl_program p = tl_build(ctx, src, NULL);
+    if (run_one_of_two(ctx, p, "first") != 1)
+      _exit(2);
+    _exit(0);
+  }
+  wait_ok(pid);
+  char entries[4][512];
+  ASSERT_EQ(cache_entries(dir, entries, 4), 1);
+  cl_context ctx = tl_context();
+  cl_program p = tl_build(ctx, src, NULL);
+  ASSERT_EQ(run_one_of_two(ctx, p, "first"), 1);
+  ASSERT_TRUE(!maps_contain("libLLVM"));  /* "first" had its code in the entry */
+  clReleaseProgram(p);
+  pid = fork();
+  ASSERT_TRUE(pid >= 0);
+  if (pid == 0) {  /* "second" has no code in the entry: made here */
+    cl_context c2 = tl_context();
+    cl_program p2 = tl_build(c2, src, NULL);
+    if (run_one_of_two(c2, p2, "second") != 42)
+      _exit(2);
+    _exit(maps_contain("libLLVM") ? 0 : 3);
+  }
+  wait_ok(pid);
+  /* and stored: now this process runs both without LLVM */
+  p = tl_build(ctx, src, NULL);
+  ASSERT_EQ(run_one_of_two(ctx, p, "second"), 42);
+  ASSERT_EQ(run_one_of_two(ctx, p, "first"), 1);
+  ASSERT_TRUE(!maps_contain("libLLVM"));
+  clReleaseProgram(p);
+  clReleaseContext(ctx);
+  ASSERT_EQ(cache_entries(dir, entries, 4), 1);
+  remove_dir(dir);
+  free(src);
+}
+
+/* CL_PROGRAM_BINARIES of a staged build holds every kernel's code, created
+ * or not: the binary runs in a process without the compiler.  Also with
+ * LANECL_CC_LAZY=0 (every kernel's code at clBuildProgram). */
+TEST(staged_build_binary_runs_without_the_compiler)
+{
+  setenv("LANECL_CACHE_DIR", "off", 1);
+  for (int lazy = 0; lazy < 2; lazy++) {
+    setenv("LANECL_CC_LAZY", lazy ? "1" : "0", 1);
+    cl_context ctx = tl_context();
+    cl_program p = tl_build(ctx, two_kernels_src, NULL);
+    size_t size = 0;
+    ASSERT_OK(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof(size), &size, NULL));
+    unsigned char *bin = malloc(size);
+    ASSERT_TRUE(bin != NULL);
+    ASSERT_OK(clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof(bin), &bin, NULL));
+    size_t again = 0;  /* the size doesn't change once asked */
+    ASSERT_OK(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof(again), &again, NULL));
+    ASSERT_EQ(again, size);
+    pid_t pid = fork();
+    ASSERT_TRUE(pid >= 0);
+    if (pid == 0) {
+      setenv("LANECL_COMPILER", "/nonexistent/liblanecl_cc.so", 1);
+      cl_context c2 = tl_context();
+      cl_device_id dev = tl_device();
+      cl_int err, status;
+      cl_program b = clCreateProgramWithBinary(c2, 1, &dev, &size, (const unsigned char **)&bin, &status, &err);
+      if (err != CL_SUCCESS || clBuildProgram(b, 0, NULL, NULL, NULL, NULL) != CL_SUCCESS)
+        _exit(2);
+      if (run_one_of_two(c2, b, "second") != 42 || run_one_of_two(c2, b, "first") != 1)
+        _exit(3);
+      _exit(0);
+    }
+    wait_ok(pid);
+    free(bin);
+    clReleaseProgram(p);
+    clReleaseContext(ctx);
+  }
+}
+
+/* A staged executable given as a binary (the container of a cache entry:
+ * CL_PROGRAM_BINARIES gives only whole ones) in a process without the
+ * compiler: clCreateKernel of a kernel without code fails with
+ * CL_OUT_OF_RESOURCES and says why, in the build log too. */
+TEST(staged_kernel_without_the_compiler_fails_cleanly)
+{
+  setenv("LANECL_CC_LAZY", "1", 1);
+  char *dir = private_cache_dir();
+  char *src = unique_source(two_kernels_src);
+  pid_t pid = fork();
+  ASSERT_TRUE(pid >= 0);
+  if (pid == 0) {  /* builds, creates no kernel: the entry has no code */
+    cl_context ctx = tl_context();
+    cl_program p = tl_build(ctx, src, NULL);
+    clReleaseProgram(p);
+    _exit(0);
+  }
+  wait_ok(pid);
+  char entries[1][512];
+  ASSERT_EQ(cache_entries(dir, entries, 1), 1);
+  FILE *f = fopen(entries[0], "rb");
+  ASSERT_TRUE(f != NULL);
+  static unsigned char entry[1 << 22];
+  size_t size = fread(entry, 1, sizeof(entry), f);
+  fclose(f);
+  ASSERT_TRUE(size > 16 && size < sizeof(entry));
+  /* the entry's header length is the u32 at byte 12 (runtime/cache.c) */
+  uint32_t hdr = entry[12] | entry[13] << 8 | entry[14] << 16 | (uint32_t)entry[15] << 24;
+  ASSERT_TRUE(hdr < size);
+  const unsigned char *bin = entry + hdr;
+  size_t bin_size = size - hdr;
+  setenv("LANECL_CACHE_DIR", "off", 1);
+  setenv("LANECL_COMPILER", "/nonexistent/liblanecl_cc.so", 1);
+  cl_context ctx = tl_context();
+  cl_device_id dev = tl_device();
+  cl_int err, status;
+  cl_program p = clCreateProgramWithBinary(ctx, 1, &dev, &bin_size, &bin, &status, &err);
+  ASSERT_OK(err);
+  ASSERT_OK(clBuildProgram(p, 0, NULL, NULL, NULL, NULL));
+  ASSERT_TRUE(clCreateKernel(p, "first", &err) == NULL);
+  ASSERT_CL(err, CL_OUT_OF_RESOURCES);
+  char *log = build_log(p);
+  ASSERT_TRUE(strstr(log, "not available") != NULL);
+  ASSERT_TRUE(strstr(log, "first") != NULL);
+  free(log);
+  cl_kernel ks[2];
+  ASSERT_CL(clCreateKernelsInProgram(p, 2, ks, NULL), CL_OUT_OF_RESOURCES);
+  size_t sizes[1];
+  ASSERT_CL(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof(sizes), sizes, NULL), CL_OUT_OF_RESOURCES);
+  clReleaseProgram(p);
+  clReleaseContext(ctx);
+  remove_dir(dir);
+  free(src);
+}
+
+/* A writable program-scope variable is one object for every kernel of the
+ * program, whichever kernel was created first. */
+TEST(staged_build_shares_program_scope_variables)
+{
+  setenv("LANECL_CACHE_DIR", "off", 1);
+  setenv("LANECL_CC_LAZY", "1", 1);
+  static const char src[] =
+      "global int shared_value;\n"
+      "__kernel void set(int v) { if (get_global_id(0) == 0) shared_value = v; }\n"
+      "__kernel void get(__global int *o) { o[get_global_id(0)] = shared_value; }\n";
+  cl_context ctx = tl_context();
+  cl_program p = tl_build(ctx, src, "-cl-std=CL3.0");
+  cl_command_queue q = tl_queue(ctx, 0);
+  cl_int err;
+  cl_kernel set = clCreateKernel(p, "set", &err);
+  ASSERT_OK(err);
+  int v = 1234;
+  ASSERT_OK(clSetKernelArg(set, 0, sizeof(v), &v));
+  size_t one = 1, n = 16;
+  ASSERT_OK(clEnqueueNDRangeKernel(q, set, 1, NULL, &one, NULL, 0, NULL, NULL));
+  ASSERT_OK(clFinish(q));
+  cl_kernel get = clCreateKernel(p, "get", &err);  /* created after "set" ran */
+  ASSERT_OK(err);
+  cl_mem buf = clCreateBuffer(ctx, 0, n * sizeof(int), NULL, &err);
+  ASSERT_OK(err);
+  ASSERT_OK(clSetKernelArg(get, 0, sizeof(buf), &buf));
+  ASSERT_OK(clEnqueueNDRangeKernel(q, get, 1, NULL, &n, NULL, 0, NULL, NULL));
+  int out[16];
+  ASSERT_OK(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof(out), out, 0, NULL, NULL));
+  ASSERT_EQ(out[0], 1234);
+  ASSERT_EQ(out[15], 1234);
+  clReleaseMemObject(buf);
+  clReleaseKernel(get);
+  clReleaseKernel(set);
+  clReleaseCommandQueue(q);
+  clReleaseProgram(p);
+  clReleaseContext(ctx);
+}
+
+typedef struct {
+  cl_context ctx;
+  cl_program p;
+  const char *name;
+  int got;
+} kernel_maker;
+
+static void *make_and_run(void *arg)
+{
+  kernel_maker *m = arg;
+  m->got = run_one_of_two(m->ctx, m->p, m->name);
+  return NULL;
+}
+
+/* Host threads creating the kernels of one staged program at once. */
+TEST(staged_build_kernels_created_by_several_threads)
+{
+  setenv("LANECL_CACHE_DIR", "off", 1);
+  setenv("LANECL_CC_LAZY", "1", 1);
+  cl_context ctx = tl_context();
+  cl_program p = tl_build(ctx, two_kernels_src, NULL);
+  enum { T = 4 };
+  pthread_t t[T];
+  kernel_maker m[T];
+  for (int i = 0; i < T; i++) {
+    m[i] = (kernel_maker){ctx, p, i % 2 ? "second" : "first", 0};
+    ASSERT_EQ(pthread_create(&t[i], NULL, make_and_run, &m[i]), 0);
+  }
+  for (int i = 0; i < T; i++) {
+    pthread_join(t[i], NULL);
+    ASSERT_EQ(m[i].got, i % 2 ? 42 : 1);
+  }
+  clReleaseProgram(p);
+  clReleaseContext(ctx);
+}
+
 /* Without the compiler a build says why it can't. */
 TEST(compiler_not_available)
 {
