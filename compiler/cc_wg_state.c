@@ -10,6 +10,19 @@
 
 #include "compiler/cc_wg.h"
 
+/* Above this many instructions in the body, the work-group function has
+ * one copy of its lane loops (see one_copy below). */
+#define WG_ONE_COPY_INSTRUCTIONS 2500u
+
+static unsigned body_instructions(LLVMValueRef f)
+{
+  unsigned n = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in))
+      n++;
+  return n;
+}
+
 static void pack_lane(wg_gen *g, const struct wg_pack *pk, LLVMValueRef *argv, LLVMValueRef x)
 {
   unsigned n = g->nparams;
@@ -427,7 +440,18 @@ int wg_build_wg_function(wg_gen *g, const int *vec_state)
 
   const uint64_t *reqd = g->ki->reqd_work_group_size;
   LLVMValueRef lsc[3];
-  int specialize = reqd[0] && reqd[1] && reqd[2];
+  /* A big body gets one copy of the lane loops: the copies for groups of
+   * one dimension and for full groups of a reqd_work_group_size save loop
+   * overhead that is small beside a big body, and each copy costs its
+   * share of O3 and code generation (OpenCV's radix-FFT kernels: 2 of the
+   * 4 seconds of their code). */
+  unsigned body_size = body_instructions(g->body);
+  int one_copy = body_size > WG_ONE_COPY_INSTRUCTIONS;
+  int specialize = reqd[0] && reqd[1] && reqd[2] && !one_copy;
+  if (one_copy && (g->nbnd || (reqd[0] && reqd[1] && reqd[2])))
+    cc_str_printf(&g->report, "  one copy of the lane loops for every group shape: a body of %u instructions "
+                              "(over %u, no copies for groups of one dimension or of the required size)\n",
+                  body_size, WG_ONE_COPY_INSTRUCTIONS);
   LLVMBasicBlockRef bfull = NULL, bpart = NULL;
   if (specialize) {
     LLVMValueRef full = NULL;
@@ -472,7 +496,9 @@ int wg_build_wg_function(wg_gen *g, const int *vec_state)
    * groups, and one for a smaller last group). */
   LLVMValueRef ls1d[3] = {ls[0], wg_c64(g, 1), wg_c64(g, 1)};
   int rc;
-  if (specialize) {
+  if (one_copy) {
+    rc = build_state_machine(g, argv, ls, frame, coll_buf, exitb, vec_state);
+  } else if (specialize) {
     LLVMPositionBuilderAtEnd(g->b, bfull);
     rc = build_state_machine(g, argv, lsc, frame, coll_buf, exitb, vec_state);
     LLVMPositionBuilderAtEnd(g->b, bpart);

@@ -271,16 +271,16 @@ TEST(wrong_magic_version_kind_and_huge_counts)
   memcpy(p, blob.data, blob.size);
   p[0] = 'X';
   ASSERT_EQ(read_resealed(p, blob.size, &r), CC_INVALID_BINARY);
-  /* versions 1 and 2 (before stream_bytes, before the sub-group sizes: a
-   * cached one is rebuilt) and 4 */
+  /* versions 1 to 3 (before stream_bytes, the sub-group sizes, the stage
+   * and parts: a cached one is rebuilt) and 5 */
   memcpy(p, blob.data, blob.size);
-  ASSERT_EQ(p[8], 3);
-  p[8] = 1;
-  ASSERT_EQ(read_resealed(p, blob.size, &r), CC_INVALID_BINARY);
-  p[8] = 2;
-  ASSERT_EQ(read_resealed(p, blob.size, &r), CC_INVALID_BINARY);
-  p[8] = 4;
-  ASSERT_EQ(read_resealed(p, blob.size, &r), CC_INVALID_BINARY);
+  ASSERT_EQ(p[8], 4);
+  for (unsigned char v = 1; v <= 5; v++) {
+    if (v == 4)
+      continue;
+    p[8] = v;
+    ASSERT_EQ(read_resealed(p, blob.size, &r), CC_INVALID_BINARY);
+  }
   /* kind 0 and 4 */
   memcpy(p, blob.data, blob.size);
   p[12] = 0;
@@ -307,6 +307,123 @@ TEST(wrong_magic_version_kind_and_huge_counts)
     ASSERT_EQ(cc_binary_read(junk, n, &r), CC_INVALID_BINARY);
   cc_blob_free(&blob);
   cc_binary_free(&b);
+}
+
+/* make_binary as a staged executable: no native code, a stage, and kernel
+ * 1's code in a part. */
+static void make_staged(cc_binary *b)
+{
+  make_binary(b);
+  cc_blob_free(&b->native);
+  b->stage.size = 50;
+  b->stage.data = malloc(50);
+  memset(b->stage.data, 0x42, 50);
+  b->nparts = 1;
+  b->parts = calloc(1, sizeof(*b->parts));
+  b->parts[0].nkernels = 1;
+  b->parts[0].kernels = malloc(sizeof(uint32_t));
+  b->parts[0].kernels[0] = 1;
+  b->parts[0].code.size = 20;
+  b->parts[0].code.data = malloc(20);
+  memset(b->parts[0].code.data, 0x7f, 20);
+}
+
+TEST(staged_round_trip_and_damage)
+{
+  cc_binary b, r;
+  cc_blob blob;
+  make_staged(&b);
+  ASSERT_EQ(cc_binary_write(&b, &blob), CC_OK);
+  ASSERT_EQ(cc_binary_read(blob.data, blob.size, &r), CC_OK);
+  same_binary(&b, &r);
+  ASSERT_EQ(r.stage.size, 50);
+  ASSERT_EQ(((unsigned char *)r.stage.data)[49], 0x42);
+  ASSERT_EQ(r.nparts, 1);
+  ASSERT_EQ(r.parts[0].nkernels, 1);
+  ASSERT_EQ(r.parts[0].kernels[0], 1);
+  ASSERT_EQ(r.parts[0].code.size, 20);
+  cc_binary_free(&r);
+  limit_memory();
+  for (size_t n = 0; n < blob.size; n++)
+    ASSERT_EQ(cc_binary_read(blob.data, n, &r), CC_INVALID_BINARY);
+  /* damage under a valid checksum: rejected, or read with every part's
+   * kernels in range and each kernel in one part at most */
+  unsigned char *copy = malloc(blob.size);
+  unsigned read_ok = 0;
+  for (size_t i = 0; i + 8 < blob.size; i++) {
+    static const unsigned char values[] = {0x00, 0x01, 0x02, 0xff};
+    for (size_t v = 0; v < sizeof(values); v++) {
+      memcpy(copy, blob.data, blob.size);
+      if (copy[i] == values[v])
+        continue;
+      copy[i] = values[v];
+      int rc = read_resealed(copy, blob.size, &r);
+      if (rc != CC_OK) {
+        ASSERT_EQ(rc, CC_INVALID_BINARY);
+        continue;
+      }
+      read_ok++;
+      unsigned char seen[2] = {0, 0};
+      for (uint32_t q = 0; q < r.nparts; q++)
+        for (uint32_t k = 0; k < r.parts[q].nkernels; k++) {
+          ASSERT_TRUE(r.parts[q].kernels[k] < r.nkernels);
+          ASSERT_TRUE(!seen[r.parts[q].kernels[k]]);
+          seen[r.parts[q].kernels[k]] = 1;
+        }
+      cc_binary_free(&r);
+    }
+  }
+  printf("  %u damaged staged containers read\n", read_ok);
+  free(copy);
+  cc_blob_free(&blob);
+  cc_binary_free(&b);
+}
+
+/* What the writer would write but the reader must refuse: a part's kernel
+ * out of range or in two parts, an empty part, parts beside whole native
+ * code, a kernel with neither code nor stage. */
+TEST(staged_rules)
+{
+  cc_binary b, r;
+  cc_blob blob;
+  for (int c = 0; c < 6; c++) {
+    make_staged(&b);
+    int want = CC_INVALID_BINARY;
+    switch (c) {
+    case 0: b.parts[0].kernels[0] = 2; break;
+    case 1: {  /* kernel 1 in a second part too */
+      b.parts = realloc(b.parts, 2 * sizeof(*b.parts));
+      b.parts[1].nkernels = 1;
+      b.parts[1].kernels = malloc(sizeof(uint32_t));
+      b.parts[1].kernels[0] = 1;
+      b.parts[1].code.size = 4;
+      b.parts[1].code.data = calloc(1, 4);
+      b.nparts = 2;
+      break;
+    }
+    case 2: b.parts[0].nkernels = 0; break;
+    case 3:
+      b.native.size = 8;
+      b.native.data = calloc(1, 8);
+      break;
+    case 4: cc_blob_free(&b.stage); break;  /* kernel 0 has no code, and no stage is left */
+    case 5:  /* no stage, every kernel in a part: valid */
+      cc_blob_free(&b.stage);
+      b.parts[0].nkernels = 2;
+      b.parts[0].kernels = realloc(b.parts[0].kernels, 2 * sizeof(uint32_t));
+      b.parts[0].kernels[1] = 0;
+      want = CC_OK;
+      break;
+    }
+    ASSERT_EQ(cc_binary_write(&b, &blob), CC_OK);
+    int rc = cc_binary_read(blob.data, blob.size, &r);
+    if (rc != want)
+      tl_fail(__FILE__, __LINE__, "case %d: status %d, want %d", c, rc, want);
+    if (rc == CC_OK)
+      cc_binary_free(&r);
+    cc_blob_free(&blob);
+    cc_binary_free(&b);
+  }
 }
 
 TEST(hash_and_device_key)

@@ -7,6 +7,8 @@
  * smaller last group) and in 2D groups, checked against C. */
 #include "tests/compiler/wg_harness.h"
 
+#include <math.h>
+
 static const char tree_src[] =
     "kernel void tree(global const float *in, global float *out, local float *tmp) {\n"
     "  size_t l = get_local_id(0), L = get_local_size(0);\n"
@@ -320,6 +322,105 @@ static void run_batched(wg_prog *p, const char *kernel, void *const *args, size_
     free(locals[i]);
   free(frame);
   free(coll);
+}
+
+/* A body over the compiler's size bound (3,072 FMAs) gets one copy of its lane loops
+ * (no copy for groups of one dimension, none for full groups of
+ * reqd_work_group_size); that copy runs every group shape: 1D, 2D, 3D, a
+ * smaller last group, and the required size. */
+#define BIG_S(k) acc = fma(acc, 0.5f, x * (float)((k) % 7));
+#define BIG_S4(k) BIG_S(k) BIG_S(k + 1) BIG_S(k + 2) BIG_S(k + 3)
+#define BIG_S16(k) BIG_S4(k) BIG_S4(k + 4) BIG_S4(k + 8) BIG_S4(k + 12)
+#define BIG_S64(k) BIG_S16(k) BIG_S16(k + 16) BIG_S16(k + 32) BIG_S16(k + 48)
+#define BIG_S256(k) BIG_S64(k) BIG_S64(k + 64) BIG_S64(k + 128) BIG_S64(k + 192)
+#define BIG_STR2(x) #x
+#define BIG_STR(x) BIG_STR2(x)
+#define BIG_BODY(name, attr)                                                                                        \
+  attr "kernel void " name "(global const float *in, global float *out) {\n"                                     \
+  "  local float t[64];\n"                                                                                        \
+  "  size_t l = get_local_linear_id(), n = get_local_size(0) * get_local_size(1) * get_local_size(2);\n"         \
+  "  size_t g = get_global_linear_id();\n"                                                                        \
+  "  t[l] = in[g]; barrier(CLK_LOCAL_MEM_FENCE);\n"                                                               \
+  "  float acc = 0.0f, x = t[(l + 1) % n];\n"                                                                      \
+  BIG_STR(BIG_S256(0) BIG_S256(256) BIG_S256(512) BIG_S256(768) BIG_S256(1024) BIG_S256(1280) BIG_S256(1536)       \
+          BIG_S256(1792) BIG_S256(2048) BIG_S256(2304) BIG_S256(2560) BIG_S256(2816)) "\n"                         \
+  "  barrier(CLK_LOCAL_MEM_FENCE); t[l] = acc; barrier(CLK_LOCAL_MEM_FENCE);\n"                                  \
+  "  out[g] = acc + t[(l + 1) % n]; }\n"
+
+/* work-item l's acc in a group of n whose values are t[0..n) */
+static float big_ref(const float *t, size_t n, size_t l)
+{
+  float acc = 0.0f, x = t[(l + 1) % n];
+  for (int k = 0; k < 3072; k++)
+    acc = fmaf(acc, 0.5f, x * (float)(k % 7));
+  return acc;
+}
+
+TEST(a_big_body_gets_one_copy_of_its_lane_loops)
+{
+  const char *src = BIG_BODY("big", "") BIG_BODY("big_reqd", "__attribute__((reqd_work_group_size(8, 2, 1)))\n")
+      "kernel void small(global const float *in, global float *out) {\n"
+      "  local float t[64]; size_t l = get_local_id(0);\n"
+      "  t[l] = in[get_global_id(0)]; barrier(CLK_LOCAL_MEM_FENCE);\n"
+      "  out[get_global_id(0)] = t[(l + 1) % get_local_size(0)]; }\n";
+  enum { N = 64 * 12 };
+  float *in = malloc(N * 4), *out = malloc(N * 4);
+  for (int i = 0; i < N; i++)
+    in[i] = (float)(i % 17) * 0.25f - 1.0f;
+  wg_prog p;
+  wg_build(src, levels[0], &p);
+  ASSERT_CONTAINS(ct_kernel(&p.bin, "big")->report, "one copy of the lane loops for every group shape");
+  ASSERT_CONTAINS(ct_kernel(&p.bin, "big_reqd")->report, "one copy of the lane loops for every group shape");
+  ASSERT_TRUE(!strstr(ct_kernel(&p.bin, "small")->report, "one copy"));
+  /* group shapes: 1D of 64 and of 48 with a smaller last group, 2D 16x4, 3D 4x2x8, and the required 8x2 */
+  static const struct { unsigned dim; size_t g[3], l[3]; int reqd; } shapes[] = {
+      {1, {N, 1, 1}, {64, 1, 1}, 0},   {1, {N - 20, 1, 1}, {48, 1, 1}, 0}, {2, {64, 12, 1}, {16, 4, 1}, 0},
+      {3, {16, 6, 8}, {4, 2, 8}, 0},   {2, {64, 12, 1}, {8, 2, 1}, 1},     {2, {60, 12, 1}, {8, 2, 1}, 1},
+  };
+  for (size_t si = 0; si < sizeof(shapes) / sizeof(shapes[0]); si++) {
+    wg_range r = {shapes[si].dim, {1, 1, 1}, {1, 1, 1}, {0, 0, 0}, NULL};
+    size_t total = 1;
+    for (unsigned d = 0; d < 3; d++) {
+      r.global[d] = shapes[si].g[d];
+      r.local[d] = shapes[si].l[d];
+      total *= r.global[d];
+    }
+    for (size_t i = 0; i < N; i++)
+      out[i] = -99.0f;
+    void *args[] = {&in, &out};
+    wg_run(&p, shapes[si].reqd ? "big_reqd" : "big", args, &r);
+    /* work-item (x, y, z): group g, local id l, the group's actual size n */
+    size_t gx = r.global[0], gy = r.global[1];
+    for (size_t z = 0; z < r.global[2]; z++)
+      for (size_t y = 0; y < gy; y++)
+        for (size_t x = 0; x < gx; x++) {
+          size_t id[3] = {x, y, z}, ls[3], lid[3], base[3];
+          for (unsigned d = 0; d < 3; d++) {
+            size_t grp = id[d] / r.local[d];
+            base[d] = grp * r.local[d];
+            size_t left = r.global[d] - base[d];
+            ls[d] = left < r.local[d] ? left : r.local[d];
+            lid[d] = id[d] - base[d];
+          }
+          size_t n = ls[0] * ls[1] * ls[2], l = lid[0] + ls[0] * (lid[1] + ls[1] * lid[2]);
+          size_t g = x + gx * (y + gy * z);
+          /* in[] of the group's work-items by local linear id: t[m] = in[global linear id of m] */
+          float tin[64];
+          for (size_t m = 0; m < n; m++) {
+            size_t mx = m % ls[0], my = m / ls[0] % ls[1], mz = m / (ls[0] * ls[1]);
+            tin[m] = in[(base[0] + mx) + gx * ((base[1] + my) + gy * (base[2] + mz))];
+          }
+          float want = big_ref(tin, n, l);
+          float next = big_ref(tin, n, (l + 1) % n);
+          float w = want + next;
+          if (!(fabsf(out[g] - w) <= 1e-4f * fabsf(w) + 1e-5f))
+            tl_fail(__FILE__, __LINE__, "shape %zu, work-item (%zu, %zu, %zu): %g, want %g", si, x, y, z,
+                    (double)out[g], (double)w);
+        }
+  }
+  wg_free(&p);
+  free(in);
+  free(out);
 }
 
 TEST(several_groups_per_call)
