@@ -37,13 +37,22 @@
  * Sub-groups are at most 32 work-items (cc_wg_subgroup.c), so a ballot is
  * its first 32-bit component.
  *
- * What is not lowered: an operation in a loop whose trip count may differ
- * between the work-items around it (the region is not acyclic), or whose
- * paths may end without reaching a common post-dominator.  A non-uniform
- * function there is a build error; a uniform one (sub_group_reduce_add,
- * sub_group_barrier, ...) stays where it is, as the spec requires every
- * work-item of the sub-group to reach it (and with it, here, every
- * work-item of the group).
+ * A loop whose trip count may differ between the work-items (a divergent
+ * branch leaves it) and that holds a sub-group operation runs while any
+ * work-item of the group is in it, one iteration per trip for the
+ * work-items still in it (see "loops" below); inside a trip the operation
+ * is predicated as in a branch, so a non-uniform function folds exactly
+ * the work-items that reach it in that trip.  A uniform one is right where
+ * every work-item of its sub-group reaches it in the trip (a trip count
+ * the same in a sub-group), as the spec requires.
+ *
+ * What is not lowered: a loop that also holds a barrier, a work-group
+ * function or an async copy (every work-item of the group must reach those
+ * as often), an irreducible cycle, code whose paths may end without
+ * reaching a common post-dominator.  A non-uniform function there is a
+ * build error naming it (and, for a loop, what is in the way); a uniform
+ * one stays where it is, a boundary every work-item of the group must
+ * reach.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -81,6 +90,8 @@ typedef struct sg_op {
   int kind;
   LLVMValueRef act; /* the active flag (an i32 alloca), NULL: every work-item */
   int done;
+  int noloop;       /* its loop can't run while any work-item is in it: why */
+  char why[112];
 } sg_op;
 
 /* ---- predication ---- */
@@ -120,23 +131,27 @@ static void store_before_term(wg_gen *g, LLVMBasicBlockRef bb, LLVMValueRef v, L
   LLVMBuildStore(g->b, v, p);
 }
 
-/* 1: predicated; 0: the region is not one predication handles (a loop, no
+/* Predication of the unit XE..XX: XE's one predecessor is the path's way
+ * in, XX's one successor its way on; a unit is one operation's block
+ * (XE == XX) or a loop run while any work-item is in it (below), whose
+ * blocks reach the rest only through XX.  *act_out: the active flag.
+ * 1: predicated; 0: the region is not one predication handles (a loop, no
  * common post-dominator); <0: out of memory. */
-static int predicate_one(wg_gen *g, sg_op *op, const wg_uni *u, const unsigned *ipdom)
+static int predicate_unit(wg_gen *g, LLVMBasicBlockRef XE, LLVMBasicBlockRef XX, LLVMValueRef *act_out,
+                          const wg_uni *u, const unsigned *ipdom)
 {
   const cc_cfg *cfg = &u->cfg;
   unsigned n = cfg->n;
-  LLVMBasicBlockRef XC = LLVMGetInstructionParent(op->call);
-  int xc = cc_cfg_find(cfg, XC);
-  if (xc < 0 || cfg->pred_start[xc + 1] - cfg->pred_start[xc] != 1)
+  int xe = cc_cfg_find(cfg, XE), xc = cc_cfg_find(cfg, XX);
+  if (xe < 0 || xc < 0 || cfg->pred_start[xe + 1] - cfg->pred_start[xe] != 1)
     return 0;
-  unsigned xpre = cfg->pred[cfg->pred_start[xc]];
-  LLVMValueRef xterm = LLVMGetBasicBlockTerminator(XC);
+  unsigned xpre = cfg->pred[cfg->pred_start[xe]];
+  LLVMValueRef xterm = LLVMGetBasicBlockTerminator(XX);
   if (!xterm || LLVMGetNumSuccessors(xterm) != 1)
     return 0;
   LLVMBasicBlockRef Xpost = LLVMGetSuccessor(xterm, 0);
   int xpost = cc_cfg_find(cfg, Xpost);
-  unsigned f = (unsigned)xc;
+  unsigned f = (unsigned)xe;
   while (u->div_block[f] && f)
     f = cfg->idom[f];
   if (u->div_block[f])
@@ -159,9 +174,9 @@ static int predicate_one(wg_gen *g, sg_op *op, const wg_uni *u, const unsigned *
     goto done;
   rc = 0;
   cc_cfg_reach(cfg, f, (int)j, inR, stack);
-  cc_cfg_reach(cfg, (unsigned)xc, (int)j, post, stack); /* from XC's successor, X_post */
-  if (inR[f] || post[xc] || post[xpre] || post[f])
-    goto done; /* a cycle through the operation or F: a loop */
+  cc_cfg_reach(cfg, (unsigned)xc, (int)j, post, stack); /* from XX's successor, X_post */
+  if (inR[f] || post[xc] || post[xe] || post[xpre] || post[f])
+    goto done; /* a cycle through the unit or F: a loop */
 
   LLVMValueRef act = entry_alloca(g, "sg.act");
   LLVMValueRef tgt = entry_alloca(g, "sg.target");
@@ -170,7 +185,7 @@ static int predicate_one(wg_gen *g, sg_op *op, const wg_uni *u, const unsigned *
   store_before_term(g, cfg->block[xpre], wg_c32(g, 0), tgt);
   unsigned nt = 0;
   targets[nt++] = Xpost;
-  /* The edges from the blocks before into POST or J: through P. */
+  /* The edges from the blocks before into POST or J: through the unit. */
   for (unsigned b = 0; b < n; b++) {
     if (!(b == f || inR[b]) || post[b] || b == (unsigned)xc)
       continue;
@@ -189,18 +204,18 @@ static int predicate_one(wg_gen *g, sg_op *op, const wg_uni *u, const unsigned *
       LLVMBasicBlockRef e = LLVMAppendBasicBlockInContext(g->c, g->body, "sg.skip");
       LLVMPositionBuilderAtEnd(g->b, e);
       LLVMBuildStore(g->b, wg_c32(g, id), tgt);
-      LLVMBuildBr(g->b, XC);
+      LLVMBuildBr(g->b, XE);
       LLVMSetSuccessor(t, s, e);
     }
   }
-  /* P: the operation, then on where each work-item was going. */
+  /* XX: on where each work-item was going. */
   LLVMPositionBuilderBefore(g->b, xterm);
   LLVMValueRef tv = LLVMBuildLoad2(g->b, g->t_i32, tgt, "sg.target");
   LLVMValueRef sw = LLVMBuildSwitch(g->b, tv, Xpost, nt - 1);
   for (unsigned i = 1; i < nt; i++)
     LLVMAddCase(sw, wg_c32(g, i), targets[i]);
   LLVMInstructionEraseFromParent(xterm);
-  op->act = act;
+  *act_out = act;
   rc = 1;
 done:
   free(inR);
@@ -208,6 +223,217 @@ done:
   free(stack);
   free(targets);
   return rc;
+}
+
+static int predicate_one(wg_gen *g, sg_op *op, const wg_uni *u, const unsigned *ipdom)
+{
+  LLVMBasicBlockRef XC = LLVMGetInstructionParent(op->call);
+  return predicate_unit(g, XC, XC, &op->act, u, ipdom);
+}
+
+/* ---- loops whose trip count differs between work-items ----
+ *
+ * The natural loop L (header H) that holds a sub-group operation and that a
+ * divergent branch leaves becomes a loop that runs while any work-item of
+ * the group is in it, one iteration of L per trip:
+ *
+ *   UP -> UE:  in = 1 (or, if the loop is itself predicated, its act)
+ *   NH:        if (in) H else NL
+ *   L's blocks as they were, but: a back edge to H goes to NL; an edge out
+ *              of L stores in = 0 and which exit it was (exit) and goes to NL
+ *   NL:        if (work_group_any(in)) NH else UX
+ *   UX -> EXD: switch (exit) to L's exits
+ *
+ * Inside a trip every work-item runs NH and NL, so NH..NL is an acyclic
+ * region of one iteration and the operations in it are predicated as in a
+ * branch (F = NH at the outermost, J = NL): the active set of an operation
+ * is the work-items that reach it in that trip.  A work-item that left
+ * waits (in = 0, inactive) until every work-item of the group has left.
+ * Until every operation is predicated, NL branches on a placeholder the
+ * uniformity analysis takes as uniform; then it becomes the group's any
+ * (a boundary, uniform).  UE..UX is one unit for the predication of the
+ * code around it (a loop in a divergent branch or in another loop): UP
+ * sets its act, and in starts as act. */
+typedef struct sg_loop {
+  LLVMValueRef in;          /* i32 alloca: the work-item is still in the loop */
+  LLVMValueRef in_init;     /* the store of in's first value in UE */
+  LLVMValueRef cond;        /* the placeholder NL branches on */
+  LLVMBasicBlockRef ue, ux, nl;
+  LLVMValueRef op;          /* the first sub-group operation in it (for messages) */
+  int done;
+} sg_loop;
+
+/* The blocks of the natural loop of header h (every back edge to it) in
+ * in[]; the count (0: h heads no loop). */
+static unsigned natural_loop(const cc_cfg *cfg, unsigned h, unsigned char *in)
+{
+  unsigned cnt = 0;
+  memset(in, 0, cfg->n + 1);
+  for (unsigned k = cfg->pred_start[h]; k < cfg->pred_start[h + 1]; k++)
+    if (cc_cfg_dominates(cfg, h, cfg->pred[k]))
+      cc_cfg_loop(cfg, h, cfg->pred[k], in);
+  for (unsigned b = 0; b < cfg->n; b++)
+    cnt += in[b];
+  return cnt;
+}
+
+static int loop_exit_divergent(const wg_uni *u, const unsigned char *in)
+{
+  const cc_cfg *cfg = &u->cfg;
+  for (unsigned b = 0; b < cfg->n; b++) {
+    if (!in[b] || !u->div_term[b])
+      continue;
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(cfg->block[b]);
+    unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
+    for (unsigned s = 0; s < ns; s++) {
+      int x = cc_cfg_find(cfg, LLVMGetSuccessor(t, s));
+      if (x >= 0 && !in[x])
+        return 1;
+    }
+  }
+  return 0;
+}
+
+/* What in the loop keeps it from being run while any work-item is in it:
+ * a boundary that is no sub-group operation (a barrier, a work-group
+ * function, an async copy: every work-item of the group must reach it as
+ * often), or a block ending in `unreachable`.  NULL: nothing. */
+static const char *loop_obstacle(const cc_cfg *cfg, const unsigned char *in, char *buf, size_t cap)
+{
+  for (unsigned b = 0; b < cfg->n; b++) {
+    if (!in[b])
+      continue;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(cfg->block[b]); i; i = LLVMGetNextInstruction(i)) {
+      wg_mangled mg;
+      wg_boundary bd;
+      const char *why = NULL;
+      if (!LLVMIsACallInst(i) || sg_kind(i, &mg) != SK_NONE)
+        continue;
+      if (wg_classify_boundary(i, &bd, &why) && wg_demangle(i, &mg)) {
+        snprintf(buf, cap, "the loop also holds %.*s, which every work-item of the group must reach as often",
+                 (int)mg.ilen, mg.ident);
+        return buf;
+      }
+    }
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(cfg->block[b]);
+    if (t && LLVMGetInstructionOpcode(t) == LLVMUnreachable) {
+      snprintf(buf, cap, "a path in the loop ends in unreachable code");
+      return buf;
+    }
+  }
+  return NULL;
+}
+
+static LLVMBasicBlockRef new_block(wg_gen *g, const char *name)
+{
+  return LLVMAppendBasicBlockInContext(g->c, g->body, name);
+}
+
+/* Rewrites the loop of header h (blocks in[]) as described above. */
+static int transform_loop(wg_gen *g, const cc_cfg *cfg, unsigned h, const unsigned char *in, sg_loop *lp)
+{
+  LLVMBasicBlockRef H = cfg->block[h];
+  unsigned n = cfg->n;
+  LLVMBasicBlockRef *exits = malloc((n + 2) * sizeof(*exits));
+  if (!exits)
+    return CC_OUT_OF_MEMORY;
+  LLVMValueRef inp = entry_alloca(g, "sg.in");
+  LLVMValueRef exitp = entry_alloca(g, "sg.exit");
+  LLVMBasicBlockRef UP = new_block(g, "sg.loop.pre"), UE = new_block(g, "sg.loop.entry"),
+                    NH = new_block(g, "sg.loop.head"), NL = new_block(g, "sg.loop.latch"),
+                    UX = new_block(g, "sg.loop.exit"), EXD = new_block(g, "sg.loop.dispatch");
+  /* The way in: every edge into H from outside the loop. */
+  for (unsigned k = cfg->pred_start[h]; k < cfg->pred_start[h + 1]; k++) {
+    unsigned p = cfg->pred[k];
+    if (in[p])
+      continue;
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(cfg->block[p]);
+    unsigned ns = LLVMGetNumSuccessors(t);
+    for (unsigned s = 0; s < ns; s++)
+      if (LLVMGetSuccessor(t, s) == H)
+        LLVMSetSuccessor(t, s, UP);
+  }
+  /* Back edges to NL; the ways out through NL, noting which. */
+  unsigned nx = 0;
+  for (unsigned b = 0; b < n; b++) {
+    if (!in[b])
+      continue;
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(cfg->block[b]);
+    unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
+    for (unsigned s = 0; s < ns; s++) {
+      LLVMBasicBlockRef S = LLVMGetSuccessor(t, s);
+      int si = cc_cfg_find(cfg, S);
+      if (S == H) {
+        LLVMSetSuccessor(t, s, NL);
+        continue;
+      }
+      if (si >= 0 && in[si])
+        continue;
+      unsigned id = 0;
+      while (id < nx && exits[id] != S)
+        id++;
+      if (id == nx)
+        exits[nx++] = S;
+      LLVMBasicBlockRef e = new_block(g, "sg.loop.leave");
+      LLVMPositionBuilderAtEnd(g->b, e);
+      LLVMBuildStore(g->b, wg_c32(g, 0), inp);
+      LLVMBuildStore(g->b, wg_c32(g, id), exitp);
+      LLVMBuildBr(g->b, NL);
+      LLVMSetSuccessor(t, s, e);
+    }
+  }
+  LLVMPositionBuilderAtEnd(g->b, UP);
+  LLVMBuildBr(g->b, UE);
+  LLVMPositionBuilderAtEnd(g->b, UE);
+  lp->in_init = LLVMBuildStore(g->b, wg_c32(g, 1), inp);
+  LLVMBuildStore(g->b, wg_c32(g, 0), exitp);
+  LLVMBuildBr(g->b, NH);
+  LLVMPositionBuilderAtEnd(g->b, NH);
+  LLVMValueRef iv = LLVMBuildLoad2(g->b, g->t_i32, inp, "sg.in");
+  LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntNE, iv, wg_c32(g, 0), ""), H, NL);
+  LLVMPositionBuilderAtEnd(g->b, NL);
+  lp->cond = LLVMBuildFreeze(g->b, LLVMGetPoison(g->t_i1), "sg.any");
+  LLVMBuildCondBr(g->b, lp->cond, NH, UX);
+  LLVMPositionBuilderAtEnd(g->b, UX);
+  LLVMBuildBr(g->b, EXD);
+  LLVMPositionBuilderAtEnd(g->b, EXD);
+  if (nx <= 1) {
+    if (nx)
+      LLVMBuildBr(g->b, exits[0]);
+    else
+      LLVMBuildUnreachable(g->b); /* a loop no work-item leaves */
+  } else {
+    LLVMValueRef xv = LLVMBuildLoad2(g->b, g->t_i32, exitp, "sg.exit");
+    LLVMValueRef sw = LLVMBuildSwitch(g->b, xv, exits[0], nx - 1);
+    for (unsigned i = 1; i < nx; i++)
+      LLVMAddCase(sw, wg_c32(g, i), exits[i]);
+  }
+  free(exits);
+  lp->in = inp;
+  lp->ue = UE;
+  lp->ux = UX;
+  lp->nl = NL;
+  lp->done = 0;
+  return CC_OK;
+}
+
+/* NL's placeholder becomes the group's any of in. */
+static void finish_loop(wg_gen *g, sg_loop *lp)
+{
+  LLVMPositionBuilderBefore(g->b, LLVMGetBasicBlockTerminator(lp->nl));
+  LLVMValueRef iv = LLVMBuildLoad2(g->b, g->t_i32, lp->in, "sg.in");
+  LLVMTypeRef fty = LLVMFunctionType(g->t_i32, &g->t_i32, 1, 0);
+  const char *name = "_Z14work_group_anyi";
+  LLVMValueRef f = LLVMGetNamedFunction(g->m, name);
+  if (!f) {
+    f = LLVMAddFunction(g->m, name, fty);
+    wg_add_fn_attr(g, f, "convergent");
+    wg_add_fn_attr(g, f, "nounwind");
+  }
+  LLVMValueRef any = LLVMBuildCall2(g->b, fty, f, &iv, 1, "sg.any");
+  LLVMValueRef c = LLVMBuildICmp(g->b, LLVMIntNE, any, wg_c32(g, 0), "");
+  LLVMReplaceAllUsesWith(lp->cond, c);
+  LLVMInstructionEraseFromParent(lp->cond);
 }
 
 /* ---- lowering the non-uniform functions ---- */
@@ -408,6 +634,81 @@ static int lower_op(wg_gen *g, sg_op *op, char **err)
   return CC_OK;
 }
 
+/* Rewrites, outermost first, each loop that holds a sub-group operation
+ * and that a divergent branch leaves (*loops, in that order). */
+static int run_loops(wg_gen *g, sg_op *ops, unsigned nops, sg_loop **loops, unsigned *nloops)
+{
+  unsigned cap = 0;
+  for (;;) {
+    wg_uni u;
+    if (wg_uniformity(g, &u))
+      return CC_OUT_OF_MEMORY;
+    const cc_cfg *cfg = &u.cfg;
+    unsigned n = cfg->n;
+    unsigned char *in = malloc(n + 1), *best = malloc(n + 1);
+    int *opb = malloc((nops + 1) * sizeof(*opb));
+    if (!in || !best || !opb) {
+      free(in);
+      free(best);
+      free(opb);
+      wg_uni_free(&u);
+      return CC_OUT_OF_MEMORY;
+    }
+    for (unsigned o = 0; o < nops; o++)
+      opb[o] = ops[o].done || ops[o].noloop ? -1 : cc_cfg_find(cfg, LLVMGetInstructionParent(ops[o].call));
+    int bh = -1;
+    unsigned bsize = 0;
+    for (unsigned h = 1; h < n; h++) {
+      unsigned size = natural_loop(cfg, h, in);
+      if (size <= bsize)
+        continue;
+      int holds = 0;
+      for (unsigned o = 0; o < nops && !holds; o++)
+        holds = opb[o] >= 0 && in[opb[o]];
+      if (!holds || !loop_exit_divergent(&u, in))
+        continue;
+      bh = (int)h;
+      bsize = size;
+      memcpy(best, in, n + 1);
+    }
+    int rc = CC_OK;
+    if (bh >= 0) {
+      char why[112];
+      LLVMValueRef first = NULL;
+      for (unsigned o = 0; o < nops && !first; o++)
+        if (opb[o] >= 0 && best[opb[o]])
+          first = ops[o].call;
+      if (loop_obstacle(cfg, best, why, sizeof(why))) {
+        for (unsigned o = 0; o < nops; o++)
+          if (opb[o] >= 0 && best[opb[o]]) {
+            ops[o].noloop = 1;
+            memcpy(ops[o].why, why, sizeof(why));
+          }
+      } else {
+        if (*nloops == cap) {
+          cap = cap ? 2 * cap : 4;
+          sg_loop *nl = realloc(*loops, cap * sizeof(*nl));
+          if (!nl)
+            rc = CC_OUT_OF_MEMORY;
+          else
+            *loops = nl;
+        }
+        if (!rc) {
+          sg_loop *lp = &(*loops)[(*nloops)++];
+          lp->op = first;
+          rc = transform_loop(g, cfg, (unsigned)bh, best, lp);
+        }
+      }
+    }
+    free(in);
+    free(best);
+    free(opb);
+    wg_uni_free(&u);
+    if (rc || bh < 0)
+      return rc;
+  }
+}
+
 /* ---- the pass ---- */
 
 int wg_predicate_sub_groups(wg_gen *g, char **err)
@@ -415,6 +716,8 @@ int wg_predicate_sub_groups(wg_gen *g, char **err)
   sg_op *ops = NULL;
   unsigned nops = 0, cap = 0;
   int any_nested = 0, rc = CC_OK;
+  sg_loop *loops = NULL;
+  unsigned nloops = 0;
   LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(g->body);
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->body); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
@@ -431,7 +734,7 @@ int wg_predicate_sub_groups(wg_gen *g, char **err)
         }
         ops = n;
       }
-      ops[nops++] = (sg_op){i, k, NULL, k == SK_PURE};
+      ops[nops++] = (sg_op){i, k, NULL, k == SK_PURE, 0, ""};
       any_nested |= k != SK_PURE && bb != entry;
     }
   if (any_nested) {
@@ -459,7 +762,10 @@ int wg_predicate_sub_groups(wg_gen *g, char **err)
       cc_split_block_after(ops[o].call, "sg.after");
     }
     cc_demote_cross_block(g->body, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(g->body)));
+    rc = run_loops(g, ops, nops, &loops, &nloops);
     for (;;) {
+      if (rc)
+        break;
       wg_uni u;
       if (wg_uniformity(g, &u)) {
         rc = CC_OUT_OF_MEMORY;
@@ -471,6 +777,41 @@ int wg_predicate_sub_groups(wg_gen *g, char **err)
         wg_uni_free(&u);
         rc = CC_OUT_OF_MEMORY;
         break;
+      }
+      /* Loops first, outer ones before the ones inside them (the order
+       * they were rewritten in): one in divergent code is a unit. */
+      sg_loop *lp = NULL;
+      for (unsigned l = 0; l < nloops && !lp; l++)
+        if (!loops[l].done)
+          lp = &loops[l];
+      if (lp) {
+        int r = 1;
+        lp->done = 1;
+        if (wg_block_divergent(&u, lp->ue)) {
+          LLVMValueRef act = NULL;
+          r = predicate_unit(g, lp->ue, lp->ux, &act, &u, ipdom);
+          if (r > 0) {
+            /* in starts as the unit's act */
+            LLVMPositionBuilderBefore(g->b, lp->in_init);
+            LLVMBuildStore(g->b, LLVMBuildLoad2(g->b, g->t_i32, act, "sg.act"), lp->in);
+            LLVMInstructionEraseFromParent(lp->in_init);
+            lp->in_init = NULL;
+          }
+        }
+        free(ipdom);
+        wg_uni_free(&u);
+        if (r < 0) {
+          rc = CC_OUT_OF_MEMORY;
+        } else if (!r) {
+          wg_mangled mg;
+          wg_demangle(lp->op, &mg);
+          cc_set_err(err,
+                     "error: kernel %s: %.*s in a loop whose trip count may differ between work-items, in code "
+                     "whose paths do not meet again, is not supported",
+                     g->ki->name, (int)mg.ilen, mg.ident);
+          rc = CC_BUILD_FAILED;
+        }
+        continue;
       }
       /* the first operation (in block order) under divergent control */
       sg_op *next = NULL;
@@ -494,14 +835,27 @@ int wg_predicate_sub_groups(wg_gen *g, char **err)
       if (!r && next->kind == SK_NONUNI) {
         wg_mangled mg;
         wg_demangle(next->call, &mg);
-        cc_set_err(err,
-                   "error: kernel %s: %.*s in a loop whose trip count may differ between work-items (or in code "
-                   "whose paths do not meet again) is not supported",
-                   g->ki->name, (int)mg.ilen, mg.ident);
+        unsigned line = LLVMGetDebugLocLine(next->call);
+        char at[32] = "";
+        if (line)
+          snprintf(at, sizeof(at), " (line %u)", line);
+        if (next->why[0])
+          cc_set_err(err,
+                     "error: kernel %s: %.*s%s in a loop whose trip count may differ between work-items is not "
+                     "supported: %s",
+                     g->ki->name, (int)mg.ilen, mg.ident, at, next->why);
+        else
+          cc_set_err(err,
+                     "error: kernel %s: %.*s%s in a loop whose trip count may differ between work-items (or in code "
+                     "whose paths do not meet again) is not supported",
+                     g->ki->name, (int)mg.ilen, mg.ident, at);
         rc = CC_BUILD_FAILED;
         break;
       }
     }
+    for (unsigned l = 0; l < nloops && !rc; l++)
+      finish_loop(g, &loops[l]);
+    free(loops);
   }
   for (unsigned o = 0; o < nops && !rc; o++)
     rc = lower_op(g, &ops[o], err);
