@@ -782,6 +782,24 @@ static const char *loop_nest_src =
     "  }\n"
     "  o[65 * i + 64] = s;\n}\n";
 
+/* A do-while loop left three ways: `return`, `break` or its condition (e
+ * = count % 7: break or return, by bit 3 of the count, at trip e < 5;
+ * else after trip 4), and a function after it (the work-items that did not
+ * return): o[8 * i + t] for trip t, o[8 * i + 6] the elect, o[8 * i + 7]
+ * how it left. */
+static const char *loop_exit_src =
+    "ATTR kernel void lexit(global const int *a, global int *o, global const int *cnt) {\n"
+    "  size_t i = get_global_id(0) + get_global_size(0) * get_global_id(1);\n"
+    "  int x = a[i], c = cnt[i], e = c % 7, t = 0;\n"
+    "  do {\n"
+    "    o[8 * i + t] = sub_group_non_uniform_reduce_add(x + t);\n"
+    "    if (t == e && (c & 8)) { o[8 * i + 7] = 100 + t; return; }\n"
+    "    if (t == e) break;\n"
+    "    t++;\n"
+    "  } while (t < 5);\n"
+    "  o[8 * i + 6] = sub_group_elect();\n"
+    "  o[8 * i + 7] = t;\n}\n";
+
 /* Uniform functions and sub_group_barrier in a loop whose trip count is
  * the same in a sub-group but not in the group (each sub-group's first
  * work-item's count). */
@@ -1095,6 +1113,59 @@ static void check_loop_nest(cl_context ctx, cl_command_queue q, cl_program prog,
   clReleaseKernel(k);
 }
 
+static void check_loop_exits(cl_context ctx, cl_command_queue q, cl_program prog, size_t S, size_t reqd)
+{
+  cl_int err;
+  cl_kernel k = clCreateKernel(prog, "lexit", &err);
+  ASSERT_OK(err);
+  size_t maxn = 512, obytes = maxn * 8 * sizeof(int);
+  int *in = malloc(maxn * sizeof(int)), *out = malloc(obytes), *cnt = malloc(maxn * sizeof(int));
+  int ns = nshapes(S);
+  for (int s = 0; s < ns; s++) {
+    const geom *G = &test_shapes[s];
+    size_t n = total(G);
+    for (size_t i = 0; i < n; i++) {
+      in[i] = (int)(rnd() % 1000) - 500;
+      cnt[i] = (int)(rnd() % 16);
+    }
+    cl_mem m[3] = {from_host(ctx, in, n * sizeof(int)), zeroed(ctx, q, obytes), from_host(ctx, cnt, n * sizeof(int))};
+    run_read(q, k, G, m, 3, -1, m[1], out, n * 8 * sizeof(int));
+    for (size_t i = 0; i < n; i++) {
+      sg_lanes L;
+      lanes_of(G, i, S, P_ALL, &L);
+      size_t me = L.ps.sg_lid, sn = L.ps.sg_size;
+      int last[64], ret[64];
+      for (size_t l = 0; l < sn; l++) {
+        int c = cnt[L.item[l]], e = c % 7;
+        last[l] = e < 5 ? e : 4; /* its last trip */
+        ret[l] = e < 5 && (c & 8);
+      }
+      for (int t = 0; t < 6; t++) {
+        int want = 0;
+        for (size_t l = 0; l < sn && t <= last[me]; l++)
+          want += t <= last[l] ? in[L.item[l]] + t : 0;
+        if (out[8 * i + t] != want)
+          tl_fail(__FILE__, __LINE__, "loop exits size %zu shape %d item %zu (lane %zu of %zu) trip %d: got %d, want "
+                  "%d", reqd, s, i, me, sn, t, out[8 * i + t], want);
+      }
+      size_t first = 0;
+      while (first < sn && ret[first])
+        first++;
+      int e = cnt[i] % 7;
+      int want6 = ret[me] ? 0 : me == first, want7 = ret[me] ? 100 + e : e < 5 ? e : 5;
+      if (out[8 * i + 6] != want6 || out[8 * i + 7] != want7)
+        tl_fail(__FILE__, __LINE__, "loop exits size %zu shape %d item %zu: after the loop %d %d, want %d %d", reqd, s,
+                i, out[8 * i + 6], out[8 * i + 7], want6, want7);
+    }
+    for (int j = 0; j < 3; j++)
+      clReleaseMemObject(m[j]);
+  }
+  free(in);
+  free(out);
+  free(cnt);
+  clReleaseKernel(k);
+}
+
 static void check_loop_uniform(cl_context ctx, cl_command_queue q, cl_program prog, size_t S, size_t reqd)
 {
   cl_int err;
@@ -1162,8 +1233,8 @@ static char *program_source(size_t reqd, int full)
   else
     n += (size_t)snprintf(s + n, cap - n, "#define ATTR\n");
   n += (size_t)snprintf(s + n, cap - n, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
-                        "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n%s%s%s%s%s%s", vote_src, loop_src,
-                        loop_pattern_src, loop_vote_src, loop_nest_src, loop_uniform_src);
+                        "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n%s%s%s%s%s%s%s", vote_src, loop_src,
+                        loop_pattern_src, loop_vote_src, loop_nest_src, loop_uniform_src, loop_exit_src);
   for (size_t t = 0; t < NNTY; t++)
     if (type_tested(reqd, full, &ntys[t]))
       n += emit_arith(s + n, cap - n, &ntys[t], full);
@@ -1214,6 +1285,7 @@ static void every_size(int full)
     check_loop_vote(ctx, q, p, S, want[w]);
     check_loop_nest(ctx, q, p, S, want[w]);
     check_loop_uniform(ctx, q, p, S, want[w]);
+    check_loop_exits(ctx, q, p, S, want[w]);
     for (size_t t = 0; t < NNTY; t++)
       if (loop_type_tested(full, &ntys[t]))
         check_loop_arith(ctx, q, p, S, want[w], full, &ntys[t]);
