@@ -258,7 +258,7 @@ typedef struct sg_loop {
   LLVMValueRef in;          /* i32 alloca: the work-item is still in the loop */
   LLVMValueRef in_init;     /* the store of in's first value in UE */
   LLVMValueRef cond;        /* the placeholder NL branches on */
-  LLVMBasicBlockRef ue, ux, nl;
+  LLVMBasicBlockRef ue, ux, nl, nh;
   LLVMValueRef op;          /* the first sub-group operation in it (for messages) */
   int done;
 } sg_loop;
@@ -413,6 +413,7 @@ static int transform_loop(wg_gen *g, const cc_cfg *cfg, unsigned h, const unsign
   lp->ue = UE;
   lp->ux = UX;
   lp->nl = NL;
+  lp->nh = NH;
   lp->done = 0;
   return CC_OK;
 }
@@ -635,7 +636,8 @@ static int lower_op(wg_gen *g, sg_op *op, char **err)
 }
 
 /* Rewrites, outermost first, each loop that holds a sub-group operation
- * and that a divergent branch leaves (*loops, in that order). */
+ * and that a divergent branch leaves or that is under divergent control
+ * (*loops, in that order). */
 static int run_loops(wg_gen *g, sg_op *ops, unsigned nops, sg_loop **loops, unsigned *nloops)
 {
   unsigned cap = 0;
@@ -659,13 +661,18 @@ static int run_loops(wg_gen *g, sg_op *ops, unsigned nops, sg_loop **loops, unsi
     int bh = -1;
     unsigned bsize = 0;
     for (unsigned h = 1; h < n; h++) {
-      unsigned size = natural_loop(cfg, h, in);
+      int done = 0;
+      for (unsigned l = 0; l < *nloops && !done; l++)
+        done = (*loops)[l].nh == cfg->block[h];
+      unsigned size = done ? 0 : natural_loop(cfg, h, in);
       if (size <= bsize)
         continue;
       int holds = 0;
       for (unsigned o = 0; o < nops && !holds; o++)
         holds = opb[o] >= 0 && in[opb[o]];
-      if (!holds || !loop_exit_divergent(&u, in))
+      /* (a loop under divergent control is one too: the work-items that
+       * don't run it must go through it, inactive) */
+      if (!holds || !(u.div_block[h] || loop_exit_divergent(&u, in)))
         continue;
       bh = (int)h;
       bsize = size;

@@ -759,11 +759,12 @@ static const char *loop_vote_src =
     VOTE_BODY
     "  }\n}\n";
 
-/* A loop in a loop in a branch, each trip count per work-item, and a
- * function after the outer loop: o[65 * i + 4 * (4 * u + v) ..] for trip v
- * of the inner loop in trip u of the outer one, o[65 * i + 64] the sum. */
+/* A loop in a loop in a branch, each trip count per work-item, a function
+ * after the outer loop and a loop of one trip (its exit uniform) in the
+ * branch: o[65 * i + 4 * (4 * u + v) ..] for trip v of the inner loop in
+ * trip u of the outer one, o[65 * i + 64] the sum. */
 static const char *loop_nest_src =
-    "ATTR kernel void lnest(global const int *a, global int *o, global const int *cnt) {\n"
+    "ATTR kernel void lnest(global const int *a, global int *o, global const int *cnt, int one) {\n"
     "  size_t i = get_global_id(0) + get_global_size(0) * get_global_id(1);\n"
     "  size_t lid = get_local_id(0);\n"
     "  int x = a[i], c = cnt[i], s = 0;\n"
@@ -779,6 +780,10 @@ static const char *loop_nest_src =
     "      s += sub_group_non_uniform_reduce_add(u + 1) * 1000;\n"
     "    }\n"
     "    s += sub_group_elect();\n"
+    "    while (1) {\n"
+    "      s += sub_group_non_uniform_reduce_add(2) * 100000;\n"
+    "      if (one) break;\n"
+    "    }\n"
     "  }\n"
     "  o[65 * i + 64] = s;\n}\n";
 
@@ -1054,7 +1059,7 @@ static void check_loop_nest(cl_context ctx, cl_command_queue q, cl_program prog,
       cnt[i] = (int)(rnd() % 16);
     }
     cl_mem m[3] = {from_host(ctx, in, n * sizeof(int)), zeroed(ctx, q, obytes), from_host(ctx, cnt, n * sizeof(int))};
-    run_read(q, k, G, m, 3, -1, m[1], out, n * 65 * sizeof(int));
+    run_read(q, k, G, m, 3, 1, m[1], out, n * 65 * sizeof(int));
     for (size_t i = 0; i < n; i++) {
       sg_lanes L;
       size_t lidv[64];
@@ -1095,10 +1100,12 @@ static void check_loop_nest(cl_context ctx, cl_command_queue q, cl_program prog,
           sum += outer * 1000;
       }
       if (guard[me]) {
-        size_t first = 0;
+        size_t first = 0, ng = 0;
         while (!guard[first])
           first++;
-        sum += me == first;
+        for (size_t l = 0; l < sn; l++)
+          ng += guard[l];
+        sum += (me == first) + 200000u * (uint32_t)ng;
       }
       if (out[65 * i + 64] != (int)sum)
         tl_fail(__FILE__, __LINE__, "nested loops size %zu shape %d item %zu: after the loops %d, want %d", reqd, s,
