@@ -394,8 +394,12 @@ INLINE float4 fetch_f(img_t im, uint k, int x, int y, int z)
   __global const uchar *row = row_of(im, y, z);
   if (f == FMT(CLK_RGBA, CLK_FLOAT))
     return vload4(x, (__global const float *)row);
-  if (f == FMT(CLK_RGBA, CLK_UNORM_INT8))
-    return convert_float4(vload4(x, row)) / 255.0f;
+  if (f == FMT(CLK_RGBA, CLK_UNORM_INT8)) {
+    /* One 32-bit load (a pixel is 4-byte aligned): the lane loop gathers
+     * words, where 4 byte loads would be 4 gathers x86 does not have. */
+    uint p = ((__global const uint *)row)[x];
+    return convert_float4((uint4)(p, p >> 8, p >> 16, p >> 24) & 0xffu) / 255.0f;
+  }
   if (f == FMT(CLK_R, CLK_FLOAT))
     return (float4)(((__global const float *)row)[x], 0.0f, 0.0f, 1.0f);
   float4 c = swz_float(order, raw_f(im, k, row, x));
@@ -669,7 +673,8 @@ INLINE void store_f(img_t im, uint k, int x, int y, int z, int dims, float4 c)
     return;
   }
   if (f == FMT(CLK_RGBA, CLK_UNORM_INT8)) {
-    vstore4(convert_uchar4_sat_rte(c * 255.0f), x, row);
+    uint4 q = convert_uint4(convert_uchar4_sat_rte(c * 255.0f));
+    ((__global uint *)row)[x] = q.x | q.y << 8 | q.z << 16 | q.w << 24; /* one word, as for reads */
     return;
   }
   if (f == FMT(CLK_R, CLK_FLOAT)) {

@@ -171,6 +171,8 @@ static int wg_kernel(wg_gen *g, char **err)
   } else {
     wg_mark_accesses(g);
   }
+  if (!rc && !g->opt_disable)
+    rc = wg_image_specialize(g);
   if (!rc)
     rc = wg_isolate_tls(g);
   if (!rc && g->nbnd && !g->opt_disable)
