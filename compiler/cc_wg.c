@@ -196,8 +196,10 @@ static int wg_kernel(wg_gen *g, char **err)
                   nuni == 1 ? "" : "s");
   cc_str_printf(&g->report, "\n");
   rc = wg_plan_regions(g, vec_state);
-  if (!rc)
+  if (!rc) {
+    wg_image_report(g);
     wg_report_regions(g);
+  }
   if (!rc && !g->opt_disable)
     magic_divisions(g);
   if (!rc && !g->nbnd && vec_state[0] != WG_VEC_NONE)

@@ -359,6 +359,8 @@ void wg_build_spanned_groups(wg_gen *g, LLVMValueRef *argv, LLVMValueRef ls0, LL
  * builtins' __lanecl_imgk_* with the format of the lane loop's copy
  * (g->img_nver copies, 0 when none). */
 int wg_image_specialize(wg_gen *g);
+/* The report's line on them. */
+void wg_image_report(wg_gen *g);
 /* From wg_build_lane_loops: the nest built once per copy, the copy chosen by
  * the images' formats; the general copy last. */
 LLVMValueRef wg_image_lane_loops(wg_gen *g, const LLVMValueRef *args, const wg_lanes *ln);

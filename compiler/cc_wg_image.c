@@ -294,6 +294,12 @@ int wg_image_specialize(wg_gen *g)
   }
   free(calls);
   free(slot);
+  return CC_OK;
+}
+
+/* The report's line on the copies (after the kernel's first line). */
+void wg_image_report(wg_gen *g)
+{
   if (g->img_nver) {
     cc_str_printf(&g->report, "  image accesses: the lane loop in %u cop%s specialized for the images' formats (",
                   g->img_nver, g->img_nver == 1 ? "y" : "ies");
@@ -311,7 +317,6 @@ int wg_image_specialize(wg_gen *g)
     }
     cc_str_printf(&g->report, ") and one general\n");
   }
-  return CC_OK;
 }
 
 /* The format of image argument v (in the work-group function), as the
