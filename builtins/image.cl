@@ -37,7 +37,12 @@
  * RGBA float, RGBA unorm8 and R float (RGBA uint8, R int32 for integer
  * reads) are tested first, with one compare, before the general dispatch on
  * type, channel count and order.  The dispatch is a switch, which LLVM's
- * loop vectorizer refuses: lane loops that read images stay scalar.
+ * loop vectorizer refuses, so the compiler specializes: every overload F is
+ * __lanecl_imgk_F with the format as a last argument k (FMT below), and the
+ * lane loops of a kernel have a copy per common format where k is a
+ * constant and the dispatch folds away (compiler/cc_wg_image.c).  An RGBA
+ * unorm8 texel is one 32-bit load or store: a vector loop gathers words,
+ * and x86 has no byte gathers.
  */
 
 #include "lanecl_builtins.h"

@@ -214,6 +214,7 @@ typedef struct wg_gen {
   int img_kind[WG_IMG_MAX];
   int img_wide[WG_IMG_MAX];  /* some access uses more than the first channel */
   int img_busy;
+  uint64_t img_states;  /* bit s: the lane loop of state s has copies */
 
   cc_str report;
 } wg_gen;

@@ -191,6 +191,51 @@ static LLVMValueRef imgk_decl(wg_gen *g, LLVMValueRef call, const wg_mangled *mg
   return f;
 }
 
+/* A block of the body that calls an __lanecl_imgk_ builtin. */
+static int block_has_imgk(LLVMBasicBlockRef bb)
+{
+  for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+    if (LLVMIsACallInst(i)) {
+      size_t len;
+      const char *name = cc_callee_name(i, &len);
+      if (name && len > 2 + strlen(IMGK_PREFIX) && strstr(name, IMGK_PREFIX))
+        return 1;
+    }
+  return 0;
+}
+
+/* With boundaries: g->img_states, the regions (states below 64) whose
+ * blocks access images; the others' lane loops get no copies. */
+static void img_regions(wg_gen *g)
+{
+  cc_cfg cfg;
+  if (g->nbnd >= 63 || cc_cfg_build(&cfg, g->body))
+    return;
+  unsigned char *in = malloc(cfg.n + 1), *has = calloc(cfg.n + 1, 1);
+  unsigned *stack = malloc((cfg.n + 1) * sizeof(*stack));
+  if (in && has && stack) {
+    for (unsigned b = 0; b < cfg.n; b++)
+      has[b] = (unsigned char)block_has_imgk(cfg.block[b]);
+    uint64_t states = 0;
+    for (unsigned st = 0; st <= g->nbnd; st++) {
+      LLVMBasicBlockRef start = st ? g->bnd[st - 1].resume : g->start ? g->start : LLVMGetEntryBasicBlock(g->body);
+      int from = cc_cfg_find(&cfg, start);
+      if (from < 0)
+        continue;
+      cc_cfg_reach(&cfg, (unsigned)from, -1, in, stack);
+      in[from] = 1;
+      for (unsigned b = 0; b < cfg.n; b++)
+        if (in[b] && has[b])
+          states |= 1ull << st;
+    }
+    g->img_states = states;
+  }
+  free(in);
+  free(has);
+  free(stack);
+  cc_cfg_free(&cfg);
+}
+
 int wg_image_specialize(wg_gen *g)
 {
   g->img_n = 0;
@@ -246,6 +291,7 @@ int wg_image_specialize(wg_gen *g)
     for (unsigned s = 0; s < g->img_n; s++)
       if (cand(g->img_kind[s], g->img_wide[s], c + 1))
         g->img_nver = c + 1;
+  int any = 0;
   for (unsigned j = 0; j < ncalls; j++) {
     LLVMValueRef call = calls[j];
     wg_mangled mg;
@@ -284,6 +330,7 @@ int wg_image_specialize(wg_gen *g)
     }
     /* The image is a kernel argument: its accesses are the work-item's own. */
     wg_mark_parallel(g, nc);
+    any = 1;
     if (LLVMGetTypeKind(LLVMTypeOf(call)) != LLVMVoidTypeKind) {
       LLVMReplaceAllUsesWith(call, nc);
       size_t nl;
@@ -294,6 +341,11 @@ int wg_image_specialize(wg_gen *g)
   }
   free(calls);
   free(slot);
+  if (!any)
+    g->img_nver = 0;
+  g->img_states = ~0ull;
+  if (g->img_nver && g->nbnd)
+    img_regions(g);
   return CC_OK;
 }
 
@@ -336,6 +388,12 @@ static LLVMValueRef load_fmt(wg_gen *g, LLVMValueRef v)
 
 LLVMValueRef wg_image_lane_loops(wg_gen *g, const LLVMValueRef *args, const wg_lanes *ln)
 {
+  if (ln->state < 64 && !(g->img_states >> ln->state & 1)) {
+    g->img_busy = 1; /* a region without image accesses: one copy */
+    LLVMValueRef r = wg_build_lane_loops(g, args, ln);
+    g->img_busy = 0;
+    return r;
+  }
   unsigned n = g->nparams, nargs = n + WG_NBODY_PARAMS;
   LLVMValueRef *av = malloc(nargs * sizeof(*av));
   if (!av)

@@ -48,7 +48,13 @@ static char *lanes_src(void)
                           "  write_imagef(b, (int2)(x, y), read_imagef(a, s1, (int2)(x, y))); }\n"
                           "kernel void copyx(read_only image2d_t a, write_only image2d_t b) {\n"
                           "  int x = get_global_id(0), y = get_global_id(1);\n"
-                          "  write_imagef(b, (int2)(x, y), (float4)(read_imagef(a, s1, (int2)(x, y)).x, 0, 0, 1)); }\n");
+                          "  write_imagef(b, (int2)(x, y), (float4)(read_imagef(a, s1, (int2)(x, y)).x, 0, 0, 1)); }\n"
+                          /* lane loops on both sides of a barrier and a collective */
+                          "kernel void bar(read_only image2d_t a, global float4 *o) {\n"
+                          "  local float4 t[64]; int x = get_global_id(0), lx = get_local_id(0);\n"
+                          "  t[lx] = read_imagef(a, s1, (int2)(x, 1)); barrier(CLK_LOCAL_MEM_FENCE);\n"
+                          "  float s = work_group_reduce_add(t[lx].x);\n"
+                          "  o[x] = t[(lx + 1) %% get_local_size(0)] + s * read_imagef(a, s1, (int2)(x, 0)); }\n");
   ASSERT_TRUE(len < cap);
   return s;
 }
@@ -190,4 +196,41 @@ TEST(images_of_different_formats_in_one_kernel_match_the_reference)
         free(in.mem);
         free(out.mem);
       }
+}
+
+/* bar: each lane loop of the state machine has its copies. */
+TEST(image_reads_around_a_barrier_match_the_reference)
+{
+  static const fmt fmts[] = {{CL_RGBA, CL_FLOAT}, {CL_RGBA, CL_UNORM_INT8}, {CL_RGBA, CL_HALF_FLOAT}};
+  enum { W = 48, L = 16 };
+  for (unsigned f = 0; f < sizeof(fmts) / sizeof(fmts[0]); f++) {
+    timg in;
+    timg_make(&in, T2D, fmts[f], W, 2, 1, 1);
+    float out[W][4];
+    struct lanecl_image *ip = &in.d;
+    void *op = out;
+    void *args[] = {&ip, &op};
+    size_t local_bytes[] = {0, 0};
+    wg_range r = range1(W, L, local_bytes);
+    wg_run(&prog, "bar", args, &r);
+    for (int g = 0; g < W / L; g++) {
+      float sum = 0.0f, c[4];
+      for (int i = 0; i < L; i++) {
+        ref_texel_f(&in, g * L + i, 1, 0, c);
+        sum += c[0];
+      }
+      for (int i = 0; i < L; i++) {
+        float nb[4], own[4];
+        ref_texel_f(&in, g * L + (i + 1) % L, 1, 0, nb);
+        ref_texel_f(&in, g * L + i, 0, 0, own);
+        for (int j = 0; j < 4; j++) {
+          float want = nb[j] + sum * own[j];
+          if (fabsf(out[g * L + i][j] - want) > 1e-3f * (1.0f + fabsf(want)))
+            tl_fail(__FILE__, __LINE__, "bar order 0x%x type 0x%x work-item %d channel %d: %g, want %g", fmts[f].order,
+                    fmts[f].type, g * L + i, j, out[g * L + i][j], want);
+        }
+      }
+    }
+    free(in.mem);
+  }
 }
