@@ -388,16 +388,15 @@ static LLVMValueRef load_fmt(wg_gen *g, LLVMValueRef v)
 
 LLVMValueRef wg_image_lane_loops(wg_gen *g, const LLVMValueRef *args, const wg_lanes *ln)
 {
-  if (ln->state < 64 && !(g->img_states >> ln->state & 1)) {
-    g->img_busy = 1; /* a region without image accesses: one copy */
+  unsigned n = g->nparams, nargs = n + WG_NBODY_PARAMS;
+  LLVMValueRef *av = malloc(nargs * sizeof(*av));
+  if (!av || (ln->state < 64 && !(g->img_states >> ln->state & 1)) || !LLVMIsAConstantInt(args[n + WG_P_FAST])) {
+    free(av);
+    g->img_busy = 1; /* a region without image accesses (or no memory): one copy, the general one */
     LLVMValueRef r = wg_build_lane_loops(g, args, ln);
     g->img_busy = 0;
     return r;
   }
-  unsigned n = g->nparams, nargs = n + WG_NBODY_PARAMS;
-  LLVMValueRef *av = malloc(nargs * sizeof(*av));
-  if (!av)
-    return NULL;
   memcpy(av, args, nargs * sizeof(*av));
   unsigned base = (unsigned)LLVMConstIntGetZExtValue(args[n + WG_P_FAST]);
   /* The descriptors can be read anywhere: their fields' loads leave the
