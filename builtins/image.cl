@@ -37,7 +37,12 @@
  * RGBA float, RGBA unorm8 and R float (RGBA uint8, R int32 for integer
  * reads) are tested first, with one compare, before the general dispatch on
  * type, channel count and order.  The dispatch is a switch, which LLVM's
- * loop vectorizer refuses: lane loops that read images stay scalar.
+ * loop vectorizer refuses, so the compiler specializes: every overload F is
+ * __lanecl_imgk_F with the format as a last argument k (FMT below), and the
+ * lane loops of a kernel have a copy per common format where k is a
+ * constant and the dispatch folds away (compiler/cc_wg_image.c).  An RGBA
+ * unorm8 texel is one 32-bit load or store: a vector loop gathers words,
+ * and x86 has no byte gathers.
  */
 
 #include "lanecl_builtins.h"
@@ -72,6 +77,43 @@ uint OVLD __attribute__((const)) __lanecl_sampler_bits(sampler_t);
 
 /* ---- texels ---- */
 
+/* The image's format, from its descriptor or from k: every helper below
+ * takes k, the format as (order << 16 | type) when the compiler knows it
+ * (a lane loop specialized for that format, after a check of the
+ * descriptor once per work-group; see the overloads), else 0.  With k a
+ * constant every dispatch on the format folds away. */
+#define FMT(order, type) ((uint)(order) << 16 | (uint)(type))
+#define ORDER(im, k) ((k) ? (k) >> 16 : (im)->channel_order)
+#define CTYPE(im, k) ((k) ? (k) & 0xffffu : (im)->channel_data_type)
+#define NCH(im, k) ((k) ? channels_of((k) >> 16) : (im)->num_channels)
+
+/* Channels in memory of an order (the runtime's count: the x orders have
+ * their padding channel). */
+INLINE uint channels_of(uint order)
+{
+  switch (order) {
+  case CLK_RG:
+  case CLK_RA:
+  case CLK_Rx:
+    return 2;
+  case CLK_RGB:
+  case CLK_RGx:
+  case CLK_sRGB:
+    return 3;
+  case CLK_RGBA:
+  case CLK_BGRA:
+  case CLK_ARGB:
+  case CLK_ABGR:
+  case CLK_RGBx:
+  case CLK_sRGBA:
+  case CLK_sBGRA:
+  case CLK_sRGBx:
+    return 4;
+  default:
+    return 1;
+  }
+}
+
 INLINE __global uchar *row_of(img_t im, int y, int z)
 {
   return im->data + (ulong)(uint)z * im->slice_pitch + (ulong)(uint)y * im->row_pitch;
@@ -86,10 +128,10 @@ INLINE __global uchar *row_of(img_t im, int y, int z)
               : (R##4)(convert_##R##3(vload3((x), (__global const T *)(row))), 0))
 
 /* The channels in memory order, decoded to float. */
-INLINE float4 raw_f(img_t im, __global const uchar *row, int x)
+INLINE float4 raw_f(img_t im, uint k, __global const uchar *row, int x)
 {
-  uint n = im->num_channels;
-  switch (im->channel_data_type) {
+  uint n = NCH(im, k);
+  switch (CTYPE(im, k)) {
   case CLK_UNORM_INT8:
     return LOADN(uchar, float, row, x, n) / 255.0f;
   case CLK_FLOAT:
@@ -126,10 +168,10 @@ INLINE float4 raw_f(img_t im, __global const uchar *row, int x)
 }
 
 /* The channels in memory order, as integers (sign- or zero-extended). */
-INLINE int4 raw_i(img_t im, __global const uchar *row, int x)
+INLINE int4 raw_i(img_t im, uint k, __global const uchar *row, int x)
 {
-  uint n = im->num_channels;
-  switch (im->channel_data_type) {
+  uint n = NCH(im, k);
+  switch (CTYPE(im, k)) {
   case CLK_UNSIGNED_INT8:
     return LOADN(uchar, int, row, x, n);
   case CLK_SIGNED_INT8:
@@ -345,51 +387,54 @@ INLINE uint linear_to_srgb_code(float c)
 
 /* The common formats first: one compare of (order, type) instead of the
  * three dispatches of the general path. */
-#define FMT(order, type) ((uint)(order) << 16 | (uint)(type))
-INLINE uint fmt_of(img_t im)
+INLINE uint fmt_of(img_t im, uint k)
 {
-  return FMT(im->channel_order, im->channel_data_type);
+  return k ? k : FMT(im->channel_order, im->channel_data_type);
 }
 
 /* The texel at (x, y, z), inside the image, as RGBA. */
-INLINE float4 fetch_f(img_t im, int x, int y, int z)
+INLINE float4 fetch_f(img_t im, uint k, int x, int y, int z)
 {
-  uint order = im->channel_order, f = fmt_of(im);
+  uint order = ORDER(im, k), f = fmt_of(im, k);
   __global const uchar *row = row_of(im, y, z);
   if (f == FMT(CLK_RGBA, CLK_FLOAT))
     return vload4(x, (__global const float *)row);
-  if (f == FMT(CLK_RGBA, CLK_UNORM_INT8))
-    return convert_float4(vload4(x, row)) / 255.0f;
+  if (f == FMT(CLK_RGBA, CLK_UNORM_INT8)) {
+    /* One 32-bit load (a pixel is 4-byte aligned): the lane loop gathers
+     * words, where 4 byte loads would be 4 gathers x86 does not have. */
+    uint p = ((__global const uint *)row)[x];
+    return convert_float4((uint4)(p, p >> 8, p >> 16, p >> 24) & 0xffu) / 255.0f;
+  }
   if (f == FMT(CLK_R, CLK_FLOAT))
     return (float4)(((__global const float *)row)[x], 0.0f, 0.0f, 1.0f);
-  float4 c = swz_float(order, raw_f(im, row, x));
+  float4 c = swz_float(order, raw_f(im, k, row, x));
   if (is_srgb(order))
     c = (float4)(srgb_to_linear(c.x), srgb_to_linear(c.y), srgb_to_linear(c.z), c.w);
   return c;
 }
 
-INLINE int4 fetch_i(img_t im, int x, int y, int z)
+INLINE int4 fetch_i(img_t im, uint k, int x, int y, int z)
 {
-  uint f = fmt_of(im);
+  uint f = fmt_of(im, k);
   __global const uchar *row = row_of(im, y, z);
   if (f == FMT(CLK_RGBA, CLK_UNSIGNED_INT8))
     return convert_int4(vload4(x, row));
   if (f == FMT(CLK_R, CLK_SIGNED_INT32) || f == FMT(CLK_R, CLK_UNSIGNED_INT32))
     return (int4)(((__global const int *)row)[x], 0, 0, 1);
-  return swz_int(im->channel_order, raw_i(im, row, x));
+  return swz_int(ORDER(im, k), raw_i(im, k, row, x));
 }
 
 /* The border color of CLAMP. */
-INLINE float4 border_f(img_t im)
+INLINE float4 border_f(img_t im, uint k)
 {
-  uint o = im->channel_order;
+  uint o = ORDER(im, k);
   float a = o == CLK_R || o == CLK_RG || o == CLK_RGB || o == CLK_LUMINANCE || o == CLK_sRGB ? 1.0f : 0.0f;
   return (float4)(0.0f, 0.0f, 0.0f, a);
 }
 
-INLINE int4 border_i(img_t im)
+INLINE int4 border_i(img_t im, uint k)
 {
-  uint o = im->channel_order;
+  uint o = ORDER(im, k);
   int a = o == CLK_R || o == CLK_RG || o == CLK_RGB || o == CLK_LUMINANCE || o == CLK_sRGB ? 1 : 0;
   return (int4)(0, 0, 0, a);
 }
@@ -474,7 +519,7 @@ INLINE int layer_of_i(img_t im, int c)
 }
 
 /* One texel of a sampled read: border outside for CLAMP, else the edge. */
-INLINE float4 texel_f(img_t im, uint s, int x, int y, int z, int dims, int layer)
+INLINE float4 texel_f(img_t im, uint k, uint s, int x, int y, int z, int dims, int layer)
 {
   int w = im->width, h = im->height, d = im->depth;
   int out = outside(x, w);
@@ -491,11 +536,11 @@ INLINE float4 texel_f(img_t im, uint s, int x, int y, int z, int dims, int layer
     y = layer;
   else if (dims == 2)
     z = layer;
-  float4 t = fetch_f(im, x, y, z);
-  return ADDR(s) == LANECL_SAMPLER_ADDRESS_CLAMP && out ? border_f(im) : t;
+  float4 t = fetch_f(im, k, x, y, z);
+  return ADDR(s) == LANECL_SAMPLER_ADDRESS_CLAMP && out ? border_f(im, k) : t;
 }
 
-INLINE int4 texel_i(img_t im, uint s, int x, int y, int z, int dims, int layer)
+INLINE int4 texel_i(img_t im, uint k, uint s, int x, int y, int z, int dims, int layer)
 {
   int w = im->width, h = im->height, d = im->depth;
   int out = outside(x, w);
@@ -512,67 +557,67 @@ INLINE int4 texel_i(img_t im, uint s, int x, int y, int z, int dims, int layer)
     y = layer;
   else if (dims == 2)
     z = layer;
-  int4 t = fetch_i(im, x, y, z);
-  return ADDR(s) == LANECL_SAMPLER_ADDRESS_CLAMP && out ? border_i(im) : t;
+  int4 t = fetch_i(im, k, x, y, z);
+  return ADDR(s) == LANECL_SAMPLER_ADDRESS_CLAMP && out ? border_i(im, k) : t;
 }
 
 /* Sampled read at float coordinates (u, v, w); dims filtered axes, the
  * layer (arrays) already resolved. */
-INLINE float4 sample_f(img_t im, uint s, float u, float v, float t, int dims, int layer)
+INLINE float4 sample_f(img_t im, uint k, uint s, float u, float v, float t, int dims, int layer)
 {
   if (!IS_LINEAR(s)) {
     int x = nearest_index(u, im->width, s);
     int y = dims >= 2 ? nearest_index(v, im->height, s) : 0;
     int z = dims == 3 ? nearest_index(t, im->depth, s) : 0;
-    return texel_f(im, s, x, y, z, dims, layer);
+    return texel_f(im, k, s, x, y, z, dims, layer);
   }
   int x1, y1 = 0, z1 = 0;
   float a, b = 0.0f, c = 0.0f;
   int x0 = linear_index(u, im->width, s, &x1, &a);
   if (dims == 1)
-    return (1.0f - a) * texel_f(im, s, x0, 0, 0, 1, layer) + a * texel_f(im, s, x1, 0, 0, 1, layer);
+    return (1.0f - a) * texel_f(im, k, s, x0, 0, 0, 1, layer) + a * texel_f(im, k, s, x1, 0, 0, 1, layer);
   int y0 = linear_index(v, im->height, s, &y1, &b);
-  float4 r0 = (1.0f - a) * (1.0f - b) * texel_f(im, s, x0, y0, 0, dims, layer) +
-              a * (1.0f - b) * texel_f(im, s, x1, y0, 0, dims, layer) +
-              (1.0f - a) * b * texel_f(im, s, x0, y1, 0, dims, layer) +
-              a * b * texel_f(im, s, x1, y1, 0, dims, layer);
+  float4 r0 = (1.0f - a) * (1.0f - b) * texel_f(im, k, s, x0, y0, 0, dims, layer) +
+              a * (1.0f - b) * texel_f(im, k, s, x1, y0, 0, dims, layer) +
+              (1.0f - a) * b * texel_f(im, k, s, x0, y1, 0, dims, layer) +
+              a * b * texel_f(im, k, s, x1, y1, 0, dims, layer);
   if (dims == 2)
     return r0;
   int z0 = linear_index(t, im->depth, s, &z1, &c);
-  float4 p0 = (1.0f - a) * (1.0f - b) * (1.0f - c) * texel_f(im, s, x0, y0, z0, 3, 0) +
-              a * (1.0f - b) * (1.0f - c) * texel_f(im, s, x1, y0, z0, 3, 0) +
-              (1.0f - a) * b * (1.0f - c) * texel_f(im, s, x0, y1, z0, 3, 0) +
-              a * b * (1.0f - c) * texel_f(im, s, x1, y1, z0, 3, 0);
-  float4 p1 = (1.0f - a) * (1.0f - b) * c * texel_f(im, s, x0, y0, z1, 3, 0) +
-              a * (1.0f - b) * c * texel_f(im, s, x1, y0, z1, 3, 0) +
-              (1.0f - a) * b * c * texel_f(im, s, x0, y1, z1, 3, 0) +
-              a * b * c * texel_f(im, s, x1, y1, z1, 3, 0);
+  float4 p0 = (1.0f - a) * (1.0f - b) * (1.0f - c) * texel_f(im, k, s, x0, y0, z0, 3, 0) +
+              a * (1.0f - b) * (1.0f - c) * texel_f(im, k, s, x1, y0, z0, 3, 0) +
+              (1.0f - a) * b * (1.0f - c) * texel_f(im, k, s, x0, y1, z0, 3, 0) +
+              a * b * (1.0f - c) * texel_f(im, k, s, x1, y1, z0, 3, 0);
+  float4 p1 = (1.0f - a) * (1.0f - b) * c * texel_f(im, k, s, x0, y0, z1, 3, 0) +
+              a * (1.0f - b) * c * texel_f(im, k, s, x1, y0, z1, 3, 0) +
+              (1.0f - a) * b * c * texel_f(im, k, s, x0, y1, z1, 3, 0) +
+              a * b * c * texel_f(im, k, s, x1, y1, z1, 3, 0);
   return p0 + p1;
 }
 
-INLINE int4 sample_i(img_t im, uint s, float u, float v, float t, int dims, int layer)
+INLINE int4 sample_i(img_t im, uint k, uint s, float u, float v, float t, int dims, int layer)
 {
   int x = nearest_index(u, im->width, s);
   int y = dims >= 2 ? nearest_index(v, im->height, s) : 0;
   int z = dims == 3 ? nearest_index(t, im->depth, s) : 0;
-  return texel_i(im, s, x, y, z, dims, layer);
+  return texel_i(im, k, s, x, y, z, dims, layer);
 }
 
 /* Samplerless: the texel, coordinates clamped to the image. */
-INLINE float4 load_f(img_t im, int x, int y, int z, int dims)
+INLINE float4 load_f(img_t im, uint k, int x, int y, int z, int dims)
 {
   x = edge(x, im->width);
   y = dims >= 2 ? edge(y, im->height) : y;
   z = dims == 3 ? edge(z, im->depth) : z;
-  return fetch_f(im, x, y, z);
+  return fetch_f(im, k, x, y, z);
 }
 
-INLINE int4 load_i(img_t im, int x, int y, int z, int dims)
+INLINE int4 load_i(img_t im, uint k, int x, int y, int z, int dims)
 {
   x = edge(x, im->width);
   y = dims >= 2 ? edge(y, im->height) : y;
   z = dims == 3 ? edge(z, im->depth) : z;
-  return fetch_i(im, x, y, z);
+  return fetch_i(im, k, x, y, z);
 }
 
 /* ---- writes ---- */
@@ -622,18 +667,19 @@ INLINE int write_outside(img_t im, int x, int y, int z, int dims)
   return out;
 }
 
-INLINE void store_f(img_t im, int x, int y, int z, int dims, float4 c)
+INLINE void store_f(img_t im, uint k, int x, int y, int z, int dims, float4 c)
 {
   if (write_outside(im, x, y, z, dims))
     return;
   __global uchar *row = row_of(im, y, z);
-  uint order = im->channel_order, n = im->num_channels, f = fmt_of(im);
+  uint order = ORDER(im, k), n = NCH(im, k), f = fmt_of(im, k);
   if (f == FMT(CLK_RGBA, CLK_FLOAT)) {
     vstore4(c, x, (__global float *)row);
     return;
   }
   if (f == FMT(CLK_RGBA, CLK_UNORM_INT8)) {
-    vstore4(convert_uchar4_sat_rte(c * 255.0f), x, row);
+    uint4 q = convert_uint4(convert_uchar4_sat_rte(c * 255.0f));
+    ((__global uint *)row)[x] = q.x | q.y << 8 | q.z << 16 | q.w << 24; /* one word, as for reads */
     return;
   }
   if (f == FMT(CLK_R, CLK_FLOAT)) {
@@ -649,7 +695,7 @@ INLINE void store_f(img_t im, int x, int y, int z, int dims, float4 c)
     return;
   }
   float4 m = unswz_float(order, c);
-  switch (im->channel_data_type) {
+  switch (CTYPE(im, k)) {
   case CLK_UNORM_INT8: {
     uchar4 v = convert_uchar4_sat_rte(m * 255.0f);
     STOREN(uchar, v, row, x, n);
@@ -705,15 +751,15 @@ INLINE void store_f(img_t im, int x, int y, int z, int dims, float4 c)
 
 /* write_imagei (sign = 1) and write_imageui (sign = 0): saturate to the
  * channel type. */
-INLINE void store_i(img_t im, int x, int y, int z, int dims, int4 c, int sign)
+INLINE void store_i(img_t im, uint k, int x, int y, int z, int dims, int4 c, int sign)
 {
   if (write_outside(im, x, y, z, dims))
     return;
   __global uchar *row = row_of(im, y, z);
-  uint n = im->num_channels;
-  int4 m = unswz_int(im->channel_order, c);
+  uint n = NCH(im, k);
+  int4 m = unswz_int(ORDER(im, k), c);
   uint4 u = as_uint4(m);
-  switch (im->channel_data_type) {
+  switch (CTYPE(im, k)) {
   case CLK_SIGNED_INT8: {
     char4 v = sign ? convert_char4_sat(m) : convert_char4_sat(u);
     STOREN(char, v, row, x, n);
@@ -767,92 +813,119 @@ INLINE void store_i(img_t im, int x, int y, int z, int dims, int4 c, int sign)
 #define LAYER_F(ARR, DIMS, cy, cz) ((ARR) ? layer_of_f(im, (DIMS) == 1 ? (float)(cy) : (float)(cz)) : 0)
 #define LAYER_I(ARR, DIMS, cy, cz) ((ARR) ? layer_of_i(im, (DIMS) == 1 ? (int)(cy) : (int)(cz)) : 0)
 
-/* Sampled reads (read_only images only). */
-#define DEF_SAMPLED(IT, ICT, FCT, DIMS, ARR, cx, cy, cz)                                   \
-  IMG_OVLD float4 read_imagef(read_only IT img, sampler_t smp, FCT c)                          \
+/* Each read and write overload F is defined as __lanecl_imgk_F, the same
+ * parameters and k last (see FMT), and F calls it with k = 0.  The compiler
+ * (compiler/cc_wg_image.c) calls __lanecl_imgk_F itself in the lane loops it
+ * specializes for a format: the mangled name of __lanecl_imgk_F is F's with
+ * the identifier prefixed and a `j` (uint) appended. */
+#define IMGK(F) __lanecl_imgk_##F
+#define DEF_PLAIN(R, F, PARAMS, ARGS)                                                      \
+  IMG_OVLD R F PARAMS                                                                      \
   {                                                                                        \
-    img_t im = DESC(img);                                                                  \
-    return sample_f(im, SMP(smp), (float)(cx), (float)(cy), (float)(cz), DIMS,             \
-                    LAYER_F(ARR, DIMS, cy, cz));                                           \
-  }                                                                                        \
-  IMG_OVLD float4 read_imagef(read_only IT img, sampler_t smp, ICT c)                          \
-  {                                                                                        \
-    img_t im = DESC(img);                                                                  \
-    return texel_f(im, SMP(smp), cx, (DIMS) >= 2 ? (int)(cy) : 0, (DIMS) == 3 ? (int)(cz) : 0, DIMS, \
-                   LAYER_I(ARR, DIMS, cy, cz));                                            \
-  }                                                                                        \
-  IMG_OVLD int4 read_imagei(read_only IT img, sampler_t smp, FCT c)                            \
-  {                                                                                        \
-    img_t im = DESC(img);                                                                  \
-    return sample_i(im, SMP(smp), (float)(cx), (float)(cy), (float)(cz), DIMS,             \
-                    LAYER_F(ARR, DIMS, cy, cz));                                           \
-  }                                                                                        \
-  IMG_OVLD int4 read_imagei(read_only IT img, sampler_t smp, ICT c)                            \
-  {                                                                                        \
-    img_t im = DESC(img);                                                                  \
-    return texel_i(im, SMP(smp), cx, (DIMS) >= 2 ? (int)(cy) : 0, (DIMS) == 3 ? (int)(cz) : 0, DIMS, \
-                   LAYER_I(ARR, DIMS, cy, cz));                                            \
-  }                                                                                        \
-  IMG_OVLD uint4 read_imageui(read_only IT img, sampler_t smp, FCT c)                          \
-  {                                                                                        \
-    return as_uint4(read_imagei(img, smp, c));                                             \
-  }                                                                                        \
-  IMG_OVLD uint4 read_imageui(read_only IT img, sampler_t smp, ICT c)                          \
-  {                                                                                        \
-    return as_uint4(read_imagei(img, smp, c));                                             \
-  }                                                                                        \
-  IMG_OVLD half4 read_imageh(read_only IT img, sampler_t smp, FCT c)                           \
-  {                                                                                        \
-    return convert_half4(read_imagef(img, smp, c));                                        \
-  }                                                                                        \
-  IMG_OVLD half4 read_imageh(read_only IT img, sampler_t smp, ICT c)                           \
-  {                                                                                        \
-    return convert_half4(read_imagef(img, smp, c));                                        \
+    return IMGK(F) ARGS;                                                                   \
   }
 
-#define DEF_SAMPLED_DEPTH(IT, ICT, FCT, DIMS, ARR, cx, cy, cz)                             \
-  IMG_OVLD float read_imagef(read_only IT img, sampler_t smp, FCT c)                           \
+/* Sampled reads (read_only images only). */
+#define DEF_SAMPLED(IT, ICT, FCT, DIMS, ARR, cx, cy, cz)                                   \
+  IMG_OVLD float4 IMGK(read_imagef)(read_only IT img, sampler_t smp, FCT c, uint k)        \
   {                                                                                        \
     img_t im = DESC(img);                                                                  \
-    return sample_f(im, SMP(smp), (float)(cx), (float)(cy), (float)(cz), DIMS,             \
+    return sample_f(im, k, SMP(smp), (float)(cx), (float)(cy), (float)(cz), DIMS,          \
+                    LAYER_F(ARR, DIMS, cy, cz));                                           \
+  }                                                                                        \
+  IMG_OVLD float4 IMGK(read_imagef)(read_only IT img, sampler_t smp, ICT c, uint k)        \
+  {                                                                                        \
+    img_t im = DESC(img);                                                                  \
+    return texel_f(im, k, SMP(smp), cx, (DIMS) >= 2 ? (int)(cy) : 0, (DIMS) == 3 ? (int)(cz) : 0, \
+                   DIMS, LAYER_I(ARR, DIMS, cy, cz));                                      \
+  }                                                                                        \
+  IMG_OVLD int4 IMGK(read_imagei)(read_only IT img, sampler_t smp, FCT c, uint k)          \
+  {                                                                                        \
+    img_t im = DESC(img);                                                                  \
+    return sample_i(im, k, SMP(smp), (float)(cx), (float)(cy), (float)(cz), DIMS,          \
+                    LAYER_F(ARR, DIMS, cy, cz));                                           \
+  }                                                                                        \
+  IMG_OVLD int4 IMGK(read_imagei)(read_only IT img, sampler_t smp, ICT c, uint k)          \
+  {                                                                                        \
+    img_t im = DESC(img);                                                                  \
+    return texel_i(im, k, SMP(smp), cx, (DIMS) >= 2 ? (int)(cy) : 0, (DIMS) == 3 ? (int)(cz) : 0, \
+                   DIMS, LAYER_I(ARR, DIMS, cy, cz));                                      \
+  }                                                                                        \
+  IMG_OVLD uint4 IMGK(read_imageui)(read_only IT img, sampler_t smp, FCT c, uint k)        \
+  {                                                                                        \
+    return as_uint4(IMGK(read_imagei)(img, smp, c, k));                                    \
+  }                                                                                        \
+  IMG_OVLD uint4 IMGK(read_imageui)(read_only IT img, sampler_t smp, ICT c, uint k)        \
+  {                                                                                        \
+    return as_uint4(IMGK(read_imagei)(img, smp, c, k));                                    \
+  }                                                                                        \
+  IMG_OVLD half4 IMGK(read_imageh)(read_only IT img, sampler_t smp, FCT c, uint k)         \
+  {                                                                                        \
+    return convert_half4(IMGK(read_imagef)(img, smp, c, k));                               \
+  }                                                                                        \
+  IMG_OVLD half4 IMGK(read_imageh)(read_only IT img, sampler_t smp, ICT c, uint k)         \
+  {                                                                                        \
+    return convert_half4(IMGK(read_imagef)(img, smp, c, k));                               \
+  }                                                                                        \
+  DEF_PLAIN(float4, read_imagef, (read_only IT img, sampler_t smp, FCT c), (img, smp, c, 0u)) \
+  DEF_PLAIN(float4, read_imagef, (read_only IT img, sampler_t smp, ICT c), (img, smp, c, 0u)) \
+  DEF_PLAIN(int4, read_imagei, (read_only IT img, sampler_t smp, FCT c), (img, smp, c, 0u)) \
+  DEF_PLAIN(int4, read_imagei, (read_only IT img, sampler_t smp, ICT c), (img, smp, c, 0u)) \
+  DEF_PLAIN(uint4, read_imageui, (read_only IT img, sampler_t smp, FCT c), (img, smp, c, 0u)) \
+  DEF_PLAIN(uint4, read_imageui, (read_only IT img, sampler_t smp, ICT c), (img, smp, c, 0u)) \
+  DEF_PLAIN(half4, read_imageh, (read_only IT img, sampler_t smp, FCT c), (img, smp, c, 0u)) \
+  DEF_PLAIN(half4, read_imageh, (read_only IT img, sampler_t smp, ICT c), (img, smp, c, 0u))
+
+#define DEF_SAMPLED_DEPTH(IT, ICT, FCT, DIMS, ARR, cx, cy, cz)                             \
+  IMG_OVLD float IMGK(read_imagef)(read_only IT img, sampler_t smp, FCT c, uint k)         \
+  {                                                                                        \
+    img_t im = DESC(img);                                                                  \
+    return sample_f(im, k, SMP(smp), (float)(cx), (float)(cy), (float)(cz), DIMS,          \
                     LAYER_F(ARR, DIMS, cy, cz))                                            \
         .x;                                                                                \
   }                                                                                        \
-  IMG_OVLD float read_imagef(read_only IT img, sampler_t smp, ICT c)                           \
+  IMG_OVLD float IMGK(read_imagef)(read_only IT img, sampler_t smp, ICT c, uint k)         \
   {                                                                                        \
     img_t im = DESC(img);                                                                  \
-    return texel_f(im, SMP(smp), cx, (int)(cy), 0, DIMS, LAYER_I(ARR, DIMS, cy, cz)).x;    \
-  }
+    return texel_f(im, k, SMP(smp), cx, (int)(cy), 0, DIMS, LAYER_I(ARR, DIMS, cy, cz)).x; \
+  }                                                                                        \
+  DEF_PLAIN(float, read_imagef, (read_only IT img, sampler_t smp, FCT c), (img, smp, c, 0u)) \
+  DEF_PLAIN(float, read_imagef, (read_only IT img, sampler_t smp, ICT c), (img, smp, c, 0u))
 
 /* Samplerless reads (read_only and read_write). */
 #define DEF_LOAD(ACC, IT, ICT, FCT, DIMS, ARR, cx, cy, cz)                                 \
-  IMG_OVLD float4 read_imagef(ACC IT img, ICT c)                                               \
+  IMG_OVLD float4 IMGK(read_imagef)(ACC IT img, ICT c, uint k)                             \
   {                                                                                        \
     img_t im = DESC(img);                                                                  \
-    return load_f(im, cx, (DIMS) == 1 && (ARR) ? layer_of_i(im, (int)(cy)) : (int)(cy),    \
+    return load_f(im, k, cx, (DIMS) == 1 && (ARR) ? layer_of_i(im, (int)(cy)) : (int)(cy), \
                   (DIMS) == 2 && (ARR) ? layer_of_i(im, (int)(cz)) : (int)(cz), DIMS);     \
   }                                                                                        \
-  IMG_OVLD int4 read_imagei(ACC IT img, ICT c)                                                 \
+  IMG_OVLD int4 IMGK(read_imagei)(ACC IT img, ICT c, uint k)                               \
   {                                                                                        \
     img_t im = DESC(img);                                                                  \
-    return load_i(im, cx, (DIMS) == 1 && (ARR) ? layer_of_i(im, (int)(cy)) : (int)(cy),    \
+    return load_i(im, k, cx, (DIMS) == 1 && (ARR) ? layer_of_i(im, (int)(cy)) : (int)(cy), \
                   (DIMS) == 2 && (ARR) ? layer_of_i(im, (int)(cz)) : (int)(cz), DIMS);     \
   }                                                                                        \
-  IMG_OVLD uint4 read_imageui(ACC IT img, ICT c)                                               \
+  IMG_OVLD uint4 IMGK(read_imageui)(ACC IT img, ICT c, uint k)                             \
   {                                                                                        \
-    return as_uint4(read_imagei(img, c));                                                  \
+    return as_uint4(IMGK(read_imagei)(img, c, k));                                         \
   }                                                                                        \
-  IMG_OVLD half4 read_imageh(ACC IT img, ICT c)                                                \
+  IMG_OVLD half4 IMGK(read_imageh)(ACC IT img, ICT c, uint k)                              \
   {                                                                                        \
-    return convert_half4(read_imagef(img, c));                                             \
-  }
+    return convert_half4(IMGK(read_imagef)(img, c, k));                                    \
+  }                                                                                        \
+  DEF_PLAIN(float4, read_imagef, (ACC IT img, ICT c), (img, c, 0u))                        \
+  DEF_PLAIN(int4, read_imagei, (ACC IT img, ICT c), (img, c, 0u))                          \
+  DEF_PLAIN(uint4, read_imageui, (ACC IT img, ICT c), (img, c, 0u))                        \
+  DEF_PLAIN(half4, read_imageh, (ACC IT img, ICT c), (img, c, 0u))
 
 #define DEF_LOAD_DEPTH(ACC, IT, ICT, FCT, DIMS, ARR, cx, cy, cz)                           \
-  IMG_OVLD float read_imagef(ACC IT img, ICT c)                                                \
+  IMG_OVLD float IMGK(read_imagef)(ACC IT img, ICT c, uint k)                              \
   {                                                                                        \
     img_t im = DESC(img);                                                                  \
-    return load_f(im, cx, (int)(cy), (ARR) ? layer_of_i(im, (int)(cz)) : 0, DIMS).x;       \
-  }
+    return load_f(im, k, cx, (int)(cy), (ARR) ? layer_of_i(im, (int)(cz)) : 0, DIMS).x;    \
+  }                                                                                        \
+  DEF_PLAIN(float, read_imagef, (ACC IT img, ICT c), (img, c, 0u))
 
 /* Writes (write_only and read_write).  The layer of an array outside the
  * array drops the write, as any coordinate outside. */
@@ -862,40 +935,45 @@ INLINE void store_i(img_t im, int x, int y, int z, int dims, int4 c, int sign)
    : (ARR)              ? outside((int)(cz), (int)im->array_size)                         \
                         : 0)
 #define DEF_WRITE(ACC, IT, ICT, FCT, DIMS, ARR, cx, cy, cz)                                \
-  IMG_OVLD void write_imagef(ACC IT img, ICT c, float4 v)                                      \
+  IMG_OVLD void IMGK(write_imagef)(ACC IT img, ICT c, float4 v, uint k)                    \
   {                                                                                        \
     img_t im = DESC(img);                                                                  \
     if (WOUT(ACC, DIMS, ARR, cy, cz))                                                      \
       return;                                                                              \
-    store_f(im, cx, (int)(cy), (int)(cz), DIMS, v);                                        \
+    store_f(im, k, cx, (int)(cy), (int)(cz), DIMS, v);                                     \
   }                                                                                        \
-  IMG_OVLD void write_imagei(ACC IT img, ICT c, int4 v)                                        \
+  IMG_OVLD void IMGK(write_imagei)(ACC IT img, ICT c, int4 v, uint k)                      \
   {                                                                                        \
     img_t im = DESC(img);                                                                  \
     if (WOUT(ACC, DIMS, ARR, cy, cz))                                                      \
       return;                                                                              \
-    store_i(im, cx, (int)(cy), (int)(cz), DIMS, v, 1);                                     \
+    store_i(im, k, cx, (int)(cy), (int)(cz), DIMS, v, 1);                                  \
   }                                                                                        \
-  IMG_OVLD void write_imageui(ACC IT img, ICT c, uint4 v)                                      \
+  IMG_OVLD void IMGK(write_imageui)(ACC IT img, ICT c, uint4 v, uint k)                    \
   {                                                                                        \
     img_t im = DESC(img);                                                                  \
     if (WOUT(ACC, DIMS, ARR, cy, cz))                                                      \
       return;                                                                              \
-    store_i(im, cx, (int)(cy), (int)(cz), DIMS, as_int4(v), 0);                            \
+    store_i(im, k, cx, (int)(cy), (int)(cz), DIMS, as_int4(v), 0);                         \
   }                                                                                        \
-  IMG_OVLD void write_imageh(ACC IT img, ICT c, half4 v)                                       \
+  IMG_OVLD void IMGK(write_imageh)(ACC IT img, ICT c, half4 v, uint k)                     \
   {                                                                                        \
-    write_imagef(img, c, convert_float4(v));                                               \
-  }
+    IMGK(write_imagef)(img, c, convert_float4(v), k);                                      \
+  }                                                                                        \
+  DEF_PLAIN(void, write_imagef, (ACC IT img, ICT c, float4 v), (img, c, v, 0u))            \
+  DEF_PLAIN(void, write_imagei, (ACC IT img, ICT c, int4 v), (img, c, v, 0u))              \
+  DEF_PLAIN(void, write_imageui, (ACC IT img, ICT c, uint4 v), (img, c, v, 0u))            \
+  DEF_PLAIN(void, write_imageh, (ACC IT img, ICT c, half4 v), (img, c, v, 0u))
 
 #define DEF_WRITE_DEPTH(ACC, IT, ICT, FCT, DIMS, ARR, cx, cy, cz)                          \
-  IMG_OVLD void write_imagef(ACC IT img, ICT c, float v)                                       \
+  IMG_OVLD void IMGK(write_imagef)(ACC IT img, ICT c, float v, uint k)                     \
   {                                                                                        \
     img_t im = DESC(img);                                                                  \
     if (WOUT(ACC, DIMS, ARR, cy, cz))                                                      \
       return;                                                                              \
-    store_f(im, cx, (int)(cy), (int)(cz), DIMS, (float4)(v, 0.0f, 0.0f, 1.0f));            \
-  }
+    store_f(im, k, cx, (int)(cy), (int)(cz), DIMS, (float4)(v, 0.0f, 0.0f, 1.0f));         \
+  }                                                                                        \
+  DEF_PLAIN(void, write_imagef, (ACC IT img, ICT c, float v), (img, c, v, 0u))
 
 /* Queries. */
 #define DEF_Q_ALL(ACC, IT, ...)                                                            \

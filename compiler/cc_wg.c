@@ -171,6 +171,8 @@ static int wg_kernel(wg_gen *g, char **err)
   } else {
     wg_mark_accesses(g);
   }
+  if (!rc && !g->opt_disable)
+    rc = wg_image_specialize(g);
   if (!rc)
     rc = wg_isolate_tls(g);
   if (!rc && g->nbnd && !g->opt_disable)
@@ -194,8 +196,10 @@ static int wg_kernel(wg_gen *g, char **err)
                   nuni == 1 ? "" : "s");
   cc_str_printf(&g->report, "\n");
   rc = wg_plan_regions(g, vec_state);
-  if (!rc)
+  if (!rc) {
+    wg_image_report(g);
     wg_report_regions(g);
+  }
   if (!rc && !g->opt_disable)
     magic_divisions(g);
   if (!rc && !g->nbnd && vec_state[0] != WG_VEC_NONE)

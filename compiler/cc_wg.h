@@ -14,6 +14,7 @@
  *                    scans, packed and spanned small groups
  *   cc_wg_outer.c, cc_wg_diverge*.c, cc_wg_affine.c   lane loops with inner
  *                    loops, divergence, affine accesses (after linking)
+ *   cc_wg_image.c    lane loops specialized for the images' formats
  *   cc_wg_late.c     after linking and after O3 */
 #ifndef LANECL_CC_WG_H
 #define LANECL_CC_WG_H
@@ -131,6 +132,10 @@ typedef struct wg_lanes {
                                 * fused scan's chunk: no chunk hints */
 } wg_lanes;
 
+/* Images whose accesses the lane loops are specialized for (cc_wg_image.c). */
+#define WG_IMG_MAX 8
+#define WG_IMG_COPIES 2
+
 typedef struct wg_gen {
   LLVMModuleRef m;
   LLVMContextRef c;
@@ -200,6 +205,16 @@ typedef struct wg_gen {
    * values' copies, everything else in the frame, all of them (NULL: none). */
   LLVMValueRef md_frame, md_frame_noalias, md_frame_all;
   unsigned kind_scope, kind_noalias;
+
+  /* cc_wg_image.c: the image arguments read or written (kernel parameter,
+   * kind of access), the specialized copies of each lane loop (0: none),
+   * and whether one copy is being built. */
+  unsigned img_n, img_nver;
+  unsigned img_param[WG_IMG_MAX];
+  int img_kind[WG_IMG_MAX];
+  int img_wide[WG_IMG_MAX];  /* some access uses more than the first channel */
+  int img_busy;
+  uint64_t img_states;  /* bit s: the lane loop of state s has copies */
 
   cc_str report;
 } wg_gen;
@@ -339,6 +354,17 @@ void wg_build_packed_groups(wg_gen *g, const LLVMValueRef *argv, LLVMValueRef ls
 void wg_build_spanned_groups(wg_gen *g, LLVMValueRef *argv, LLVMValueRef ls0, LLVMValueRef gk, LLVMValueRef count,
                              LLVMBasicBlockRef gnext, LLVMValueRef frame, LLVMValueRef coll_buf,
                              const int *vec_state);
+
+/* cc_wg_image.c */
+/* Before linking: the body's reads and writes of image arguments call the
+ * builtins' __lanecl_imgk_* with the format of the lane loop's copy
+ * (g->img_nver copies, 0 when none). */
+int wg_image_specialize(wg_gen *g);
+/* The report's line on them. */
+void wg_image_report(wg_gen *g);
+/* From wg_build_lane_loops: the nest built once per copy, the copy chosen by
+ * the images' formats; the general copy last. */
+LLVMValueRef wg_image_lane_loops(wg_gen *g, const LLVMValueRef *args, const wg_lanes *ln);
 
 /* cc_wg_late.c */
 /* Function attribute of work-group functions whose builtins on vectors

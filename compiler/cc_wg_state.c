@@ -38,6 +38,8 @@ static void pack_lane(wg_gen *g, const struct wg_pack *pk, LLVMValueRef *argv, L
 
 LLVMValueRef wg_build_lane_loops(wg_gen *g, const LLVMValueRef *args, const wg_lanes *ln)
 {
+  if (g->img_nver && !g->img_busy) /* a copy per image format (cc_wg_image.c) */
+    return wg_image_lane_loops(g, args, ln);
   const LLVMValueRef *ls = ln->ls;
   LLVMValueRef xbase = ln->xbase;
   const struct wg_pack *pk = ln->pack;

@@ -1,0 +1,455 @@
+/* Lane loops specialized for the formats of a kernel's images.
+ *
+ * A read or write of an image (builtins/image.cl) dispatches on the image's
+ * channel order and type, which the builtins read from the image's
+ * descriptor.  The descriptor is the same for every work-item, so the
+ * dispatch is uniform, but a lane loop that holds the general path of even
+ * one read (a switch over the channel types) is not vectorized, and LLVM
+ * does not unswitch a loop that large.  So the lane loops are versioned:
+ *
+ *  - before linking (wg_image_specialize, on the body): every call of an
+ *    image builtin F on an image that is a kernel argument becomes a call of
+ *    __lanecl_imgk_F (the same builtin with the format as a last argument,
+ *    k, see image.cl), with k = the format this image has in copy c of the
+ *    lane loop, c = bits 8-9 of the body's fast argument (0: the general
+ *    copy, k = 0, the format read from the descriptor).  Such a call also
+ *    gets the kernel's access group: its image is a kernel argument and the
+ *    sampler and coordinates are values (a sampler_t constant is an
+ *    inttoptr, which the access marking does not take for memory).
+ *  - in the work-group function (wg_image_lane_loops, from
+ *    wg_build_lane_loops): each lane loop nest is built once per copy, the
+ *    copy chosen once per work-group by comparing the descriptors' formats
+ *    (invariant loads: LICM takes them out of the group loop) with the
+ *    copy's.  After inlining, k is a constant in each copy and the builtin is
+ *    a few loads, converts and selects.
+ *
+ * The copies: copy c gives each image its kind's c-th common format (color
+ * images read or written as float: RGBA float, RGBA unorm8, R float; as
+ * integers: RGBA uint8, R int32, R uint32; depth images: DEPTH float, DEPTH
+ * unorm16).  An image read both ways, or through a sampler that is not a
+ * constant, keeps the general path in every copy (as do the images after
+ * the first WG_IMG_MAX). */
+#define _GNU_SOURCE
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtins/lanecl_image.h"
+#include "compiler/cc_wg.h"
+
+/* cl_channel_order / cl_channel_type values (CL/cl.h). */
+enum {
+  IMG_R = 0x10B0,
+  IMG_RGBA = 0x10B5,
+  IMG_DEPTH = 0x10BD,
+  IMG_UNORM_INT8 = 0x10D2,
+  IMG_UNORM_INT16 = 0x10D3,
+  IMG_SIGNED_INT8 = 0x10D7,
+  IMG_SIGNED_INT32 = 0x10D9,
+  IMG_UNSIGNED_INT8 = 0x10DA,
+  IMG_UNSIGNED_INT32 = 0x10DC,
+  IMG_FLOAT = 0x10DE,
+};
+#define IMG_FMT(o, t) ((uint32_t)(o) << 16 | (uint32_t)(t))
+
+enum { K_NONE, K_FLOAT, K_SINT, K_UINT, K_DEPTH, K_MIXED };
+
+/* Copy c's format (1 or 2) for an image of kind k, wide when some access of
+ * it uses more channels than the first; 0 when none.  Copy 1 has 32-bit
+ * channels, copy 2 8-bit ones (depth: float, unorm16). */
+static uint32_t cand(int k, int wide, unsigned c)
+{
+  unsigned o = wide ? IMG_RGBA : IMG_R;
+  switch (k) {
+  case K_FLOAT:
+    return IMG_FMT(o, c == 1 ? IMG_FLOAT : IMG_UNORM_INT8);
+  case K_SINT:
+    return IMG_FMT(o, c == 1 ? IMG_SIGNED_INT32 : IMG_SIGNED_INT8);
+  case K_UINT:
+    return IMG_FMT(o, c == 1 ? IMG_UNSIGNED_INT32 : IMG_UNSIGNED_INT8);
+  case K_DEPTH:
+    return IMG_FMT(IMG_DEPTH, c == 1 ? IMG_FLOAT : IMG_UNORM_INT16);
+  default:
+    return 0;
+  }
+}
+
+static const char *cand_name(int k, int wide, unsigned c)
+{
+  static const char *const n[][2] = {{"", ""},           {"float", "unorm8"}, {"int32", "int8"},
+                                     {"uint32", "uint8"}, {"float", "unorm16"}};
+  static char buf[32];
+  snprintf(buf, sizeof(buf), "%s %s", k == K_DEPTH ? "DEPTH" : wide ? "RGBA" : "R", n[k][c - 1]);
+  return buf;
+}
+
+/* Only lane 0 of v (an image read's result) is used. */
+static int lane0_only(LLVMValueRef v)
+{
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (!LLVMIsAExtractElementInst(user))
+      return 0;
+    LLVMValueRef idx = LLVMGetOperand(user, 1);
+    if (!LLVMIsAConstantInt(idx) || LLVMConstIntGetZExtValue(idx) != 0)
+      return 0;
+  }
+  return 1;
+}
+
+/* Lanes 1-3 of v (a value written to an image) are constants:
+ * (float4)(x, 0, 0, 1). */
+static int lanes_after_0_constant(LLVMValueRef v)
+{
+  for (unsigned depth = 0; depth < 8; depth++) {
+    if (LLVMIsAConstant(v))
+      return 1;
+    if (!LLVMIsAInsertElementInst(v))
+      return 0;
+    LLVMValueRef idx = LLVMGetOperand(v, 2);
+    if (!LLVMIsAConstantInt(idx))
+      return 0;
+    if (LLVMConstIntGetZExtValue(idx) != 0 && !LLVMIsAConstant(LLVMGetOperand(v, 1)))
+      return 0;
+    v = LLVMGetOperand(v, 0);
+  }
+  return 0;
+}
+
+static const char *const img_fns[] = {"read_imagef", "read_imageh", "read_imagei", "read_imageui",
+                                      "write_imagef", "write_imageh", "write_imagei", "write_imageui"};
+#define IMGK_PREFIX "__lanecl_imgk_"
+
+/* The kind of image builtin call (K_NONE: not one). */
+static int image_call_kind(const wg_mangled *mg)
+{
+  for (unsigned i = 0; i < sizeof(img_fns) / sizeof(img_fns[0]); i++)
+    if (wg_ident_is(mg, img_fns[i])) {
+      /* the first parameter is the image type: ..ocl_image2d_depth_ro.. */
+      size_t plen = mg->plen < 40 ? mg->plen : 40;
+      for (size_t j = 0; j + 5 <= plen; j++)
+        if (!memcmp(mg->params + j, "depth", 5))
+          return K_DEPTH;
+      const char *id = img_fns[i];
+      size_t l = strlen(id);
+      return id[l - 1] == 'f' || id[l - 1] == 'h' ? K_FLOAT : id[l - 2] == 'u' ? K_UINT : K_SINT;
+    }
+  return K_NONE;
+}
+
+/* The image's slot in g->img (its kernel parameter p), added when new; -1
+ * when full. */
+static int img_slot(wg_gen *g, unsigned p)
+{
+  for (unsigned i = 0; i < g->img_n; i++)
+    if (g->img_param[i] == p)
+      return (int)i;
+  if (g->img_n == WG_IMG_MAX)
+    return -1;
+  g->img_param[g->img_n] = p;
+  g->img_kind[g->img_n] = K_NONE;
+  g->img_wide[g->img_n] = 0;
+  return (int)g->img_n++;
+}
+
+/* The declaration of __lanecl_imgk_F for a call of F: F's mangled name with
+ * the identifier prefixed and a uint parameter appended, F's attributes. */
+static LLVMValueRef imgk_decl(wg_gen *g, LLVMValueRef call, const wg_mangled *mg)
+{
+  char name[256];
+  int len = snprintf(name, sizeof(name), "_Z%zu" IMGK_PREFIX "%.*s%.*sj", mg->ilen + strlen(IMGK_PREFIX),
+                     (int)mg->ilen, mg->ident, (int)mg->plen, mg->params);
+  if (len <= 0 || (size_t)len >= sizeof(name))
+    return NULL;
+  LLVMValueRef f = LLVMGetNamedFunction(g->m, name);
+  if (f)
+    return f;
+  LLVMValueRef old = cc_called_function(call);
+  LLVMTypeRef ft = LLVMGlobalGetValueType(old);
+  unsigned np = LLVMCountParamTypes(ft);
+  LLVMTypeRef pt[16];
+  if (np + 1 > sizeof(pt) / sizeof(pt[0]) || LLVMIsFunctionVarArg(ft))
+    return NULL;
+  LLVMGetParamTypes(ft, pt);
+  pt[np] = g->t_i32;
+  f = LLVMAddFunction(g->m, name, LLVMFunctionType(LLVMGetReturnType(ft), pt, np + 1, 0));
+  LLVMSetFunctionCallConv(f, LLVMGetFunctionCallConv(old));
+  for (int idx = -1; idx <= (int)np; idx++) {
+    unsigned k = (unsigned)idx, na = LLVMGetAttributeCountAtIndex(old, k);
+    if (!na)
+      continue;
+    LLVMAttributeRef *at = malloc(na * sizeof(*at));
+    if (!at)
+      continue;
+    LLVMGetAttributesAtIndex(old, k, at);
+    for (unsigned a = 0; a < na; a++)
+      LLVMAddAttributeAtIndex(f, k, at[a]);
+    free(at);
+  }
+  return f;
+}
+
+/* A block of the body that calls an __lanecl_imgk_ builtin. */
+static int block_has_imgk(LLVMBasicBlockRef bb)
+{
+  for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+    if (LLVMIsACallInst(i)) {
+      size_t len;
+      const char *name = cc_callee_name(i, &len);
+      if (name && len > 2 + strlen(IMGK_PREFIX) && strstr(name, IMGK_PREFIX))
+        return 1;
+    }
+  return 0;
+}
+
+/* With boundaries: g->img_states, the regions (states below 64) whose
+ * blocks access images; the others' lane loops get no copies. */
+static void img_regions(wg_gen *g)
+{
+  cc_cfg cfg;
+  if (g->nbnd >= 63 || cc_cfg_build(&cfg, g->body))
+    return;
+  unsigned char *in = malloc(cfg.n + 1), *has = calloc(cfg.n + 1, 1);
+  unsigned *stack = malloc((cfg.n + 1) * sizeof(*stack));
+  if (in && has && stack) {
+    for (unsigned b = 0; b < cfg.n; b++)
+      has[b] = (unsigned char)block_has_imgk(cfg.block[b]);
+    uint64_t states = 0;
+    for (unsigned st = 0; st <= g->nbnd; st++) {
+      LLVMBasicBlockRef start = st ? g->bnd[st - 1].resume : g->start ? g->start : LLVMGetEntryBasicBlock(g->body);
+      int from = cc_cfg_find(&cfg, start);
+      if (from < 0)
+        continue;
+      cc_cfg_reach(&cfg, (unsigned)from, -1, in, stack);
+      in[from] = 1;
+      for (unsigned b = 0; b < cfg.n; b++)
+        if (in[b] && has[b])
+          states |= 1ull << st;
+    }
+    g->img_states = states;
+  }
+  free(in);
+  free(has);
+  free(stack);
+  cc_cfg_free(&cfg);
+}
+
+int wg_image_specialize(wg_gen *g)
+{
+  g->img_n = 0;
+  g->img_nver = 0;
+  LLVMValueRef *calls = NULL;
+  int *slot = NULL;
+  unsigned ncalls = 0, cap = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->body); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      wg_mangled mg;
+      if (!LLVMIsACallInst(i) || !wg_demangle(i, &mg) || LLVMGetNumArgOperands(i) < 2)
+        continue;
+      int kind = image_call_kind(&mg);
+      if (kind == K_NONE)
+        continue;
+      LLVMValueRef im = LLVMGetOperand(i, 0);
+      unsigned p = 0;
+      if (!LLVMIsAArgument(im))
+        continue;
+      while (p < g->nparams && LLVMGetParam(g->body, p) != im)
+        p++;
+      if (p == g->nparams || g->ki->args[p].kind != CC_ARG_IMAGE)
+        continue;
+      int s = img_slot(g, p);
+      if (s < 0)
+        continue;
+      /* A sampler that is not a constant (a kernel argument) keeps the
+       * filter and addressing dispatch in every copy: copies that large
+       * cost more compile time than they save. */
+      int runtime_sampler = memmem(mg.params, mg.plen, "ocl_sampler", 11) && !LLVMIsAConstant(LLVMGetOperand(i, 1));
+      int write = mg.ident[0] == 'w';
+      if (kind != K_DEPTH && (write ? !lanes_after_0_constant(LLVMGetOperand(i, LLVMGetNumArgOperands(i) - 1))
+                                    : !lane0_only(i)))
+        g->img_wide[s] = 1;
+      g->img_kind[s] = runtime_sampler ? K_MIXED
+                       : g->img_kind[s] == K_NONE || g->img_kind[s] == kind ? kind
+                                                                            : K_MIXED;
+      if (cc_values_push(&calls, &ncalls, &cap, i)) {
+        free(calls);
+        return CC_OUT_OF_MEMORY;
+      }
+      int *ns = realloc(slot, cap * sizeof(*slot));
+      if (!ns) {
+        free(calls);
+        free(slot);
+        return CC_OUT_OF_MEMORY;
+      }
+      slot = ns;
+      slot[ncalls - 1] = s;
+    }
+  /* The copies some image has a format for. */
+  for (unsigned c = 0; c < WG_IMG_COPIES; c++)
+    for (unsigned s = 0; s < g->img_n; s++)
+      if (cand(g->img_kind[s], g->img_wide[s], c + 1))
+        g->img_nver = c + 1;
+  int any = 0;
+  for (unsigned j = 0; j < ncalls; j++) {
+    LLVMValueRef call = calls[j];
+    wg_mangled mg;
+    wg_demangle(call, &mg);
+    int s = slot[j], kind = g->img_kind[s];
+    if (kind == K_MIXED || !g->img_nver)
+      continue;
+    LLVMValueRef f = imgk_decl(g, call, &mg);
+    if (!f)
+      continue;
+    LLVMPositionBuilderBefore(g->b, call);
+    /* k = copy c's format for this image: c = bits 8-9 of fast. */
+    LLVMValueRef c = LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, g->p_fast, wg_c32(g, 8), ""), wg_c32(g, 3), "img.copy");
+    LLVMValueRef k = wg_c32(g, 0);
+    for (unsigned v = g->img_nver; v >= 1; v--)
+      k = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, c, wg_c32(g, v), ""), wg_c32(g, cand(kind, g->img_wide[s], v)),
+                          k, "img.fmt");
+    unsigned na = LLVMGetNumArgOperands(call);
+    LLVMValueRef args[17];
+    if (na + 1 > 17)
+      continue;
+    for (unsigned a = 0; a < na; a++)
+      args[a] = LLVMGetOperand(call, a);
+    args[na] = k;
+    LLVMValueRef nc = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(f), f, args, na + 1, "");
+    LLVMSetInstructionCallConv(nc, LLVMGetInstructionCallConv(call));
+    unsigned nfa = LLVMGetCallSiteAttributeCount(call, LLVMAttributeFunctionIndex);
+    if (nfa) {
+      LLVMAttributeRef *at = malloc(nfa * sizeof(*at));
+      if (at) {
+        LLVMGetCallSiteAttributes(call, LLVMAttributeFunctionIndex, at);
+        for (unsigned a = 0; a < nfa; a++)
+          LLVMAddCallSiteAttribute(nc, LLVMAttributeFunctionIndex, at[a]);
+        free(at);
+      }
+    }
+    /* The image is a kernel argument: its accesses are the work-item's own. */
+    wg_mark_parallel(g, nc);
+    any = 1;
+    if (LLVMGetTypeKind(LLVMTypeOf(call)) != LLVMVoidTypeKind) {
+      LLVMReplaceAllUsesWith(call, nc);
+      size_t nl;
+      const char *nm = LLVMGetValueName2(call, &nl);
+      LLVMSetValueName2(nc, nm, nl);
+    }
+    LLVMInstructionEraseFromParent(call);
+  }
+  free(calls);
+  free(slot);
+  if (!any)
+    g->img_nver = 0;
+  g->img_states = ~0ull;
+  if (g->img_nver && g->nbnd)
+    img_regions(g);
+  return CC_OK;
+}
+
+/* The report's line on the copies (after the kernel's first line). */
+void wg_image_report(wg_gen *g)
+{
+  if (g->img_nver) {
+    cc_str_printf(&g->report, "  image accesses: the lane loop in %u cop%s specialized for the images' formats (",
+                  g->img_nver, g->img_nver == 1 ? "y" : "ies");
+    for (unsigned c = 0; c < g->img_nver; c++) {
+      cc_str_printf(&g->report, "%s", c ? "; " : "");
+      int first = 1;
+      for (unsigned s = 0; s < g->img_n; s++) {
+        int kind = g->img_kind[s];
+        if (!cand(kind, g->img_wide[s], c + 1))
+          continue;
+        cc_str_printf(&g->report, "%s%s %s", first ? "" : ", ", g->ki->args[g->img_param[s]].name,
+                      cand_name(kind, g->img_wide[s], c + 1));
+        first = 0;
+      }
+    }
+    cc_str_printf(&g->report, ") and one general\n");
+  }
+}
+
+/* The format of image argument v (in the work-group function), as the
+ * builtins compare it: order << 16 | type. */
+static LLVMValueRef load_fmt(wg_gen *g, LLVMValueRef v)
+{
+  LLVMValueRef f[2];
+  size_t off[2] = {offsetof(struct lanecl_image, channel_order), offsetof(struct lanecl_image, channel_data_type)};
+  for (unsigned i = 0; i < 2; i++) {
+    LLVMValueRef idx = wg_c64(g, off[i]);
+    LLVMValueRef p = LLVMBuildInBoundsGEP2(g->b, g->t_i8, v, &idx, 1, "");
+    f[i] = wg_build_load(g, g->t_i32, p, 4, 0);
+    LLVMSetMetadata(f[i], g->kind_invariant, LLVMMetadataAsValue(g->c, g->empty));
+  }
+  return LLVMBuildOr(g->b, LLVMBuildShl(g->b, f[0], wg_c32(g, 16), ""), f[1], "img.fmt");
+}
+
+LLVMValueRef wg_image_lane_loops(wg_gen *g, const LLVMValueRef *args, const wg_lanes *ln)
+{
+  unsigned n = g->nparams, nargs = n + WG_NBODY_PARAMS;
+  LLVMValueRef *av = malloc(nargs * sizeof(*av));
+  if (!av || (ln->state < 64 && !(g->img_states >> ln->state & 1)) || !LLVMIsAConstantInt(args[n + WG_P_FAST])) {
+    free(av);
+    g->img_busy = 1; /* a region without image accesses (or no memory): one copy, the general one */
+    LLVMValueRef r = wg_build_lane_loops(g, args, ln);
+    g->img_busy = 0;
+    return r;
+  }
+  memcpy(av, args, nargs * sizeof(*av));
+  unsigned base = (unsigned)LLVMConstIntGetZExtValue(args[n + WG_P_FAST]);
+  /* The descriptors can be read anywhere: their fields' loads leave the
+   * lane loop also from under a branch (a write's bounds check, where
+   * LLVM sinks the reads whose values only the write uses). */
+  for (unsigned s = 0; s < g->img_n; s++) {
+    LLVMValueRef v = args[g->img_param[s]];
+    if (LLVMIsALoadInst(v) && !LLVMGetMetadata(v, LLVMGetMDKindIDInContext(g->c, "dereferenceable", 15))) {
+      LLVMMetadataRef sz = LLVMValueAsMetadata(wg_c64(g, sizeof(struct lanecl_image)));
+      LLVMSetMetadata(v, LLVMGetMDKindIDInContext(g->c, "dereferenceable", 15),
+                      LLVMMetadataAsValue(g->c, LLVMMDNodeInContext2(g->c, &sz, 1)));
+      LLVMMetadataRef al = LLVMValueAsMetadata(wg_c64(g, 8));
+      LLVMSetMetadata(v, LLVMGetMDKindIDInContext(g->c, "align", 5),
+                      LLVMMetadataAsValue(g->c, LLVMMDNodeInContext2(g->c, &al, 1)));
+      LLVMSetMetadata(v, LLVMGetMDKindIDInContext(g->c, "noundef", 7), LLVMMetadataAsValue(g->c, g->empty));
+    }
+  }
+  LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.img.done");
+  LLVMValueRef rv[WG_IMG_COPIES + 1];
+  LLVMBasicBlockRef rb[WG_IMG_COPIES + 1];
+  unsigned nr = 0;
+  g->img_busy = 1;
+  for (unsigned c = 1; c <= g->img_nver; c++) {
+    LLVMValueRef ok = NULL;
+    for (unsigned s = 0; s < g->img_n; s++) {
+      int kind = g->img_kind[s];
+      uint32_t f = cand(kind, g->img_wide[s], c);
+      if (!f)
+        continue;
+      LLVMValueRef e = LLVMBuildICmp(g->b, LLVMIntEQ, load_fmt(g, args[g->img_param[s]]),
+                                     wg_c32(g, f), "");
+      ok = ok ? LLVMBuildAnd(g->b, ok, e, "") : e;
+    }
+    if (!ok)
+      continue;
+    LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.img.copy");
+    LLVMBasicBlockRef no = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.img.next");
+    LLVMBuildCondBr(g->b, ok, yes, no);
+    LLVMPositionBuilderAtEnd(g->b, yes);
+    av[n + WG_P_FAST] = wg_c32(g, base | c << 8);
+    rv[nr] = wg_build_lane_loops(g, av, ln);
+    rb[nr++] = LLVMGetInsertBlock(g->b);
+    LLVMBuildBr(g->b, done);
+    LLVMPositionBuilderAtEnd(g->b, no);
+  }
+  av[n + WG_P_FAST] = wg_c32(g, base);
+  rv[nr] = wg_build_lane_loops(g, av, ln);
+  rb[nr++] = LLVMGetInsertBlock(g->b);
+  LLVMBuildBr(g->b, done);
+  g->img_busy = 0;
+  free(av);
+  LLVMPositionBuilderAtEnd(g->b, done);
+  LLVMValueRef phi = LLVMBuildPhi(g->b, LLVMTypeOf(rv[0]), "next");
+  LLVMAddIncoming(phi, rv, rb, nr);
+  return phi;
+}

@@ -1,0 +1,236 @@
+/* Lane loops specialized for the images' formats (compiler/cc_wg_image.c):
+ * a kernel that reads and writes images with a constant sampler gets a copy
+ * of its lane loop per common format, where the builtins fold to loads and
+ * arithmetic that the loop vectorizer widens, and the general copy for the
+ * other formats.  Checked: the copy of an RGBA float read is vector code
+ * (the general path alone never was: its switch over the channel types kept
+ * the lane loop scalar); every constant sampler and every format, through
+ * the copies and the general path, against the reference of
+ * tests/image_ref.h; images of different formats in one kernel. */
+#include "tests/compiler/wg_harness.h"
+#include "tests/image_ref.h"
+
+static const char *const addr_names[] = {"CLK_ADDRESS_NONE", "", "CLK_ADDRESS_CLAMP_TO_EDGE", "",
+                                         "CLK_ADDRESS_CLAMP", "", "CLK_ADDRESS_REPEAT", "",
+                                         "CLK_ADDRESS_MIRRORED_REPEAT"};
+
+/* The program: per sampler j of samplers[], a sampler_t constant sj, a
+ * kernel wj reading all four channels (the RGBA copies) and nj reading the
+ * first (the R copies); integer-coordinate and 3D reads for some; two
+ * images of their own formats. */
+static char *lanes_src(void)
+{
+  size_t cap = 64 * 1024, len = 0;
+  char *s = malloc(cap);
+  ASSERT_TRUE(s != NULL);
+  for (unsigned j = 0; j < N_SAMPLERS; j++) {
+    unsigned b = samplers[j];
+    len += (size_t)snprintf(s + len, cap - len, "constant sampler_t s%u = %s | %s | %s;\n", j,
+                            b & 1 ? "CLK_NORMALIZED_COORDS_TRUE" : "CLK_NORMALIZED_COORDS_FALSE", addr_names[b & 0xe],
+                            (b & 0x30) == 0x20 ? "CLK_FILTER_LINEAR" : "CLK_FILTER_NEAREST");
+    len += (size_t)snprintf(s + len, cap - len,
+                            "kernel void w%u(read_only image2d_t im, global const float4 *c, global float4 *o)\n"
+                            "{ size_t i = get_global_id(0); o[i] = read_imagef(im, s%u, c[i].xy); }\n"
+                            "kernel void n%u(read_only image2d_t im, global const float4 *c, global float4 *o)\n"
+                            "{ size_t i = get_global_id(0); o[i] = (float4)(read_imagef(im, s%u, c[i].xy).x, 0, 0, 0); }\n"
+                            "kernel void t%u(read_only image3d_t im, global const float4 *c, global float4 *o)\n"
+                            "{ size_t i = get_global_id(0); o[i] = read_imagef(im, s%u, c[i]); }\n",
+                            j, j, j, j, j, j);
+    if (!(b & 1) && (b & 0x30) == 0x10)
+      len += (size_t)snprintf(s + len, cap - len,
+                              "kernel void i%u(read_only image2d_t im, global const int4 *c, global float4 *o)\n"
+                              "{ size_t i = get_global_id(0); o[i] = read_imagef(im, s%u, c[i].xy); }\n",
+                              j, j);
+  }
+  len += (size_t)snprintf(s + len, cap - len,
+                          "kernel void copy(read_only image2d_t a, write_only image2d_t b) {\n"
+                          "  int x = get_global_id(0), y = get_global_id(1);\n"
+                          "  write_imagef(b, (int2)(x, y), read_imagef(a, s1, (int2)(x, y))); }\n"
+                          "kernel void copyx(read_only image2d_t a, write_only image2d_t b) {\n"
+                          "  int x = get_global_id(0), y = get_global_id(1);\n"
+                          "  write_imagef(b, (int2)(x, y), (float4)(read_imagef(a, s1, (int2)(x, y)).x, 0, 0, 1)); }\n"
+                          /* lane loops on both sides of a barrier and a collective */
+                          "kernel void bar(read_only image2d_t a, global float4 *o) {\n"
+                          "  local float4 t[64]; int x = get_global_id(0), lx = get_local_id(0);\n"
+                          "  t[lx] = read_imagef(a, s1, (int2)(x, 1)); barrier(CLK_LOCAL_MEM_FENCE);\n"
+                          "  float s = work_group_reduce_add(t[lx].x);\n"
+                          "  o[x] = t[(lx + 1) %% get_local_size(0)] + s * read_imagef(a, s1, (int2)(x, 0)); }\n");
+  ASSERT_TRUE(len < cap);
+  return s;
+}
+
+static wg_prog prog;
+
+__attribute__((constructor(200))) static void build_kernels(void)
+{
+  char *s = lanes_src();
+  wg_build(s, levels[0], &prog);
+  free(s);
+}
+
+/* An RGBA float read with a constant nearest sampler and integer
+ * coordinates, written to an RGBA float image: in its copy the texel is
+ * loaded and scaled W lanes at a time. */
+static const char pin_src[] =
+    "constant sampler_t nearest = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;\n"
+    "kernel void scale(read_only image2d_t in, write_only image2d_t out) {\n"
+    "  int x = get_global_id(0), y = get_global_id(1);\n"
+    "  write_imagef(out, (int2)(x, y), 3.0f * read_imagef(in, nearest, (int2)(x, y))); }\n";
+
+TEST(an_rgba_float_read_is_vector_code_in_its_copy)
+{
+  (void)src;
+  unsigned W = ct_target_simd_bits() / 32;
+  if (W < 8)
+    tl_skip("%u-bit SIMD: float4 code is already 4 lanes wide, no telling the copies apart", ct_target_simd_bits());
+  if (!ct_target_vectorizes(0))
+    tl_skip("the target's loop vectorizer makes no gathers (%u-bit SIMD, CPU model's tuning): the clamped texel "
+            "loads stay scalar",
+            ct_target_simd_bits());
+  char *ir = optimized_ir(pin_src);
+  char want[64];
+  snprintf(want, sizeof(want), "fmul <%u x float>", W);
+  unsigned vec = count_in_function(ir, "__lanecl_wg_scale", want);
+  snprintf(want, sizeof(want), "masked.gather.v%uf32", W);
+  unsigned gathers = count_in_function(ir, "__lanecl_wg_scale", want);
+  /* the general copy stays for the other formats */
+  unsigned sw = count_in_function(ir, "__lanecl_wg_scale", " switch i32 ");
+  if (vec < 4 || gathers < 4 || !sw)
+    tl_fail(__FILE__, __LINE__, "the lane loop of scale: %u \"fmul <%u x float>\", %u gathers of %u floats, %u switches "
+            "(want >= 4, >= 4, >= 1)",
+            vec, W, gathers, W, sw);
+  free(ir);
+}
+
+static void check(const char *kernel, timg *t, unsigned s, const void *coords, const float (*fc)[4], int nch)
+{
+  float out[NW][4];
+  struct lanecl_image *dp = &t->d;
+  const void *cp = coords;
+  void *op = out;
+  void *args[] = {&dp, &cp, &op};
+  wg_range r = range1(NW, 16, NULL);
+  wg_run(&prog, kernel, args, &r);
+  for (int i = 0; i < NW; i++) {
+    float want[4];
+    ref_read_f(t, s, fc[i], want);
+    for (int j = 0; j < nch; j++)
+      if (!close_enough(out[i][j], want[j])) {
+        char b[64];
+        tl_fail(__FILE__, __LINE__, "%s order 0x%x type 0x%x sampler %s, coords (%g, %g, %g): channel %d is %.8g, "
+                "want %.8g",
+                kernel, t->f.order, t->f.type, sampler_name(s, b), fc[i][0], fc[i][1], fc[i][2], j, out[i][j],
+                want[j]);
+      }
+  }
+}
+
+TEST(constant_sampler_reads_of_every_format_match_the_reference)
+{
+  for (unsigned f = 0; f < N_FLOAT_FMTS; f++)
+    for (unsigned j = 0; j < N_SAMPLERS; j++) {
+      char name[16];
+      timg t;
+      float c[NW][4];
+      timg_make(&t, T2D, float_fmts[f], 40, 5, 1, 1);
+      make_coords(&t, samplers[j], c);
+      snprintf(name, sizeof(name), "w%u", j);
+      check(name, &t, samplers[j], c, (const float(*)[4])c, 4);
+      snprintf(name, sizeof(name), "n%u", j);
+      check(name, &t, samplers[j], c, (const float(*)[4])c, 1);
+      free(t.mem);
+      timg_make(&t, T3D, float_fmts[f], 20, 4, 3, 1);
+      make_coords(&t, samplers[j], c);
+      snprintf(name, sizeof(name), "t%u", j);
+      check(name, &t, samplers[j], c, (const float(*)[4])c, 4);
+      free(t.mem);
+      unsigned b = samplers[j];
+      if ((b & 1) || (b & 0x30) != 0x10)
+        continue;
+      timg_make(&t, T2D, float_fmts[f], 40, 5, 1, 1);
+      int ic[NW][4];
+      for (int i = 0; i < NW; i++) {
+        int inside = (b & 0xe) == 0;
+        ic[i][0] = inside ? (int)(rnd() % 40u) : (int)(rnd() % 46u) - 3;
+        ic[i][1] = inside ? (int)(rnd() % 5u) : (int)(rnd() % 9u) - 2;
+        ic[i][2] = ic[i][3] = 0;
+        c[i][0] = (float)ic[i][0] + 0.5f, c[i][1] = (float)ic[i][1] + 0.5f, c[i][2] = c[i][3] = 0.0f;
+      }
+      snprintf(name, sizeof(name), "i%u", j);
+      check(name, &t, b, ic, (const float(*)[4])c, 4);
+      free(t.mem);
+    }
+}
+
+/* copy and copyx over every pair of these formats: the copy of the lane
+ * loop runs only when both images have its formats. */
+TEST(images_of_different_formats_in_one_kernel_match_the_reference)
+{
+  static const fmt fmts[] = {{CL_RGBA, CL_FLOAT}, {CL_RGBA, CL_UNORM_INT8}, {CL_R, CL_FLOAT},
+                             {CL_R, CL_UNORM_INT8}, {CL_RGBA, CL_UNORM_INT16}, {CL_BGRA, CL_UNORM_INT8}};
+  const unsigned n = sizeof(fmts) / sizeof(fmts[0]);
+  enum { W = 37, H = 3 };
+  for (unsigned k = 0; k < 2; k++)
+    for (unsigned a = 0; a < n; a++)
+      for (unsigned b = 0; b < n; b++) {
+        timg in, out;
+        timg_make(&in, T2D, fmts[a], W, H, 1, 1);
+        timg_make(&out, T2D, fmts[b], W, H, 1, 1);
+        memset(out.mem, 0, out.bytes);
+        struct lanecl_image *ip = &in.d, *op = &out.d;
+        void *args[] = {&ip, &op};
+        wg_range r = {2, {W, H, 1}, {16, 1, 1}, {0, 0, 0}, NULL};
+        wg_run(&prog, k ? "copyx" : "copy", args, &r);
+        for (int y = 0; y < H; y++)
+          for (int x = 0; x < W; x++) {
+            float c[4];
+            ref_texel_f(&in, x, y, 0, c);
+            if (k)
+              c[1] = c[2] = 0.0f, c[3] = 1.0f;
+            unsigned char want[16];
+            ref_encode_f(fmts[b], c, want);
+            if (memcmp(pixel(&out, x, y, 0), want, (size_t)elem_size(fmts[b])))
+              tl_fail(__FILE__, __LINE__, "%s from order 0x%x type 0x%x to order 0x%x type 0x%x: pixel (%d, %d) differs",
+                      k ? "copyx" : "copy", fmts[a].order, fmts[a].type, fmts[b].order, fmts[b].type, x, y);
+          }
+        free(in.mem);
+        free(out.mem);
+      }
+}
+
+/* bar: each lane loop of the state machine has its copies. */
+TEST(image_reads_around_a_barrier_match_the_reference)
+{
+  static const fmt fmts[] = {{CL_RGBA, CL_FLOAT}, {CL_RGBA, CL_UNORM_INT8}, {CL_RGBA, CL_HALF_FLOAT}};
+  enum { W = 48, L = 16 };
+  for (unsigned f = 0; f < sizeof(fmts) / sizeof(fmts[0]); f++) {
+    timg in;
+    timg_make(&in, T2D, fmts[f], W, 2, 1, 1);
+    float out[W][4];
+    struct lanecl_image *ip = &in.d;
+    void *op = out;
+    void *args[] = {&ip, &op};
+    size_t local_bytes[] = {0, 0};
+    wg_range r = range1(W, L, local_bytes);
+    wg_run(&prog, "bar", args, &r);
+    for (int g = 0; g < W / L; g++) {
+      float sum = 0.0f, c[4];
+      for (int i = 0; i < L; i++) {
+        ref_texel_f(&in, g * L + i, 1, 0, c);
+        sum += c[0];
+      }
+      for (int i = 0; i < L; i++) {
+        float nb[4], own[4];
+        ref_texel_f(&in, g * L + (i + 1) % L, 1, 0, nb);
+        ref_texel_f(&in, g * L + i, 0, 0, own);
+        for (int j = 0; j < 4; j++) {
+          float want = nb[j] + sum * own[j];
+          if (fabsf(out[g * L + i][j] - want) > 1e-3f * (1.0f + fabsf(want)))
+            tl_fail(__FILE__, __LINE__, "bar order 0x%x type 0x%x work-item %d channel %d: %g, want %g", fmts[f].order,
+                    fmts[f].type, g * L + i, j, out[g * L + i][j], want);
+        }
+      }
+    }
+    free(in.mem);
+  }
+}
