@@ -277,6 +277,8 @@ static int api_build_staged(const cc_device_desc *dev, const char *source, const
     else {
       cc_kernel_infos_free(k, nk);
       cc_blob_free(&bc);
+      cc_blob_free(&native);
+      cc_blob_free(&stage);
     }
   }
   LLVMContextDispose(ctx);

@@ -583,7 +583,7 @@ static cl_int job_run_device(build_job *j, cl_uint k, const rt_build *old, rt_bu
   cl_device_id dev = nb->device;
   const char *why = NULL;
   char *log = NULL;
-  rt_cache_key key;
+  rt_cache_key key = {0};
   bool cacheable = false;
 
   /* CL_INVALID_BUILD_OPTIONS (CL_INVALID_COMPILER_OPTIONS) for an OpenCL C
