@@ -2,7 +2,9 @@
  * resize and a 3D 3x3x3 box filter, each through images (read_imagef with a
  * constant sampler, write_imagef) and the same algorithm through buffers
  * (clamped indices, the bilinear weights computed by hand).  Every result is
- * checked against C. */
+ * checked against C.  The layout probe: the buffer forms again with their
+ * input in 8x8 tiles of pixels instead of rows (the index computed by hand),
+ * which is what a tiled image layout would cost and save. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,10 +52,39 @@ static const char images_src[] =
     "  int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2); float s = 0.0f;\n"
     "  for (int k = -1; k <= 1; k++) for (int j = -1; j <= 1; j++) for (int i = -1; i <= 1; i++)\n"
     "    s += in[(clamp(z + k, 0, D - 1) * H + clamp(y + j, 0, H - 1)) * W + clamp(x + i, 0, W - 1)];\n"
-    "  out[(z * H + y) * W + x] = s * (1.0f / 27.0f); }\n";
+    "  out[(z * H + y) * W + x] = s * (1.0f / 27.0f); }\n"
+    "int tiled(int x, int y, int W) { return ((((y >> 3) * (W >> 3) + (x >> 3)) << 6) | ((y & 7) << 3) | (x & 7)); }\n"
+    "kernel void conv_tile(global const float4 *in, global float4 *out, constant float *w, int W, int H) {\n"
+    "  int x = get_global_id(0), y = get_global_id(1); float4 s = 0.0f;\n"
+    "  for (int j = -2; j <= 2; j++) for (int i = -2; i <= 2; i++)\n"
+    "    s += w[(j + 2) * 5 + i + 2] * in[tiled(clamp(x + i, 0, W - 1), clamp(y + j, 0, H - 1), W)];\n"
+    "  out[y * W + x] = s; }\n"
+    "kernel void resize_tile(global const uchar4 *in, global uchar4 *out, int W, int H, int OW, int OH) {\n"
+    "  int x = get_global_id(0), y = get_global_id(1);\n"
+    "  float u = ((float)x + 0.5f) / (float)OW * (float)W - 0.5f, v = ((float)y + 0.5f) / (float)OH * (float)H - 0.5f;\n"
+    "  float fu = floor(u), fv = floor(v), a = u - fu, b = v - fv;\n"
+    "  int x0 = clamp((int)fu, 0, W - 1), x1 = clamp((int)fu + 1, 0, W - 1);\n"
+    "  int y0 = clamp((int)fv, 0, H - 1), y1 = clamp((int)fv + 1, 0, H - 1);\n"
+    "  float4 p = (1 - a) * (1 - b) * convert_float4(in[tiled(x0, y0, W)]) + a * (1 - b) * convert_float4(in[tiled(x1, y0, W)])\n"
+    "           + (1 - a) * b * convert_float4(in[tiled(x0, y1, W)]) + a * b * convert_float4(in[tiled(x1, y1, W)]);\n"
+    "  out[y * OW + x] = convert_uchar4_sat_rte(p); }\n";
 
-enum { CONV_IMG, CONV_BUF, RESIZE_IMG, RESIZE_BUF, BOX_IMG, BOX_BUF };
-static const char *const names[] = {"conv_img", "conv_buf", "resize_img", "resize_buf", "box_img", "box_buf"};
+enum { CONV_IMG, CONV_BUF, RESIZE_IMG, RESIZE_BUF, BOX_IMG, BOX_BUF, CONV_TILE, RESIZE_TILE };
+static const char *const names[] = {"conv_img", "conv_buf", "resize_img", "resize_buf", "box_img", "box_buf",
+                                    "conv_tile", "resize_tile"};
+
+/* A copy of row-major pixels (elem bytes each, w and h multiples of 8) in
+ * 8x8 tiles, the tiles row by row. */
+static void *to_tiles(const void *rows, size_t w, size_t h, size_t elem)
+{
+  unsigned char *t = malloc(w * h * elem);
+  for (size_t y = 0; t && y < h; y++)
+    for (size_t x = 0; x < w; x++) {
+      size_t at = (((y >> 3) * (w >> 3) + (x >> 3)) << 6) | ((y & 7) << 3) | (x & 7);
+      memcpy(t + at * elem, (const unsigned char *)rows + (y * w + x) * elem, elem);
+    }
+  return t;
+}
 
 typedef struct images_st {
   long kind;
@@ -97,7 +128,7 @@ static void *images_setup(bench_env *e, long kind)
   double lin = sqrt(e->scale);
   size_t n;
   switch (kind) {
-  case CONV_IMG: case CONV_BUF:
+  case CONV_IMG: case CONV_BUF: case CONV_TILE:
     s->w = s->h = (size_t)(CW * lin) / 16 * 16, s->d = 1;
     n = s->w * s->h * 4;
     s->in = malloc(n * 4), s->out = malloc(n * 4);
@@ -111,11 +142,13 @@ static void *images_setup(bench_env *e, long kind)
                      CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, s->in);
       s->dout = image(e, CL_MEM_OBJECT_IMAGE2D, CL_RGBA, CL_FLOAT, s->w, s->h, 1, CL_MEM_WRITE_ONLY, NULL);
     } else {
-      s->din = bench_buffer(e, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * 4, s->in);
+      void *t = kind == CONV_TILE ? to_tiles(s->in, s->w, s->h, 16) : NULL;
+      s->din = bench_buffer(e, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * 4, t ? t : s->in);
+      free(t);
       s->dout = bench_buffer(e, CL_MEM_WRITE_ONLY, n * 4, NULL);
     }
     break;
-  case RESIZE_IMG: case RESIZE_BUF:
+  case RESIZE_IMG: case RESIZE_BUF: case RESIZE_TILE:
     s->w = s->h = (size_t)(RW * lin) / 16 * 16, s->d = 1;
     s->ow = s->oh = s->w * RO / RW;
     s->in = malloc(s->w * s->h * 4), s->out = malloc(s->ow * s->oh * 4);
@@ -126,7 +159,9 @@ static void *images_setup(bench_env *e, long kind)
                      CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, s->in);
       s->dout = image(e, CL_MEM_OBJECT_IMAGE2D, CL_RGBA, CL_UNORM_INT8, s->ow, s->oh, 1, CL_MEM_WRITE_ONLY, NULL);
     } else {
-      s->din = bench_buffer(e, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, s->w * s->h * 4, s->in);
+      void *t = kind == RESIZE_TILE ? to_tiles(s->in, s->w, s->h, 4) : NULL;
+      s->din = bench_buffer(e, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, s->w * s->h * 4, t ? t : s->in);
+      free(t);
       s->dout = bench_buffer(e, CL_MEM_WRITE_ONLY, s->ow * s->oh * 4, NULL);
     }
     break;
@@ -151,14 +186,14 @@ static void *images_setup(bench_env *e, long kind)
   case CONV_IMG:
     bench_args(s->k, 3, sizeof(cl_mem), &s->din, sizeof(cl_mem), &s->dout, sizeof(cl_mem), &s->dw);
     break;
-  case CONV_BUF:
+  case CONV_BUF: case CONV_TILE:
     bench_args(s->k, 5, sizeof(cl_mem), &s->din, sizeof(cl_mem), &s->dout, sizeof(cl_mem), &s->dw, sizeof(int), &W,
                sizeof(int), &H);
     break;
   case RESIZE_IMG: case BOX_IMG:
     bench_args(s->k, 2, sizeof(cl_mem), &s->din, sizeof(cl_mem), &s->dout);
     break;
-  case RESIZE_BUF:
+  case RESIZE_BUF: case RESIZE_TILE:
     bench_args(s->k, 6, sizeof(cl_mem), &s->din, sizeof(cl_mem), &s->dout, sizeof(int), &W, sizeof(int), &H,
                sizeof(int), &OW, sizeof(int), &OH);
     break;
@@ -174,7 +209,7 @@ static double images_run(bench_env *e, void *p)
 {
   images_st *s = p;
   size_t local[3] = {16, 16, 1};
-  if (s->kind == RESIZE_IMG || s->kind == RESIZE_BUF) {
+  if (s->kind == RESIZE_IMG || s->kind == RESIZE_BUF || s->kind == RESIZE_TILE) {
     size_t g[2] = {s->ow, s->oh};
     return bench_ndrange_time(e, s->k, 2, g, local);
   }
@@ -199,10 +234,12 @@ static int images_verify(bench_env *e, void *p)
     size_t origin[3] = {0, 0, 0}, region[3] = {s->kind == CONV_IMG ? s->w : s->ow, s->kind == CONV_IMG ? s->h : s->oh, 1};
     bench_check(clEnqueueReadImage(e->q, s->dout, CL_TRUE, origin, region, 0, 0, s->out, 0, NULL, NULL), "read");
   } else {
-    size_t bytes = s->kind == RESIZE_BUF ? s->ow * s->oh * 4 : s->kind == CONV_BUF ? s->w * s->h * 16 : s->w * s->h * s->d * 4;
+    size_t bytes = s->kind == RESIZE_BUF || s->kind == RESIZE_TILE ? s->ow * s->oh * 4
+                   : s->kind == CONV_BUF || s->kind == CONV_TILE  ? s->w * s->h * 16
+                                                                   : s->w * s->h * s->d * 4;
     bench_check(clEnqueueReadBuffer(e->q, s->dout, CL_TRUE, 0, bytes, s->out, 0, NULL, NULL), "read");
   }
-  if (s->kind == CONV_IMG || s->kind == CONV_BUF) {
+  if (s->kind == CONV_IMG || s->kind == CONV_BUF || s->kind == CONV_TILE) {
     const float *in = s->in, *out = s->out;
     for (int y = 0; y < H; y += 7)
       for (int x = 0; x < W; x += 3)
@@ -216,7 +253,7 @@ static int images_verify(bench_env *e, void *p)
         }
     return 1;
   }
-  if (s->kind == RESIZE_IMG || s->kind == RESIZE_BUF) {
+  if (s->kind == RESIZE_IMG || s->kind == RESIZE_BUF || s->kind == RESIZE_TILE) {
     const unsigned char *in = s->in, *out = s->out;
     for (size_t y = 0; y < s->oh; y += 5)
       for (size_t x = 0; x < s->ow; x += 3) {
@@ -272,5 +309,7 @@ const bench_def bench_images_defs[] = {
   I("image bilinear resize RGBA8 1024^2->1536^2 (buffers)", RESIZE_BUF),
   I("image 3D box 3x3x3 float 128^3 (images)", BOX_IMG),
   I("image 3D box 3x3x3 float 128^3 (buffers)", BOX_BUF),
+  I("image layout probe: conv 5x5 (buffers, input in 8x8 tiles)", CONV_TILE),
+  I("image layout probe: bilinear resize (buffers, input in 8x8 tiles)", RESIZE_TILE),
 };
 const size_t bench_images_count = sizeof(bench_images_defs) / sizeof(bench_images_defs[0]);
