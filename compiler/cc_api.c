@@ -197,54 +197,11 @@ out_log:
   return rc;
 }
 
-static int api_build(const cc_device_desc *dev, const char *source, const char *options, cc_blob *out,
-                     char **log)
-{
-  cc_options o;
-  cc_str msg = {0};
-  cc_diag d = {0};
-  char *olog = NULL;
-  out->data = NULL;
-  out->size = 0;
-  int rc = cc_parse_compile_options(options, &o, &olog);
-  cc_log_line(&msg, olog);
-  free(olog);
-  if (rc != CC_OK)
-    goto out_log;
-
-  LLVMContextRef ctx = cc_context_create(&d);
-  cc_blob bc = {0}, native = {0};
-  LLVMModuleRef m;
-  cc_kernel_info *k;
-  uint32_t nk;
-  rc = front(dev, source, &o, NULL, 0, ctx, &bc, &m, &k, &nk, &msg);
-  if (rc == CC_OK) {
-    char *blog = NULL;
-    rc = cc_backend(m, dev, k, nk, o.opt_disable, 0, &native, NULL, &blog);
-    cc_log_line(&msg, blog);
-    free(blog);
-    if (rc == CC_OK)
-      cc_wg_verdicts(k, nk, d.remarks.s);
-    LLVMDisposeModule(m);
-    if (rc == CC_OK)
-      rc = write_container(CC_BIN_EXECUTABLE, dev, k, nk, &bc, &native, out);
-    else {
-      cc_kernel_infos_free(k, nk);
-      cc_blob_free(&bc);
-    }
-  }
-  LLVMContextDispose(ctx);
-  cc_log_line(&msg, d.text.s);
-  free(d.text.s);
-  free(d.remarks.s);
-  cc_options_free(&o);
-out_log:
-  *log = cc_str_take(&msg);
-  return rc;
-}
-
-static int api_build_staged(const cc_device_desc *dev, const char *source, const char *options, cc_blob *out,
-                            char **log)
+/* Source to an executable: whole (cc_backend), or staged
+ * (cc_backend_staged: the stage, or whole code for a program that must be
+ * compiled whole). */
+static int build_source(const cc_device_desc *dev, const char *source, const char *options, int staged,
+                        cc_blob *out, char **log)
 {
   cc_options o;
   cc_str msg = {0};
@@ -266,10 +223,11 @@ static int api_build_staged(const cc_device_desc *dev, const char *source, const
   rc = front(dev, source, &o, NULL, 0, ctx, &bc, &m, &k, &nk, &msg);
   if (rc == CC_OK) {
     char *blog = NULL;
-    rc = cc_backend_staged(m, dev, k, nk, o.opt_disable, &stage, &native, &blog);
+    rc = staged ? cc_backend_staged(m, dev, k, nk, o.opt_disable, &stage, &native, &blog)
+                : cc_backend(m, dev, k, nk, o.opt_disable, 0, &native, NULL, &blog);
     cc_log_line(&msg, blog);
     free(blog);
-    if (rc == CC_OK && native.size)
+    if (rc == CC_OK && native.size)  /* the vectorizer ran: its remarks are the verdicts */
       cc_wg_verdicts(k, nk, d.remarks.s);
     LLVMDisposeModule(m);
     if (rc == CC_OK)
@@ -289,6 +247,18 @@ static int api_build_staged(const cc_device_desc *dev, const char *source, const
 out_log:
   *log = cc_str_take(&msg);
   return rc;
+}
+
+static int api_build(const cc_device_desc *dev, const char *source, const char *options, cc_blob *out,
+                     char **log)
+{
+  return build_source(dev, source, options, 0, out, log);
+}
+
+static int api_build_staged(const cc_device_desc *dev, const char *source, const char *options, cc_blob *out,
+                            char **log)
+{
+  return build_source(dev, source, options, 1, out, log);
 }
 
 /* Moves the compiled kernels' records (what the back end completes) from
