@@ -413,15 +413,6 @@ static unsigned compile_threads(void)
   return n < 1 ? 1 : n > 64 ? 64 : (unsigned)n;
 }
 
-static size_t function_size(LLVMValueRef f)
-{
-  size_t n = 0;
-  for (LLVMBasicBlockRef bb = f ? LLVMGetFirstBasicBlock(f) : NULL; bb; bb = LLVMGetNextBasicBlock(bb))
-    for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in))
-      n++;
-  return n;
-}
-
 /* Part 0 defines every writable variable, hidden; the others declare it. */
 static void share_variables(LLVMModuleRef m, unsigned index)
 {
@@ -537,7 +528,7 @@ static int backend_parallel(LLVMModuleRef m, const cc_device_desc *dev, cc_kerne
   for (uint32_t k = 0; k < nkernels; k++) {
     char name[512];
     snprintf(name, sizeof(name), "%s%s", LANECL_WG_PREFIX, kinfo[k].name);
-    size[k] = function_size(LLVMGetNamedFunction(m, name));
+    size[k] = cc_function_size(LLVMGetNamedFunction(m, name));
     order[k] = k;
   }
   for (uint32_t i = 1; i < nkernels; i++)

@@ -1073,3 +1073,12 @@ void cc_tag_scope_decls(LLVMModuleRef m)
           LLVMSetMetadata(i, ag, group);
   }
 }
+
+size_t cc_function_size(LLVMValueRef f)
+{
+  size_t n = 0;
+  for (LLVMBasicBlockRef bb = f ? LLVMGetFirstBasicBlock(f) : NULL; bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in))
+      n++;
+  return n;
+}

@@ -120,6 +120,9 @@ unsigned cc_cfg_loop(const cc_cfg *cfg, unsigned header, unsigned latch, unsigne
  * room for cfg->n + 1 indices. */
 void cc_cfg_reach(const cc_cfg *cfg, unsigned from, int stop, unsigned char *in, unsigned *stack);
 
+/* The number of instructions in f's body (0 for a declaration or NULL). */
+size_t cc_function_size(LLVMValueRef f);
+
 /* Loop metadata (llvm.loop) of a latch branch: the value of property name
  * (e.g. "llvm.loop.vectorize.enable"), NULL when absent.  Operand values are
  * as LLVMGetMDNodeOperands gives them (an i1 true is a ConstantInt). */

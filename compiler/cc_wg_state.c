@@ -14,15 +14,6 @@
  * one copy of its lane loops (see one_copy below). */
 #define WG_ONE_COPY_INSTRUCTIONS 2500u
 
-static unsigned body_instructions(LLVMValueRef f)
-{
-  unsigned n = 0;
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
-    for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in))
-      n++;
-  return n;
-}
-
 static void pack_lane(wg_gen *g, const struct wg_pack *pk, LLVMValueRef *argv, LLVMValueRef x)
 {
   unsigned n = g->nparams;
@@ -447,7 +438,7 @@ int wg_build_wg_function(wg_gen *g, const int *vec_state)
    * overhead that is small beside a big body, and each copy costs its
    * share of O3 and code generation (OpenCV's radix-FFT kernels: 2 of the
    * 4 seconds of their code). */
-  unsigned body_size = body_instructions(g->body);
+  unsigned body_size = (unsigned)cc_function_size(g->body);
   int one_copy = body_size > WG_ONE_COPY_INSTRUCTIONS;
   int specialize = reqd[0] && reqd[1] && reqd[2] && !one_copy;
   if (one_copy && (g->nbnd || (reqd[0] && reqd[1] && reqd[2])))

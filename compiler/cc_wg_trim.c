@@ -569,10 +569,7 @@ int wg_split_guard(wg_gen *g)
 {
   if (g->nbnd || g->opt_disable)
     return 0;
-  unsigned size = 0;
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->body); bb; bb = LLVMGetNextBasicBlock(bb))
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
-      size++;
+  size_t size = cc_function_size(g->body);
   wg_uni u;
   if (size > SPLIT_MAX_INSTRUCTIONS || wg_uniformity(g, &u))
     return 0;
