@@ -866,6 +866,98 @@ static void tiny_teardown(bench_env *e, void *p)
 }
 
 /* ------------------------------------------------------------------------
+ * Float transcendentals, guarded as applications write them (4M floats):
+ * 0 = one sin per element; 1 = sin, cos, exp and pow once each; 2 = a
+ * chain of four sin calls.  The compiler keeps a transcendental called
+ * from several places out of line (one vector function per width), one
+ * called once inlined: these rows show what each costs at run time.
+ * ---------------------------------------------------------------------- */
+static const char math_src[] =
+  "__kernel void m0(__global const float *a, __global const float *b, __global float *c, int n)"
+  "{ int i = get_global_id(0); if (i < n) c[i] = sin(a[i]); }\n"
+  "__kernel void m1(__global const float *a, __global const float *b, __global float *c, int n)"
+  "{ int i = get_global_id(0); if (i < n) { float x = a[i];"
+  " c[i] = sin(x) + cos(x * 0.5f) + exp(x * 0.01f) + pow(b[i], 0.75f); } }\n"
+  "__kernel void m2(__global const float *a, __global const float *b, __global float *c, int n)"
+  "{ int i = get_global_id(0); if (i < n) { float x = a[i];"
+  " x = sin(x) * 3.0f + b[i]; x = sin(x) * 2.0f + 1.0f; x = sin(x * 1.5f) + x; c[i] = sin(x); } }\n";
+
+typedef struct {
+  size_t n;
+  long kind;
+  float *a, *b, *c;
+  cl_mem da, db, dc;
+  cl_program p;
+  cl_kernel k;
+} math_st;
+
+static void *math_setup(bench_env *e, long kind)
+{
+  math_st *s = calloc(1, sizeof(*s));
+  s->kind = kind;
+  s->n = scaled(e, NBIG / 4);
+  s->a = malloc(s->n * 4);
+  s->b = malloc(s->n * 4);
+  s->c = malloc(s->n * 4);
+  for (size_t i = 0; i < s->n; i++) {
+    s->a[i] = (float)(i % 2000) * 0.01f - 10.0f;
+    s->b[i] = (float)(i % 97) * 0.125f;
+  }
+  s->da = bench_buffer(e, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, s->n * 4, s->a);
+  s->db = bench_buffer(e, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, s->n * 4, s->b);
+  s->dc = bench_buffer(e, CL_MEM_READ_WRITE, s->n * 4, NULL);
+  s->p = bench_build(e, math_src, NULL);
+  s->k = bench_kernel(s->p, kind == 0 ? "m0" : kind == 1 ? "m1" : "m2");
+  int n = (int)s->n;
+  bench_args(s->k, 4, sizeof(cl_mem), &s->da, sizeof(cl_mem), &s->db, sizeof(cl_mem), &s->dc, sizeof(int), &n);
+  return s;
+}
+
+static double math_run(bench_env *e, void *p)
+{
+  math_st *s = p;
+  return bench_ndrange_time(e, s->k, 1, &s->n, NULL);
+}
+
+static double math_ref(long kind, double x, double b)
+{
+  if (kind == 0)
+    return sin(x);
+  if (kind == 1)
+    return sin(x) + cos(x * 0.5) + exp(x * 0.01) + pow(b, 0.75);
+  x = sin(x) * 3.0 + b;
+  x = sin(x) * 2.0 + 1.0;
+  x = sin(x * 1.5) + x;
+  return sin(x);
+}
+
+static int math_verify(bench_env *e, void *p)
+{
+  math_st *s = p;
+  bench_check(clEnqueueReadBuffer(e->q, s->dc, CL_TRUE, 0, s->n * 4, s->c, 0, NULL, NULL), "read");
+  for (size_t i = 0; i < s->n; i += 7) {
+    double want = math_ref(s->kind, s->a[i], s->b[i]);
+    if (fabs(s->c[i] - want) > 1e-4 * fabs(want) + 1e-4)
+      return 0;
+  }
+  return 1;
+}
+
+static void math_teardown(bench_env *e, void *p)
+{
+  math_st *s = p;
+  clReleaseKernel(s->k);
+  clReleaseProgram(s->p);
+  clReleaseMemObject(s->da);
+  clReleaseMemObject(s->db);
+  clReleaseMemObject(s->dc);
+  free(s->a);
+  free(s->b);
+  free(s->c);
+  free(s);
+}
+
+/* ------------------------------------------------------------------------
  * Build time: param 0 = first build of a new source, 1 = cached rebuild of the
  * same source in a new program object, 2 = first build and then one small
  * launch of the kernel to its end (clCreateKernel, 16x16 work-items,
@@ -999,6 +1091,9 @@ const bench_def bench_kernels_defs[] = {
   {"sgemm naive 512", sgemm_setup, sgemm_run, sgemm_verify, sgemm_teardown, sgemm_native, 0},
   {"sgemm tiled16 512", sgemm_setup, sgemm_run, sgemm_verify, sgemm_teardown, sgemm_native, 1},
   {"nbody 8192 float4", nbody_setup, nbody_run, nbody_verify, nbody_teardown, nbody_native, 0},
+  {"math sin 4M float (guarded)", math_setup, math_run, math_verify, math_teardown, NULL, 0},
+  {"math sin+cos+exp+pow 4M float (guarded)", math_setup, math_run, math_verify, math_teardown, NULL, 1},
+  {"math 4 chained sin 4M float (guarded)", math_setup, math_run, math_verify, math_teardown, NULL, 2},
   {"mandelbrot 2048x1024", mandel_setup, mandel_run, mandel_verify, mandel_teardown, mandel_native, 0},
   {"stencil2d local 4096^2", stencil_setup, stencil_run, stencil_verify, stencil_teardown, stencil_native, 0},
   {"launch async (per kernel)", tiny_setup, tiny_run, tiny_verify, tiny_teardown, NULL, 0, 0, "us", 1e6},

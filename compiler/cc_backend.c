@@ -146,6 +146,8 @@ int cc_optimize(LLVMModuleRef m, LLVMTargetMachineRef tm, const cc_device_desc *
     LLVMDisposeErrorMessage(msg);
     return CC_INTERNAL;
   }
+  if (!opt_disable)
+    cc_vecmath_release(m, tm);
   return CC_OK;
 }
 
@@ -662,7 +664,9 @@ static int backend_finish(LLVMModuleRef m, LLVMTargetMachineRef tm, const cc_dev
 {
   double t = cc_now_ms();
   int rc = CC_OK;
-  if (cc_wg_finish)
+  if (!opt_disable && lc_config_num(LC_CC_VECMATH))
+    rc = cc_vecmath_out_of_line(m, err);
+  if (rc == CC_OK && cc_wg_finish)
     rc = cc_wg_finish(m, tm, opt_disable, err);
   /* cc_wg_finish rewrites lane loops by hand (masked widening, affine
    * accesses): IR it leaves invalid is a build error here, not wrong code

@@ -215,6 +215,13 @@ int cc_builtins_bytes(const void **data, size_t *size);
  * runs default<O3> (loop and SLP vectorizer on; default<O0> with opt_disable). */
 int cc_optimize(LLVMModuleRef m, LLVMTargetMachineRef tm, const cc_device_desc *dev,
                 const cc_kernel_info *kinfo, uint32_t nkernels, int opt_disable, char **err);
+/* (cc_vecmath.c) Before cc_wg_finish and cc_optimize: a float transcendental
+ * of the library called from two places or more is kept out of line, with
+ * its vector forms named for the loop vectorizer (linked from the library,
+ * kept in llvm.compiler.used).  cc_vecmath_release, after O3, takes them out
+ * of llvm.compiler.used and drops those no loop called. */
+int cc_vecmath_out_of_line(LLVMModuleRef m, char **err);
+void cc_vecmath_release(LLVMModuleRef m, LLVMTargetMachineRef tm);
 /* (cc_widthcap.c) Before default<O3>: a lane loop (vectorize.enable, no
  * width) whose instructions (callees included) times the widest width the
  * vectorizer may pick for its narrowest loaded/stored type exceed a budget

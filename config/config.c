@@ -47,6 +47,9 @@ static const lc_var_desc table[LC_NVARS] = {
   [LC_CC_LAZY] = {"LANECL_CC_LAZY", LC_TYPE_ENUM, 0, 0, "0|1", "1", 1, true, true, "runtime",
                   "1: clBuildProgram stops before code generation, a kernel's code is made when it is created; "
                   "0: every kernel's code at clBuildProgram"},
+  [LC_CC_VECMATH] = {"LANECL_CC_VECMATH", LC_TYPE_ENUM, 0, 0, "0|1", "1", 1, true, true, "compiler",
+                     "1: a float transcendental called from several places is one out-of-line vector function; "
+                     "0: inlined at every call"},
 };
 
 /* Names read by the tests and tools, not by LaneCL: not warned about

@@ -29,6 +29,7 @@ typedef enum lc_var {
   LC_CC_TIMING,
   LC_CC_THREADS,
   LC_CC_LAZY,
+  LC_CC_VECMATH,
   LC_NVARS
 } lc_var;
 

@@ -260,6 +260,8 @@ static void hash_device(hasher *h, const cc_device_desc *dev)
   hash_str(h, dev->cl_ext);
   /* LANECL_LLVM_ARGS changes what LLVM makes of a program */
   hash_str(h, lc_config_str(LC_LLVM_ARGS));
+  /* and so does LANECL_CC_VECMATH */
+  hash_str(h, lc_config_str(LC_CC_VECMATH));
 }
 
 static char cache_dir[PATH_MAX];
