@@ -30,6 +30,8 @@ static const char guards_src[] =
     "  int i = get_global_id(0); o[i] = a[i] * 2.0f + b[i / per]; }\n"
     "kernel void guard_div(global float *o, global const float *a, global const float *b, int n, int per) {\n"
     "  int i = get_global_id(0); if (i < n) o[i] = a[i] * 2.0f + b[i / per]; }\n"
+    "kernel void guard_div64(global float *o, global const float *a, global const float *b, int n, int per) {\n"
+    "  size_t i = get_global_id(0); if (i < (size_t)n) o[i] = a[i] * 2.0f + b[i / (size_t)per]; }\n"
     "kernel void mv_col(global float *y, global const float *A, global const float *x, int n, int per) {\n"
     "  int i = get_global_id(0); float s = 0.0f;\n"
     "  for (int j = 0; j < n; j++) s += A[j * n + i] * x[j]; y[i] = s; }\n"
@@ -44,9 +46,9 @@ static const char guards_src[] =
     "  for (int j = 0; j < n; j++) s += A[i * n + j] * x[j]; y[i] = s; } }\n";
 
 enum { K_PLAIN, K_GUARD, K_GUARD_RET, K_PLAIN_BIAS, K_GUARD_BIAS, K_GUARD_BIAS_GROUP, K_PLAIN_DIV, K_GUARD_DIV,
-       K_MV_COL, K_MV_COL_GUARD, K_MV_ROW, K_MV_ROW_GUARD };
+       K_MV_COL, K_MV_COL_GUARD, K_MV_ROW, K_MV_ROW_GUARD, K_GUARD_DIV64 };
 static const char *const names[] = {"plain",    "guard",     "guard_ret", "plain_bias", "guard_bias", "guard_bias_group",
-                                    "plain_div", "guard_div", "mv_col",    "mv_col_guard", "mv_row", "mv_row_guard"};
+                                    "plain_div", "guard_div", "mv_col",    "mv_col_guard", "mv_row", "mv_row_guard", "guard_div64"};
 
 typedef struct guards_st {
   long kind;
@@ -59,7 +61,7 @@ typedef struct guards_st {
 
 static int is_mv(long kind)
 {
-  return kind >= K_MV_COL;
+  return kind >= K_MV_COL && kind <= K_MV_ROW_GUARD;
 }
 
 static void *guards_setup(bench_env *e, long kind)
@@ -71,7 +73,7 @@ static void *guards_setup(bench_env *e, long kind)
     n = 1024;
   /* The guarded kernels get n - 7 elements: the last group is partial. */
   int guarded = kind == K_GUARD || kind == K_GUARD_RET || kind == K_GUARD_BIAS || kind == K_GUARD_BIAS_GROUP ||
-                kind == K_GUARD_DIV || kind == K_MV_COL_GUARD || kind == K_MV_ROW_GUARD;
+                kind == K_GUARD_DIV || kind == K_MV_COL_GUARD || kind == K_MV_ROW_GUARD || kind == K_GUARD_DIV64;
   s->n = guarded ? n - 7 : n;
   s->global = (n + 255) / 256 * 256;
   size_t na = is_mv(kind) ? n * n : s->global;
@@ -110,7 +112,7 @@ static float expect(const guards_st *s, size_t i)
     return s->a[i] * 2.0f + s->b[0];
   case K_GUARD_BIAS_GROUP:
     return s->a[i] * 2.0f + s->b[i / 256];
-  case K_PLAIN_DIV: case K_GUARD_DIV:
+  case K_PLAIN_DIV: case K_GUARD_DIV: case K_GUARD_DIV64:
     return s->a[i] * 2.0f + s->b[i / PER];
   default: {
     size_t n = s->n; /* the matrix's size: the guarded kernels' is not a multiple of the group */
@@ -158,6 +160,7 @@ const bench_def bench_guards_defs[] = {
   G("shape if (i<n) o=a*2+b[group] 2M", K_GUARD_BIAS_GROUP),
   G("shape o=a*2+b[i/per] 2M (no guard)", K_PLAIN_DIV),
   G("shape if (i<n) o=a*2+b[i/per] 2M", K_GUARD_DIV),
+  G("shape if (i<n) o=a*2+b[i/per] size_t 2M", K_GUARD_DIV64),
   G("shape column dot A[j*n+i] 2048 (no guard)", K_MV_COL),
   G("shape if (i<n) column dot 2048", K_MV_COL_GUARD),
   G("shape row dot A[i*n+j] 2048 (no guard)", K_MV_ROW),

@@ -225,20 +225,164 @@ static void divide_by_magic(LLVMBuilderRef b, LLVMModuleRef m, LLVMValueRef inst
   LLVMInstructionEraseFromParent(inst);
 }
 
+/* ---- 64-bit divisors ----
+ *
+ * The same algorithms with N = 64.  The magic number needs a 128-by-64-bit
+ * division whose quotient fits in 64 bits (the high word is below the
+ * divisor): x86's `div` does it, as inline assembly, once per lane loop.
+ * Per lane the high half of a 64x64-bit product is built from four 32x32
+ * products (vpmuludq in the vector loop: AVX-512 has no 64-bit high
+ * multiply either). */
+
+/* rdx:rax / d; hi < d */
+static LLVMValueRef build_divq(LLVMBuilderRef b, LLVMContextRef c, LLVMValueRef hi, LLVMValueRef lo, LLVMValueRef d)
+{
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
+  LLVMTypeRef params[3] = {i64, i64, i64};
+  LLVMTypeRef rets[2] = {i64, i64};
+  LLVMTypeRef fty = LLVMFunctionType(LLVMStructTypeInContext(c, rets, 2, 0), params, 3, 0);
+  static const char text[] = "divq $4";
+  static const char cons[] = "={ax},={dx},{ax},{dx},r,~{flags}";
+  LLVMValueRef asmv = LLVMGetInlineAsm(fty, text, sizeof(text) - 1, cons, sizeof(cons) - 1, 0, 0,
+                                       LLVMInlineAsmDialectATT, 0);
+  LLVMValueRef args[3] = {lo, hi, d};
+  LLVMValueRef r = LLVMBuildCall2(b, fty, asmv, args, 3, "");
+  return LLVMBuildExtractValue(b, r, 0, "");
+}
+
+/* The helper's result: {magic, shifts}; shifts as for 32 bits:
+ *   signed:   bits 0-7 sh, bit 8 the divisor's sign
+ *   unsigned: bits 0-7 sh1, bits 8-15 sh2 */
+static LLVMValueRef magic_helper64(LLVMModuleRef m, int is_signed)
+{
+  const char *name = is_signed ? "__lanecl_divmagic_s64" : "__lanecl_divmagic_u64";
+  LLVMValueRef f = LLVMGetNamedFunction(m, name);
+  if (f)
+    return f;
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(c), rets[2] = {i64, i64};
+  f = LLVMAddFunction(m, name, LLVMFunctionType(LLVMStructTypeInContext(c, rets, 2, 0), &i64, 1, 0));
+  LLVMSetLinkage(f, LLVMInternalLinkage);
+  static const char *const attrs[] = {"speculatable", "nounwind", "willreturn", "noinline", "nofree", "nosync"};
+  for (size_t k = 0; k < sizeof(attrs) / sizeof(attrs[0]); k++)
+    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c, cc_attr_kind(attrs[k]), 0));
+  LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c, cc_attr_kind("memory"), 0));
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(c, f, "entry"));
+  LLVMValueRef d = LLVMGetParam(f, 0);
+  LLVMValueRef z = LLVMConstInt(i64, 0, 0), one = LLVMConstInt(i64, 1, 0);
+  LLVMValueRef d1 = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, d, z, ""), one, d, "d");
+  LLVMValueRef ad = d1;
+  if (is_signed)
+    ad = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, d1, z, ""), LLVMBuildSub(b, z, d1, ""), d1, "absd");
+  /* l = ceil(log2 ad) = 64 - clz(ad - 1) (ad as unsigned: |INT64_MIN| is 2^63) */
+  LLVMValueRef args[2] = {LLVMBuildSub(b, ad, one, ""), LLVMConstInt(LLVMInt1TypeInContext(c), 0, 0)};
+  LLVMValueRef clz = cc_build_intrinsic(b, m, "llvm.ctlz", &i64, 1, args, 2, "");
+  LLVMValueRef l = LLVMBuildSub(b, LLVMConstInt(i64, 64, 0), clz, "l");
+  LLVMValueRef mg, sh;
+  if (is_signed) {
+    /* l = max(l, 1); m = 1 + 2^(63 + l) / |d| (|d| = 1: 2^64 + 1, whose low
+     * word is 1); magic = m - 2^64; sh = l - 1 */
+    l = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, l, z, ""), one, l, "");
+    LLVMValueRef unit = LLVMBuildICmp(b, LLVMIntEQ, ad, one, "");
+    LLVMValueRef hi = LLVMBuildShl(b, one, LLVMBuildSub(b, l, one, ""), "");
+    hi = LLVMBuildSelect(b, unit, z, hi, "");
+    LLVMValueRef q = build_divq(b, c, hi, z, ad);
+    mg = LLVMBuildSelect(b, unit, one, LLVMBuildAdd(b, q, one, ""), "");
+    LLVMValueRef neg = LLVMBuildZExt(b, LLVMBuildICmp(b, LLVMIntSLT, d1, z, ""), i64, "");
+    sh = LLVMBuildOr(b, LLVMBuildSub(b, l, one, ""), LLVMBuildShl(b, neg, LLVMConstInt(i64, 8, 0), ""), "");
+  } else {
+    /* m = 1 + 2^64 (2^l - d) / d (2^l - d < d; 2^64 - d is 0 - d);
+     * sh1 = min(l, 1); sh2 = max(l - 1, 0) */
+    LLVMValueRef full = LLVMBuildICmp(b, LLVMIntEQ, l, LLVMConstInt(i64, 64, 0), "");
+    LLVMValueRef pow2 = LLVMBuildSelect(b, full, z, LLVMBuildShl(b, one, LLVMBuildSelect(b, full, z, l, ""), ""), "");
+    LLVMValueRef q = build_divq(b, c, LLVMBuildSub(b, pow2, ad, ""), z, ad);
+    mg = LLVMBuildAdd(b, q, one, "");
+    LLVMValueRef nz = LLVMBuildICmp(b, LLVMIntNE, l, z, "");
+    LLVMValueRef sh1 = LLVMBuildZExt(b, nz, i64, "");
+    LLVMValueRef sh2 = LLVMBuildSelect(b, nz, LLVMBuildSub(b, l, one, ""), z, "");
+    sh = LLVMBuildOr(b, sh1, LLVMBuildShl(b, sh2, LLVMConstInt(i64, 8, 0), ""), "");
+  }
+  LLVMValueRef r = LLVMGetUndef(LLVMGetReturnType(LLVMGlobalGetValueType(f)));
+  r = LLVMBuildInsertValue(b, r, mg, 0, "");
+  r = LLVMBuildInsertValue(b, r, sh, 1, "");
+  LLVMBuildRet(b, r);
+  LLVMDisposeBuilder(b);
+  return f;
+}
+
+/* The high 64 bits of a * m, unsigned, from 32-bit halves. */
+static LLVMValueRef mulhu64(LLVMBuilderRef b, LLVMTypeRef i64, LLVMValueRef a, LLVMValueRef m)
+{
+  LLVMValueRef lo = LLVMConstInt(i64, 0xffffffffu, 0), c32 = LLVMConstInt(i64, 32, 0);
+  LLVMValueRef al = LLVMBuildAnd(b, a, lo, ""), ah = LLVMBuildLShr(b, a, c32, "");
+  LLVMValueRef ml = LLVMBuildAnd(b, m, lo, ""), mh = LLVMBuildLShr(b, m, c32, "");
+  LLVMValueRef ll = LLVMBuildMul(b, al, ml, ""), hl = LLVMBuildMul(b, ah, ml, "");
+  LLVMValueRef lh = LLVMBuildMul(b, al, mh, ""), hh = LLVMBuildMul(b, ah, mh, "");
+  /* each term below 2^32 but lh: the sum stays below 2^64 */
+  LLVMValueRef cross = LLVMBuildAdd(b, LLVMBuildAdd(b, LLVMBuildLShr(b, ll, c32, ""), LLVMBuildAnd(b, hl, lo, ""), ""),
+                                    lh, "");
+  return LLVMBuildAdd(b, LLVMBuildAdd(b, hh, LLVMBuildLShr(b, hl, c32, ""), ""), LLVMBuildLShr(b, cross, c32, ""),
+                      "mulhu");
+}
+
+static void divide_by_magic64(LLVMBuilderRef b, LLVMModuleRef m, LLVMValueRef inst, LLVMValueRef d, int is_signed,
+                              int rem)
+{
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
+  LLVMValueRef f = magic_helper64(m, is_signed);
+  LLVMPositionBuilderBefore(b, inst);
+  LLVMValueRef a = LLVMGetOperand(inst, 0);
+  LLVMValueRef res = LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, &d, 1, "div.magic");
+  LLVMValueRef mg = LLVMBuildExtractValue(b, res, 0, "");
+  LLVMValueRef shifts = LLVMBuildExtractValue(b, res, 1, "");
+  LLVMValueRef ff = LLVMConstInt(i64, 0xff, 0), z = LLVMConstInt(i64, 0, 0);
+  LLVMValueRef f1 = LLVMBuildAnd(b, shifts, ff, "");
+  LLVMValueRef f2 = LLVMBuildAnd(b, LLVMBuildLShr(b, shifts, LLVMConstInt(i64, 8, 0), ""), ff, "");
+  LLVMValueRef q;
+  if (is_signed) {
+    /* mulsh(a, mg) = mulhu(a, mg) - (a < 0 ? mg : 0) - (mg < 0 ? a : 0) */
+    LLVMValueRef t = mulhu64(b, i64, a, mg);
+    t = LLVMBuildSub(b, t, LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, a, z, ""), mg, z, ""), "");
+    t = LLVMBuildSub(b, t, LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, mg, z, ""), a, z, ""), "");
+    LLVMValueRef q0 = LLVMBuildAdd(b, a, t, "");
+    q0 = LLVMBuildSub(b, LLVMBuildAShr(b, q0, f1, ""), LLVMBuildAShr(b, a, LLVMConstInt(i64, 63, 0), ""), "");
+    LLVMValueRef dsign = LLVMBuildSub(b, z, f2, "");
+    q = LLVMBuildSub(b, LLVMBuildXor(b, q0, dsign, ""), dsign, "div.q");
+  } else {
+    LLVMValueRef t = mulhu64(b, i64, a, mg);
+    q = LLVMBuildLShr(b, LLVMBuildAdd(b, t, LLVMBuildLShr(b, LLVMBuildSub(b, a, t, ""), f1, ""), ""), f2, "div.q");
+  }
+  LLVMValueRef v = q;
+  if (rem) {
+    LLVMValueRef d1 = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, d, z, ""), LLVMConstInt(i64, 1, 0), d, "");
+    v = LLVMBuildSub(b, a, LLVMBuildMul(b, q, d1, ""), "div.r");
+  }
+  LLVMReplaceAllUsesWith(inst, v);
+  LLVMInstructionEraseFromParent(inst);
+}
+
 unsigned cc_uniform_divisions(LLVMValueRef fn, int (*is_uniform)(void *arg, LLVMValueRef v, int divisor), void *arg)
 {
   LLVMModuleRef m = LLVMGetGlobalParent(fn);
   LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetModuleContext(m));
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(LLVMGetModuleContext(m));
   LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
   unsigned n = 0;
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;) {
       LLVMValueRef next = LLVMGetNextInstruction(i);
       LLVMOpcode op = LLVMGetInstructionOpcode(i);
-      if ((op == LLVMSDiv || op == LLVMSRem || op == LLVMUDiv || op == LLVMURem) && LLVMTypeOf(i) == i32) {
+      if ((op == LLVMSDiv || op == LLVMSRem || op == LLVMUDiv || op == LLVMURem) &&
+          (LLVMTypeOf(i) == i32 || LLVMTypeOf(i) == i64)) {
         LLVMValueRef d = unguarded_divisor(i);
         if (!LLVMIsAConstant(d) && is_uniform(arg, d, 1) && !is_uniform(arg, LLVMGetOperand(i, 0), 0)) {
-          divide_by_magic(b, m, i, d, op == LLVMSDiv || op == LLVMSRem, op == LLVMSRem || op == LLVMURem);
+          int sg = op == LLVMSDiv || op == LLVMSRem, rem = op == LLVMSRem || op == LLVMURem;
+          if (LLVMTypeOf(i) == i32)
+            divide_by_magic(b, m, i, d, sg, rem);
+          else
+            divide_by_magic64(b, m, i, d, sg, rem);
           n++;
         }
       }

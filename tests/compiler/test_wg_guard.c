@@ -85,6 +85,33 @@ TEST(uniform_load_under_a_guard_is_no_gather)
   ASSERT_EQ(g2, 0);
 }
 
+/* 64-bit: a size_t index divided by a ulong size, a long by a long */
+TEST(uniform_64_bit_divisor_leaves_no_division_in_the_lane_loop)
+{
+  if (lanes() < 4)
+    tl_skip("no vector lanes on this target");
+  const char *src =
+      "kernel void idx(global float *o, global const float *b, ulong n, ulong per) {\n"
+      "  size_t i = get_global_id(0); if (i < n) o[i] = b[i / per] + (float)(i % per); }\n"
+      "kernel void sl(global long *o, global const long *a, long d) {\n"
+      "  size_t i = get_global_id(0); o[i] = a[i] / d - a[i] % d; }\n";
+  wg_prog p;
+  wg_build(src, levels[0], &p);
+  ASSERT_CONTAINS(ct_kernel(&p.bin, "idx")->report, "by a uniform value: multiplication by a magic number");
+  ASSERT_CONTAINS(ct_kernel(&p.bin, "sl")->report, "by a uniform value: multiplication by a magic number");
+  wg_free(&p);
+  char *ir = optimized_ir(src);
+  unsigned udiv = count_in_function(ir, "__lanecl_wg_idx", "udiv ") + count_in_function(ir, "__lanecl_wg_idx", "urem ");
+  unsigned umagic = count_in_function(ir, "__lanecl_wg_idx", "@__lanecl_divmagic_u64(");
+  unsigned sdiv = count_in_function(ir, "__lanecl_wg_sl", "sdiv ") + count_in_function(ir, "__lanecl_wg_sl", "srem ");
+  unsigned smagic = count_in_function(ir, "__lanecl_wg_sl", "@__lanecl_divmagic_s64(");
+  free(ir);
+  ASSERT_EQ(udiv, 0);
+  ASSERT_TRUE(umagic >= 1);
+  ASSERT_EQ(sdiv, 0);
+  ASSERT_TRUE(smagic >= 1);
+}
+
 TEST(uniform_divisor_leaves_no_division_in_the_lane_loop)
 {
   if (lanes() < 4)
