@@ -3,22 +3,21 @@
  * The float transcendentals of builtins/math_f32.cl (sin, exp, pow, ...) are
  * branch-free code written for every width, so the loop vectorizer can widen
  * the scalar form once it is inlined into a lane loop.  Inlined, each call
- * site is a copy of the whole function at the loop's width: about 300 to
- * 500 instructions of assembly each.  A kernel that calls sin 26 times, or
- * once in a body that the work-group function holds in several copies (the
- * state machine's shapes, a guard's split), spends most of its optimization
- * and code generation on those copies.
+ * is a copy of the whole function at the loop's width, in each copy of the
+ * work-group body (the state machine's launch shapes): 300 to 500 lines of
+ * assembly each.  A kernel that calls sin 26 times spends most of its
+ * optimization and code generation on those copies.
  *
  * cc_vecmath_out_of_line runs before the lane loops are finished and
  * optimized (the first inliner, cc_wg_outer.c's or default<O3>'s, would
- * inline the calls).  A function of the list below called from two places
- * or more in the module, once inlining is done, becomes noinline and names its vector forms
- * (the library's own overloads, float2 .. float16) in the attribute the loop
- * vectorizer reads (vector-function-abi-variant), unmasked and masked (a
+ * inline the calls).  A function of the list below that the program's
+ * source calls from four places or more becomes noinline and names its
+ * vector forms (the library's own overloads, float2 .. float16) in the
+ * attribute the loop vectorizer reads (vector-function-abi-variant), unmasked and masked (a
  * call in a predicated block; the masked form is a wrapper that ignores the
  * mask: these functions have no side effects).  The vectorizer then calls
  * one copy of the vector form from each widened loop.  A function called
- * once stays inlined: one copy either way, and no call.
+ * from fewer places stays inlined: the call costs run time (below).
  *
  * The vector forms are referenced only by name until the vectorizer calls
  * them: llvm.compiler.used keeps them through O3, and the scalar function
@@ -53,33 +52,46 @@ static const struct {
 static const unsigned widths[] = {2, 4, 8, 16};
 #define NWIDTHS (sizeof(widths) / sizeof(widths[0]))
 
+/* Calls in the source from which a function goes out of line.  Out of
+ * line, the calls cost 8 to 13% of a math-bound kernel's run time (bench
+ * rows math *: inlined, each call is optimized with its operands and
+ * scheduled with its neighbours); the compile time saved grows with the
+ * calls (lanecl-cc: sin, cos, exp and pow once each, the same 0.45 s either
+ * way; four sin, 0.55 -> 0.42 s; eight, 0.75 -> 0.43 s; 26, 1.62 -> 0.95 s). */
+#define OUT_OF_LINE_CALLS 4
+
 #define USED_NAME "llvm.compiler.used"
 #define MASKED_PREFIX "__lanecl_vm"
 
-/* How many copies of a call in fn the module will hold once inlining is
- * done, up to 2: fn's callers' copies when fn is always inlined (a
- * work-group body, called from each state of the state machine), else 1. */
-static unsigned copies_of(LLVMValueRef fn, unsigned alwaysinline, int depth)
+/* How many calls in the program's source a call in fn stands for, up to
+ * OUT_OF_LINE_CALLS: a function the source calls from several places (always
+ * inlined) counts its callers; a work-group body (K.body, which the state
+ * machine inlines in several copies) counts 1: each copy runs for another
+ * launch shape, and the calls that run are what the source wrote. */
+static unsigned calls_of(LLVMValueRef fn, unsigned alwaysinline, int depth)
 {
-  if (depth > 8 || !LLVMGetEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, alwaysinline))
+  size_t len;
+  const char *name = LLVMGetValueName2(fn, &len);
+  if (depth > 8 || (len > 5 && !memcmp(name + len - 5, ".body", 5)) ||
+      !LLVMGetEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, alwaysinline))
     return 1;
   unsigned n = 0;
-  for (LLVMUseRef u = LLVMGetFirstUse(fn); u && n < 2; u = LLVMGetNextUse(u)) {
+  for (LLVMUseRef u = LLVMGetFirstUse(fn); u && n < OUT_OF_LINE_CALLS; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
     if (LLVMIsACallInst(user) && cc_called_function(user) == fn)
-      n += copies_of(LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)), alwaysinline, depth + 1);
+      n += calls_of(LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)), alwaysinline, depth + 1);
   }
   return n ? n : 1;
 }
 
-/* Calls of f once everything inlined is (direct calls), up to 2. */
+/* Calls of f in the program's source, up to OUT_OF_LINE_CALLS. */
 static unsigned count_calls(LLVMValueRef f)
 {
   unsigned n = 0, alwaysinline = cc_attr_kind("alwaysinline");
-  for (LLVMUseRef u = LLVMGetFirstUse(f); u && n < 2; u = LLVMGetNextUse(u)) {
+  for (LLVMUseRef u = LLVMGetFirstUse(f); u && n < OUT_OF_LINE_CALLS; u = LLVMGetNextUse(u)) {
     LLVMValueRef user = LLVMGetUser(u);
     if (LLVMIsACallInst(user) && cc_called_function(user) == f)
-      n += copies_of(LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)), alwaysinline, 0);
+      n += calls_of(LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)), alwaysinline, 0);
   }
   return n;
 }
@@ -160,7 +172,7 @@ int cc_vecmath_out_of_line(LLVMModuleRef m, char **err)
     size_t len = strlen(vec_math[i].name);
     snprintf(sname, sizeof(sname), "_Z%zu%s%s", len, vec_math[i].name, vec_math[i].nargs == 2 ? "ff" : "f");
     LLVMValueRef f = LLVMGetNamedFunction(m, sname);
-    if (!f || LLVMIsDeclaration(f) || count_calls(f) < 2)
+    if (!f || LLVMIsDeclaration(f) || count_calls(f) < OUT_OF_LINE_CALLS)
       continue;
     for (size_t k = 0; k < NWIDTHS; k++) {
       snprintf(vname, sizeof(vname), "_Z%zu%sDv%u_f%s", len, vec_math[i].name, widths[k],
