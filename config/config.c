@@ -48,7 +48,7 @@ static const lc_var_desc table[LC_NVARS] = {
                   "1: clBuildProgram stops before code generation, a kernel's code is made when it is created; "
                   "0: every kernel's code at clBuildProgram"},
   [LC_CC_VECMATH] = {"LANECL_CC_VECMATH", LC_TYPE_ENUM, 0, 0, "0|1", "1", 1, true, true, "compiler",
-                     "1: a float transcendental called from several places is one out-of-line vector function; "
+                     "1: a float transcendental called from four places or more is one out-of-line vector function; "
                      "0: inlined at every call"},
 };
 
