@@ -882,18 +882,10 @@ static const char math_src[] =
   "{ int i = get_global_id(0); if (i < n) { float x = a[i];"
   " x = sin(x) * 3.0f + b[i]; x = sin(x) * 2.0f + 1.0f; x = sin(x * 1.5f) + x; c[i] = sin(x); } }\n";
 
-typedef struct {
-  size_t n;
-  long kind;
-  float *a, *b, *c;
-  cl_mem da, db, dc;
-  cl_program p;
-  cl_kernel k;
-} math_st;
-
+/* The state, the run and the teardown are the stream rows' */
 static void *math_setup(bench_env *e, long kind)
 {
-  math_st *s = calloc(1, sizeof(*s));
+  stream_st *s = calloc(1, sizeof(*s));
   s->kind = kind;
   s->n = scaled(e, NBIG / 4);
   s->a = malloc(s->n * 4);
@@ -913,12 +905,6 @@ static void *math_setup(bench_env *e, long kind)
   return s;
 }
 
-static double math_run(bench_env *e, void *p)
-{
-  math_st *s = p;
-  return bench_ndrange_time(e, s->k, 1, &s->n, NULL);
-}
-
 static double math_ref(long kind, double x, double b)
 {
   if (kind == 0)
@@ -933,7 +919,7 @@ static double math_ref(long kind, double x, double b)
 
 static int math_verify(bench_env *e, void *p)
 {
-  math_st *s = p;
+  stream_st *s = p;
   bench_check(clEnqueueReadBuffer(e->q, s->dc, CL_TRUE, 0, s->n * 4, s->c, 0, NULL, NULL), "read");
   for (size_t i = 0; i < s->n; i += 7) {
     double want = math_ref(s->kind, s->a[i], s->b[i]);
@@ -941,20 +927,6 @@ static int math_verify(bench_env *e, void *p)
       return 0;
   }
   return 1;
-}
-
-static void math_teardown(bench_env *e, void *p)
-{
-  math_st *s = p;
-  clReleaseKernel(s->k);
-  clReleaseProgram(s->p);
-  clReleaseMemObject(s->da);
-  clReleaseMemObject(s->db);
-  clReleaseMemObject(s->dc);
-  free(s->a);
-  free(s->b);
-  free(s->c);
-  free(s);
 }
 
 /* ------------------------------------------------------------------------
@@ -1091,9 +1063,9 @@ const bench_def bench_kernels_defs[] = {
   {"sgemm naive 512", sgemm_setup, sgemm_run, sgemm_verify, sgemm_teardown, sgemm_native, 0},
   {"sgemm tiled16 512", sgemm_setup, sgemm_run, sgemm_verify, sgemm_teardown, sgemm_native, 1},
   {"nbody 8192 float4", nbody_setup, nbody_run, nbody_verify, nbody_teardown, nbody_native, 0},
-  {"math sin 4M float (guarded)", math_setup, math_run, math_verify, math_teardown, NULL, 0},
-  {"math sin+cos+exp+pow 4M float (guarded)", math_setup, math_run, math_verify, math_teardown, NULL, 1},
-  {"math 4 chained sin 4M float (guarded)", math_setup, math_run, math_verify, math_teardown, NULL, 2},
+  {"math sin 4M float (guarded)", math_setup, stream_run, math_verify, stream_teardown, NULL, 0},
+  {"math sin+cos+exp+pow 4M float (guarded)", math_setup, stream_run, math_verify, stream_teardown, NULL, 1},
+  {"math 4 chained sin 4M float (guarded)", math_setup, stream_run, math_verify, stream_teardown, NULL, 2},
   {"mandelbrot 2048x1024", mandel_setup, mandel_run, mandel_verify, mandel_teardown, mandel_native, 0},
   {"stencil2d local 4096^2", stencil_setup, stencil_run, stencil_verify, stencil_teardown, stencil_native, 0},
   {"launch async (per kernel)", tiny_setup, tiny_run, tiny_verify, tiny_teardown, NULL, 0, 0, "us", 1e6},

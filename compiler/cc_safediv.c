@@ -116,6 +116,20 @@ unsigned cc_safe_divisions(LLVMModuleRef m)
  * 1 (a / 0 is a, a % 0 is 0, as cc_safe_divisions makes them); INT_MIN / -1
  * wraps to INT_MIN and INT_MIN % -1 is 0, what dividing by 1 gives. */
 
+/* An internal function LICM may hoist out of a loop: speculatable, no
+ * memory, noinline (one call per lane loop, not its body in every copy). */
+static LLVMValueRef new_helper(LLVMModuleRef m, const char *name, LLVMTypeRef fty)
+{
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMValueRef f = LLVMAddFunction(m, name, fty);
+  LLVMSetLinkage(f, LLVMInternalLinkage);
+  static const char *const attrs[] = {"speculatable", "nounwind", "willreturn", "noinline", "nofree", "nosync"};
+  for (size_t k = 0; k < sizeof(attrs) / sizeof(attrs[0]); k++)
+    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c, cc_attr_kind(attrs[k]), 0));
+  LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c, cc_attr_kind("memory"), 0));
+  return f;
+}
+
 /* The helper's result: magic number in bits 0-31, then shifts and sign:
  *   signed:   bits 32-39 sh, bit 40 the divisor's sign
  *   unsigned: bits 32-39 sh1, bits 40-47 sh2 */
@@ -127,12 +141,7 @@ static LLVMValueRef magic_helper(LLVMModuleRef m, int is_signed)
     return f;
   LLVMContextRef c = LLVMGetModuleContext(m);
   LLVMTypeRef i32 = LLVMInt32TypeInContext(c), i64 = LLVMInt64TypeInContext(c);
-  f = LLVMAddFunction(m, name, LLVMFunctionType(i64, &i32, 1, 0));
-  LLVMSetLinkage(f, LLVMInternalLinkage);
-  static const char *const attrs[] = {"speculatable", "nounwind", "willreturn", "noinline", "nofree", "nosync"};
-  for (size_t k = 0; k < sizeof(attrs) / sizeof(attrs[0]); k++)
-    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c, cc_attr_kind(attrs[k]), 0));
-  LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c, cc_attr_kind("memory"), 0));
+  f = new_helper(m, name, LLVMFunctionType(i64, &i32, 1, 0));
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
   LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(c, f, "entry"));
   LLVMValueRef d = LLVMGetParam(f, 0);
@@ -261,12 +270,7 @@ static LLVMValueRef magic_helper64(LLVMModuleRef m, int is_signed)
     return f;
   LLVMContextRef c = LLVMGetModuleContext(m);
   LLVMTypeRef i64 = LLVMInt64TypeInContext(c), rets[2] = {i64, i64};
-  f = LLVMAddFunction(m, name, LLVMFunctionType(LLVMStructTypeInContext(c, rets, 2, 0), &i64, 1, 0));
-  LLVMSetLinkage(f, LLVMInternalLinkage);
-  static const char *const attrs[] = {"speculatable", "nounwind", "willreturn", "noinline", "nofree", "nosync"};
-  for (size_t k = 0; k < sizeof(attrs) / sizeof(attrs[0]); k++)
-    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c, cc_attr_kind(attrs[k]), 0));
-  LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c, cc_attr_kind("memory"), 0));
+  f = new_helper(m, name, LLVMFunctionType(LLVMStructTypeInContext(c, rets, 2, 0), &i64, 1, 0));
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
   LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(c, f, "entry"));
   LLVMValueRef d = LLVMGetParam(f, 0);
