@@ -54,7 +54,20 @@ static char *lanes_src(void)
                           "  local float4 t[64]; int x = get_global_id(0), lx = get_local_id(0);\n"
                           "  t[lx] = read_imagef(a, s1, (int2)(x, 1)); barrier(CLK_LOCAL_MEM_FENCE);\n"
                           "  float s = work_group_reduce_add(t[lx].x);\n"
-                          "  o[x] = t[(lx + 1) %% get_local_size(0)] + s * read_imagef(a, s1, (int2)(x, 0)); }\n");
+                          "  o[x] = t[(lx + 1) %% get_local_size(0)] + s * read_imagef(a, s1, (int2)(x, 0)); }\n"
+                          /* rows of pixels written from an offset: whole chunks and edge chunks */
+                          "kernel void rowf(write_only image2d_t o, int off) {\n"
+                          "  int x = get_global_id(0) + off, y = get_global_id(1);\n"
+                          "  write_imagef(o, (int2)(x, y), (float4)(x * 0.03125f, y * 0.25f, 0.5f - x * 0.0625f, 0.75f)); }\n"
+                          "kernel void rowr(write_only image2d_t o, int off) {\n"
+                          "  int x = get_global_id(0) + off, y = get_global_id(1);\n"
+                          "  write_imagef(o, (int2)(x, y), (float4)(x * 0.03125f, 0, 0, 1)); }\n"
+                          "kernel void rowi(write_only image2d_t o, int off) {\n"
+                          "  int x = get_global_id(0) + off, y = get_global_id(1);\n"
+                          "  write_imagei(o, (int2)(x, y), (int4)(x * 3, y - 2, -x, 100000 + x)); }\n"
+                          "kernel void rowui(write_only image2d_t o, int off) {\n"
+                          "  int x = get_global_id(0) + off, y = get_global_id(1);\n"
+                          "  write_imageui(o, (int2)(x, y), (uint4)(x * 5, y, 300 - x, 70000)); }\n");
   ASSERT_TRUE(len < cap);
   return s;
 }
@@ -232,5 +245,128 @@ TEST(image_reads_around_a_barrier_match_the_reference)
       }
     }
     free(in.mem);
+  }
+}
+
+/* A row of RGBA pixels written by W neighbouring work-items
+ * (x = get_global_id(0) + off): the whole chunks store the texels with one
+ * wide store (the channels interleaved), not with a scatter per channel;
+ * the scatters stay for the chunk at the image's edge.  Made where the
+ * loop vectorizer makes scatters (AVX-512): elsewhere the conditional
+ * store is not a scatter in the first place. */
+static const char rows_src[] =
+    "kernel void wf(write_only image2d_t o, int off) {\n"
+    "  int x = get_global_id(0) + off, y = get_global_id(1);\n"
+    "  write_imagef(o, (int2)(x, y), (float4)(x, y, 0.5f, 1.0f)); }\n"
+    "kernel void wi(write_only image2d_t o, int off) {\n"
+    "  int x = get_global_id(0) + off, y = get_global_id(1);\n"
+    "  write_imagei(o, (int2)(x, y), (int4)(x, y, 7, -1)); }\n";
+
+TEST(whole_chunks_of_a_row_write_store_contiguously)
+{
+  unsigned W = ct_target_simd_bits() / 32;
+  if (W < 8)
+    tl_skip("%u-bit SIMD: the lane loop of a float4 write is not widened", ct_target_simd_bits());
+  if (!ct_target_vectorizes(1))
+    tl_skip("the target's loop vectorizer makes no scatters (%u-bit SIMD): a conditional texel store is not a "
+            "scatter to begin with",
+            ct_target_simd_bits());
+  char *ir = optimized_ir(rows_src);
+  char want[64];
+  static const char *const kern[] = {"__lanecl_wg_wf", "__lanecl_wg_wi"}, *const ty[] = {"float", "i32"};
+  for (unsigned k = 0; k < 2; k++) {
+    /* RGBA 32-bit: W texels of 4 channels, one store */
+    snprintf(want, sizeof(want), "store <%u x %s>", 4 * W, ty[k]);
+    unsigned wide = count_in_function(ir, kern[k], want);
+    snprintf(want, sizeof(want), "masked.scatter.v%u%s", W, k ? "i32" : "f32");
+    unsigned sc = count_in_function(ir, kern[k], want);
+    if (wide < 1 || sc < 4)
+      tl_fail(__FILE__, __LINE__, "%s: %u \"store <%u x %s>\", %u scatters of %u lanes (want >= 1, >= 4: the edge)",
+              kern[k], wide, 4 * W, ty[k], sc, W);
+  }
+  /* RGBA unorm8 (wf's second copy): a word per texel, stored unmasked for
+   * a whole chunk, masked at the edge */
+  snprintf(want, sizeof(want), "store <%u x i32>", W);
+  unsigned plain = count_in_function(ir, "__lanecl_wg_wf", want);
+  snprintf(want, sizeof(want), "masked.store.v%ui32", W);
+  unsigned masked = count_in_function(ir, "__lanecl_wg_wf", want);
+  if (plain < 1 || masked < 1)
+    tl_fail(__FILE__, __LINE__, "wf, RGBA unorm8: %u \"store <%u x i32>\", %u masked stores (want >= 1, >= 1)", plain,
+            W, masked);
+  free(ir);
+}
+
+/* rowf/rowr/rowi/rowui over rows of several widths from offsets that put
+ * the row's ends inside chunks, before and after the image: every pixel of
+ * the image as the reference encodes it, nothing written outside (the
+ * padding of each row and the pixels not written keep their bytes). */
+TEST(row_writes_from_offsets_match_the_reference)
+{
+  static const fmt ffmts[] = {{CL_RGBA, CL_FLOAT},       {CL_RGBA, CL_UNORM_INT8}, {CL_R, CL_FLOAT},
+                              {CL_R, CL_UNORM_INT8},     {CL_BGRA, CL_UNORM_INT8}, {CL_RGBA, CL_UNORM_INT16},
+                              {CL_RGBA, CL_HALF_FLOAT}};
+  static const fmt ifmts[] = {{CL_RGBA, CL_SIGNED_INT32}, {CL_RGBA, CL_UNSIGNED_INT32}, {CL_R, CL_SIGNED_INT32},
+                              {CL_R, CL_UNSIGNED_INT32},  {CL_RGBA, CL_UNSIGNED_INT8},  {CL_RGBA, CL_SIGNED_INT8}};
+  static const int widths[] = {37, 48, 53}, offs[] = {-21, -5, 0, 3, 16, 29};
+  enum { H = 3, L = 16 };
+  for (unsigned kk = 0; kk < 4; kk++) {
+    const fmt *fmts = kk < 2 ? ffmts : ifmts;
+    unsigned nf = kk < 2 ? sizeof(ffmts) / sizeof(ffmts[0]) : sizeof(ifmts) / sizeof(ifmts[0]);
+    const char *kname = kk == 0 ? "rowf" : kk == 1 ? "rowr" : kk == 2 ? "rowi" : "rowui";
+    for (unsigned f = 0; f < nf; f++) {
+      if (kk == 2 && fmts[f].type == CL_UNSIGNED_INT32)
+        continue;
+      if (kk == 3 && (fmts[f].type == CL_SIGNED_INT32 || fmts[f].type == CL_SIGNED_INT8))
+        continue;
+      for (unsigned wi = 0; wi < sizeof(widths) / sizeof(widths[0]); wi++)
+        for (unsigned oi = 0; oi < sizeof(offs) / sizeof(offs[0]); oi++) {
+          int W = widths[wi], off = offs[oi];
+          timg t;
+          timg_make(&t, T2D, fmts[f], W, H, 1, 1);
+          unsigned char *before = malloc(t.bytes);
+          ASSERT_TRUE(before != NULL);
+          memcpy(before, t.mem, t.bytes);
+          struct lanecl_image *op = &t.d;
+          void *args[] = {&op, &off};
+          /* work-items for x = off .. off + G - 1, G a multiple of L past
+           * the row's end */
+          size_t G = ((size_t)(W + 21) + L - 1) / L * L;
+          wg_range r = {2, {G, H, 1}, {L, 1, 1}, {0, 0, 0}, NULL};
+          wg_run(&prog, kname, args, &r);
+          unsigned char *want = malloc(t.bytes);
+          ASSERT_TRUE(want != NULL);
+          memcpy(want, before, t.bytes);
+          for (int y = 0; y < H; y++)
+            for (int x = off; x < off + (int)G; x++) {
+              if (x < 0 || x >= W)
+                continue;
+              unsigned char *p = want + (size_t)y * t.d.row_pitch + (size_t)x * t.d.elem_size;
+              if (kk == 0) {
+                float c[4] = {x * 0.03125f, y * 0.25f, 0.5f - x * 0.0625f, 0.75f};
+                ref_encode_f(fmts[f], c, p);
+              } else if (kk == 1) {
+                float c[4] = {x * 0.03125f, 0.0f, 0.0f, 1.0f};
+                ref_encode_f(fmts[f], c, p);
+              } else if (kk == 2) {
+                int32_t c[4] = {x * 3, y - 2, -x, 100000 + x};
+                ref_encode_i(fmts[f], c, 1, p);
+              } else {
+                int32_t c[4] = {x * 5, y, 300 - x, 70000};
+                ref_encode_i(fmts[f], c, 0, p);
+              }
+            }
+          for (size_t i = 0; i < t.bytes; i++)
+            if (t.mem[i] != want[i]) {
+              size_t y = i / t.d.row_pitch, x = i % t.d.row_pitch / t.d.elem_size;
+              tl_fail(__FILE__, __LINE__, "%s order 0x%x type 0x%x width %d offset %d: byte %zu (pixel (%zu, %zu)%s) "
+                      "is 0x%02x, want 0x%02x",
+                      kname, fmts[f].order, fmts[f].type, W, off, i, x, y, x >= (size_t)W ? ", outside" : "",
+                      t.mem[i], want[i]);
+            }
+          free(before);
+          free(want);
+          free(t.mem);
+        }
+    }
   }
 }
