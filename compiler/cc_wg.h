@@ -365,6 +365,12 @@ void wg_image_report(wg_gen *g);
 /* From wg_build_lane_loops: the nest built once per copy, the copy chosen by
  * the images' formats; the general copy last. */
 LLVMValueRef wg_image_lane_loops(wg_gen *g, const LLVMValueRef *args, const wg_lanes *ln);
+/* Function attribute of the work-group functions that have such copies. */
+#define WG_IMG_ATTR "lanecl-image-copies"
+/* After O3, in those: the masked stores and the per-channel scatters of a
+ * texel run as plain stores for the chunks whose lanes are all on (and,
+ * for scatters, write consecutive texels).  Returns how many. */
+unsigned wg_image_stores(LLVMValueRef fn);
 
 /* cc_wg_late.c */
 /* Function attribute of work-group functions whose builtins on vectors

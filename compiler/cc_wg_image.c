@@ -414,6 +414,8 @@ LLVMValueRef wg_image_lane_loops(wg_gen *g, const LLVMValueRef *args, const wg_l
       LLVMSetMetadata(v, LLVMGetMDKindIDInContext(g->c, "noundef", 7), LLVMMetadataAsValue(g->c, g->empty));
     }
   }
+  LLVMAddAttributeAtIndex(g->wg, LLVMAttributeFunctionIndex,
+                          LLVMCreateStringAttribute(g->c, WG_IMG_ATTR, strlen(WG_IMG_ATTR), "", 0));
   LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.img.done");
   LLVMValueRef rv[WG_IMG_COPIES + 1];
   LLVMBasicBlockRef rb[WG_IMG_COPIES + 1];
@@ -452,4 +454,376 @@ LLVMValueRef wg_image_lane_loops(wg_gen *g, const LLVMValueRef *args, const wg_l
   LLVMValueRef phi = LLVMBuildPhi(g->b, LLVMTypeOf(rv[0]), "next");
   LLVMAddIncoming(phi, rv, rb, nr);
   return phi;
+}
+
+/* ---- after O3: the whole chunks of a row written with plain stores ----
+ *
+ * A write's bounds check makes the texel store conditional, so the loop
+ * vectorizer masks it: an RGBA texel of 32-bit channels becomes one masked
+ * scatter per channel (x86's cost model does not widen a masked interleaved
+ * store), an R or RGBA8 texel (a word) a masked vector store.  When W
+ * work-items write W neighbouring pixels of a row, every chunk but the one
+ * at the image's edge has all lanes on and consecutive addresses, so in the
+ * work-group functions of kernels with image copies:
+ *  - the scatters of one texel (same mask, addresses base + c * size for
+ *    channels c = 0..k-1, k = 1, 2 or 4) run as one store of the k channels
+ *    interleaved at base[0] when every lane is on and base[i] = base[0] +
+ *    i * k * size (a test on the vectors themselves: nothing to show about
+ *    wrap-around); the scatters stay for the other chunks;
+ *  - a masked vector store runs as a plain store when every lane is on.
+ * A group is rewritten only when nothing between its first and last access
+ * touches memory and its values, mask and addresses come from before it. */
+
+#define WG_IMG_EDGE_MD "lanecl.img.edge"
+
+static unsigned elem_bytes(LLVMTypeRef t)
+{
+  switch (LLVMGetTypeKind(t)) {
+  case LLVMIntegerTypeKind:
+    return LLVMGetIntTypeWidth(t) % 8 ? 0 : LLVMGetIntTypeWidth(t) / 8;
+  case LLVMHalfTypeKind:
+    return 2;
+  case LLVMFloatTypeKind:
+    return 4;
+  case LLVMDoubleTypeKind:
+    return 8;
+  default:
+    return 0;
+  }
+}
+
+/* The addresses of a scatter as base + off bytes (a getelementptr of a
+ * vector of pointers by a constant), else ptrs + 0. */
+static LLVMValueRef scatter_base(LLVMValueRef ptrs, int64_t *off)
+{
+  *off = 0;
+  if (LLVMIsAGetElementPtrInst(ptrs) && LLVMGetNumOperands(ptrs) == 2 &&
+      LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(ptrs, 0))) == LLVMVectorTypeKind &&
+      LLVMIsAConstantInt(LLVMGetOperand(ptrs, 1))) {
+    unsigned sz = elem_bytes(LLVMGetGEPSourceElementType(ptrs));
+    if (sz) {
+      *off = LLVMConstIntGetSExtValue(LLVMGetOperand(ptrs, 1)) * (int64_t)sz;
+      return LLVMGetOperand(ptrs, 0);
+    }
+  }
+  return ptrs;
+}
+
+static int is_edge_access(LLVMValueRef i, LLVMMetadataRef *unused)
+{
+  (void)unused;
+  return LLVMGetMetadata(i, LLVMGetMDKindIDInContext(LLVMGetTypeContext(LLVMTypeOf(i)), WG_IMG_EDGE_MD,
+                                                     strlen(WG_IMG_EDGE_MD))) != NULL;
+}
+
+static int all_ones(LLVMValueRef mask)
+{
+  if (LLVMIsAConstantAggregateZero(mask) || !LLVMIsAConstant(mask))
+    return 0;
+  unsigned n = LLVMGetVectorSize(LLVMTypeOf(mask));
+  for (unsigned i = 0; i < n; i++) {
+    LLVMValueRef e = LLVMGetAggregateElement(mask, i);
+    if (!e || !LLVMIsAConstantInt(e) || !LLVMConstIntGetZExtValue(e))
+      return 0;
+  }
+  return 1;
+}
+
+/* An instruction that may touch memory or have effects. */
+static int touches_memory(LLVMValueRef i)
+{
+  switch (LLVMGetInstructionOpcode(i)) {
+  case LLVMLoad:
+  case LLVMStore:
+  case LLVMCall:
+  case LLVMInvoke:
+  case LLVMFence:
+  case LLVMAtomicRMW:
+  case LLVMAtomicCmpXchg:
+  case LLVMVAArg:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+/* Moves the instructions of inst's block before inst to a new block in
+ * front, which the block's predecessors now branch to and which ends in a
+ * branch to the block; returns it. */
+static LLVMBasicBlockRef img_split_head(LLVMBuilderRef b, LLVMValueRef inst)
+{
+  LLVMBasicBlockRef bb = LLVMGetInstructionParent(inst);
+  unsigned nuse;
+  LLVMValueRef *users = cc_collect_users(LLVMBasicBlockAsValue(bb), &nuse);
+  if (!users)
+    return NULL;
+  LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(inst));
+  LLVMBasicBlockRef head = LLVMInsertBasicBlockInContext(c, bb, "img.chunk");
+  for (unsigned k = 0; k < nuse; k++) {
+    if (!LLVMIsAInstruction(users[k]) || !LLVMIsATerminatorInst(users[k]))
+      continue;
+    for (unsigned s = 0; s < LLVMGetNumSuccessors(users[k]); s++)
+      if (LLVMGetSuccessor(users[k], s) == bb)
+        LLVMSetSuccessor(users[k], s, head);
+  }
+  free(users);
+  LLVMPositionBuilderAtEnd(b, head);
+  for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i != inst;) {
+    LLVMValueRef next = LLVMGetNextInstruction(i);
+    cc_move_to_builder(b, i);
+    i = next;
+  }
+  return head;
+}
+
+/* v is an instruction of the range [first, last] of one block. */
+static int in_range(LLVMValueRef v, LLVMValueRef first, LLVMValueRef last)
+{
+  if (!LLVMIsAInstruction(v) || LLVMGetInstructionParent(v) != LLVMGetInstructionParent(first))
+    return 0;
+  for (LLVMValueRef i = first; i; i = LLVMGetNextInstruction(i)) {
+    if (i == v)
+      return 1;
+    if (i == last)
+      break;
+  }
+  return 0;
+}
+
+/* The split: head tests cond, the fast block (returned, builder at its
+ * end) and the slow one, which gets moved[0..n) in order, both go on to the
+ * block of first. */
+static LLVMBasicBlockRef img_branch(LLVMBuilderRef b, LLVMValueRef first, LLVMValueRef cond_of(LLVMBuilderRef, void *),
+                                    void *arg, LLVMValueRef *moved, unsigned n)
+{
+  LLVMBasicBlockRef bb = LLVMGetInstructionParent(first);
+  LLVMBasicBlockRef head = img_split_head(b, first);
+  if (!head)
+    return NULL;
+  LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(first));
+  LLVMValueRef cond = cond_of(b, arg);
+  LLVMBasicBlockRef fast = LLVMInsertBasicBlockInContext(c, bb, "img.chunk.whole");
+  LLVMBasicBlockRef slow = LLVMInsertBasicBlockInContext(c, bb, "img.chunk.edge");
+  LLVMBuildCondBr(b, cond, fast, slow);
+  LLVMPositionBuilderAtEnd(b, slow);
+  unsigned kind = LLVMGetMDKindIDInContext(c, WG_IMG_EDGE_MD, strlen(WG_IMG_EDGE_MD));
+  for (unsigned k = 0; k < n; k++) {
+    cc_move_to_builder(b, moved[k]);
+    if (LLVMIsACallInst(moved[k]))
+      LLVMSetMetadata(moved[k], kind, LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, NULL, 0)));
+  }
+  LLVMBuildBr(b, bb);
+  LLVMPositionBuilderAtEnd(b, fast);
+  LLVMValueRef br = LLVMBuildBr(b, bb);
+  LLVMPositionBuilderBefore(b, br);
+  return fast;
+}
+
+/* Every lane of the i1 vector m on. */
+static LLVMValueRef every_lane(LLVMBuilderRef b, LLVMValueRef m)
+{
+  unsigned n = LLVMGetVectorSize(LLVMTypeOf(m));
+  LLVMTypeRef it = LLVMIntTypeInContext(LLVMGetTypeContext(LLVMTypeOf(m)), n);
+  return LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildBitCast(b, m, it, ""), LLVMConstAllOnes(it), "img.whole");
+}
+
+static LLVMValueRef masked_store_cond(LLVMBuilderRef b, void *arg)
+{
+  return every_lane(b, LLVMGetOperand((LLVMValueRef)arg, 3));
+}
+
+/* A masked store whose mask is not a constant: plain when every lane is on. */
+static int whole_chunk_store(LLVMBuilderRef b, LLVMValueRef call)
+{
+  LLVMValueRef val = LLVMGetOperand(call, 0), ptr = LLVMGetOperand(call, 1), al = LLVMGetOperand(call, 2),
+               mask = LLVMGetOperand(call, 3);
+  if (LLVMIsAConstant(mask) || !LLVMIsAConstantInt(al))
+    return 0;
+  LLVMValueRef moved[1] = {call};
+  if (!img_branch(b, call, masked_store_cond, call, moved, 1))
+    return 0;
+  LLVMValueRef st = LLVMBuildStore(b, val, ptr);
+  LLVMSetAlignment(st, (unsigned)LLVMConstIntGetZExtValue(al));
+  return 1;
+}
+
+typedef struct img_group {
+  LLVMValueRef call[4]; /* by channel */
+  LLVMValueRef base, mask;
+  unsigned k, n, stride;
+} img_group;
+
+/* base[i] = base[0] + i * stride on every lane of the mask. */
+static LLVMValueRef group_cond(LLVMBuilderRef b, void *arg)
+{
+  img_group *g = arg;
+  LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(g->base));
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(c), vt = LLVMVectorType(i64, g->n);
+  LLVMValueRef pi = LLVMBuildPtrToInt(b, g->base, vt, "");
+  LLVMValueRef p0 = LLVMBuildExtractElement(b, pi, LLVMConstInt(LLVMInt32TypeInContext(c), 0, 0), "");
+  LLVMValueRef d = LLVMBuildSub(b, pi, cc_build_splat(b, p0, g->n, ""), "");
+  LLVMValueRef *lanes = malloc(g->n * sizeof(*lanes));
+  if (!lanes)
+    return LLVMConstInt(LLVMInt1TypeInContext(c), 0, 0);
+  for (unsigned i = 0; i < g->n; i++)
+    lanes[i] = LLVMConstInt(i64, (unsigned long long)i * g->stride, 0);
+  LLVMValueRef eq = LLVMBuildICmp(b, LLVMIntEQ, d, LLVMConstVector(lanes, g->n), "img.rowaddr");
+  free(lanes);
+  if (!all_ones(g->mask))
+    eq = LLVMBuildAnd(b, eq, g->mask, "");
+  return every_lane(b, eq);
+}
+
+static LLVMValueRef shuffle(LLVMBuilderRef b, LLVMValueRef x, LLVMValueRef y, const unsigned *idx, unsigned n)
+{
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetTypeContext(LLVMTypeOf(x)));
+  LLVMValueRef *m = malloc(n * sizeof(*m));
+  if (!m)
+    return NULL;
+  for (unsigned i = 0; i < n; i++)
+    m[i] = LLVMConstInt(i32, idx[i], 0);
+  LLVMValueRef r = LLVMBuildShuffleVector(b, x, y, LLVMConstVector(m, n), "");
+  free(m);
+  return r;
+}
+
+/* The k channel vectors interleaved: lane i * k + c = channel c's lane i. */
+static LLVMValueRef interleave(LLVMBuilderRef b, LLVMValueRef *v, unsigned k, unsigned n)
+{
+  if (k == 1)
+    return v[0];
+  unsigned *idx = malloc(4 * n * sizeof(*idx));
+  if (!idx)
+    return NULL;
+  LLVMValueRef lo = v[0], hi = v[1];
+  if (k == 4) {
+    for (unsigned i = 0; i < 2 * n; i++)
+      idx[i] = i;
+    lo = shuffle(b, v[0], v[1], idx, 2 * n);
+    hi = shuffle(b, v[2], v[3], idx, 2 * n);
+  }
+  for (unsigned i = 0; i < n; i++)
+    for (unsigned c = 0; c < k; c++)
+      idx[i * k + c] = c * n + i;
+  LLVMValueRef r = lo && hi ? shuffle(b, lo, hi, idx, k * n) : NULL;
+  free(idx);
+  return r;
+}
+
+/* The group of scatters that s (not an edge access) belongs to, rewritten;
+ * 1 when it was. */
+static int whole_chunk_scatters(LLVMBuilderRef b, LLVMValueRef s)
+{
+  img_group g;
+  memset(&g, 0, sizeof(g));
+  LLVMValueRef val = LLVMGetOperand(s, 0);
+  LLVMTypeRef vt = LLVMTypeOf(val);
+  unsigned es = elem_bytes(LLVMGetElementType(vt));
+  int64_t off;
+  g.base = scatter_base(LLVMGetOperand(s, 1), &off);
+  g.mask = LLVMGetOperand(s, 3);
+  g.n = LLVMGetVectorSize(vt);
+  if (!es || LLVMGetTypeKind(LLVMTypeOf(g.base)) != LLVMVectorTypeKind)
+    return 0;
+  /* the members: the scatters of this block with the same base, mask and
+   * type, one per channel offset */
+  LLVMValueRef first = NULL, last = NULL;
+  unsigned found = 0;
+  for (LLVMValueRef i = LLVMGetFirstInstruction(LLVMGetInstructionParent(s)); i; i = LLVMGetNextInstruction(i)) {
+    if (!LLVMIsACallInst(i) || !cc_callee_has_prefix(i, "llvm.masked.scatter.") || is_edge_access(i, NULL))
+      continue;
+    if (LLVMGetOperand(i, 3) != g.mask || LLVMTypeOf(LLVMGetOperand(i, 0)) != vt ||
+        scatter_base(LLVMGetOperand(i, 1), &off) != g.base)
+      continue;
+    if (off < 0 || off % es || off / es >= 4 || g.call[off / es])
+      return 0;
+    g.call[off / es] = i;
+    found++;
+    first = first ? first : i;
+    last = i;
+  }
+  while (g.k < 4 && g.call[g.k])
+    g.k++;
+  if (g.k != found || (g.k != 1 && g.k != 2 && g.k != 4))
+    return 0;
+  g.stride = g.k * es;
+  /* what lies between the first and the last: nothing else touching memory;
+   * the addresses of channels > 0 move with their scatters (used by nothing
+   * else); values, mask and base from before */
+  LLVMValueRef moved[8];
+  unsigned nm = 0;
+  for (LLVMValueRef i = first;; i = LLVMGetNextInstruction(i)) {
+    int member = 0;
+    for (unsigned c = 0; c < g.k; c++)
+      member |= g.call[c] == i;
+    if (member) {
+      moved[nm++] = i;
+    } else if (touches_memory(i)) {
+      return 0;
+    }
+    if (i == last)
+      break;
+  }
+  if (in_range(g.base, first, last) || in_range(g.mask, first, last))
+    return 0;
+  LLVMValueRef v[4];
+  for (unsigned c = 0; c < g.k; c++) {
+    v[c] = LLVMGetOperand(g.call[c], 0);
+    if (in_range(v[c], first, last))
+      return 0;
+    LLVMValueRef p = LLVMGetOperand(g.call[c], 1);
+    if (p != g.base && in_range(p, first, last)) {
+      if (LLVMGetNumOperands(p) != 2 || !LLVMGetFirstUse(p) || LLVMGetNextUse(LLVMGetFirstUse(p)) ||
+          in_range(LLVMGetOperand(p, 0), first, last) || nm >= 8)
+        return 0;
+      /* before its scatter */
+      for (unsigned k = 0; k < nm; k++)
+        if (moved[k] == g.call[c]) {
+          memmove(moved + k + 1, moved + k, (nm - k) * sizeof(*moved));
+          moved[k] = p;
+          nm++;
+          break;
+        }
+    }
+  }
+  unsigned al = 0;
+  for (unsigned c = 0; c < g.k; c++) {
+    LLVMValueRef a = LLVMGetOperand(g.call[c], 2);
+    unsigned x = LLVMIsAConstantInt(a) ? (unsigned)LLVMConstIntGetZExtValue(a) : 1;
+    al = c == 0 || x < al ? x : al;
+  }
+  if (!img_branch(b, first, group_cond, &g, moved, nm))
+    return 0;
+  LLVMValueRef w = interleave(b, v, g.k, g.n);
+  LLVMValueRef p0 = LLVMBuildExtractElement(b, g.base, LLVMConstInt(LLVMInt32TypeInContext(LLVMGetTypeContext(vt)), 0, 0),
+                                            "img.row");
+  LLVMValueRef st = LLVMBuildStore(b, w, p0);
+  LLVMSetAlignment(st, al ? al : 1);
+  return 1;
+}
+
+unsigned wg_image_stores(LLVMValueRef fn)
+{
+  if (!LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, WG_IMG_ATTR, strlen(WG_IMG_ATTR)))
+    return 0;
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetTypeContext(LLVMTypeOf(fn)));
+  unsigned n = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+  again:
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      if (!LLVMIsACallInst(i) || is_edge_access(i, NULL))
+        continue;
+      int done = 0;
+      if (cc_callee_has_prefix(i, "llvm.masked.scatter."))
+        done = whole_chunk_scatters(b, i);
+      else if (cc_callee_has_prefix(i, "llvm.masked.store."))
+        done = whole_chunk_store(b, i);
+      if (done) {
+        n++;
+        goto again; /* bb keeps what followed the group */
+      }
+    }
+  }
+  LLVMDisposeBuilder(b);
+  return n;
 }
