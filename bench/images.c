@@ -67,11 +67,17 @@ static const char images_src[] =
     "  int y0 = clamp((int)fv, 0, H - 1), y1 = clamp((int)fv + 1, 0, H - 1);\n"
     "  float4 p = (1 - a) * (1 - b) * convert_float4(in[tiled(x0, y0, W)]) + a * (1 - b) * convert_float4(in[tiled(x1, y0, W)])\n"
     "           + (1 - a) * b * convert_float4(in[tiled(x0, y1, W)]) + a * b * convert_float4(in[tiled(x1, y1, W)]);\n"
-    "  out[y * OW + x] = convert_uchar4_sat_rte(p); }\n";
+    "  out[y * OW + x] = convert_uchar4_sat_rte(p); }\n"
+    "kernel void gen_img(write_only image2d_t out, float a) {\n"
+    "  int x = get_global_id(0), y = get_global_id(1);\n"
+    "  write_imagef(out, (int2)(x, y), (float4)(x * a, y * a, (x + y) * a, 1.0f)); }\n"
+    "kernel void gen_buf(global float4 *out, float a, int W) {\n"
+    "  int x = get_global_id(0), y = get_global_id(1);\n"
+    "  out[y * W + x] = (float4)(x * a, y * a, (x + y) * a, 1.0f); }\n";
 
-enum { CONV_IMG, CONV_BUF, RESIZE_IMG, RESIZE_BUF, BOX_IMG, BOX_BUF, CONV_TILE, RESIZE_TILE };
+enum { CONV_IMG, CONV_BUF, RESIZE_IMG, RESIZE_BUF, BOX_IMG, BOX_BUF, CONV_TILE, RESIZE_TILE, GEN_IMG, GEN_BUF };
 static const char *const names[] = {"conv_img", "conv_buf", "resize_img", "resize_buf", "box_img", "box_buf",
-                                    "conv_tile", "resize_tile"};
+                                    "conv_tile", "resize_tile", "gen_img", "gen_buf"};
 
 /* A copy of row-major pixels (elem bytes each, w and h multiples of 8) in
  * 8x8 tiles, the tiles row by row. */
@@ -98,7 +104,7 @@ typedef struct images_st {
 
 static int is_image(long kind)
 {
-  return kind == CONV_IMG || kind == RESIZE_IMG || kind == BOX_IMG;
+  return kind == CONV_IMG || kind == RESIZE_IMG || kind == BOX_IMG || kind == GEN_IMG;
 }
 
 static cl_mem image(bench_env *e, cl_mem_object_type type, cl_channel_order order, cl_channel_type ctype,
@@ -165,6 +171,14 @@ static void *images_setup(bench_env *e, long kind)
       s->dout = bench_buffer(e, CL_MEM_WRITE_ONLY, s->ow * s->oh * 4, NULL);
     }
     break;
+  case GEN_IMG: case GEN_BUF:
+    s->w = s->h = (size_t)(CW * lin) / 16 * 16, s->d = 1;
+    s->out = malloc(s->w * s->h * 16);
+    if (kind == GEN_IMG)
+      s->dout = image(e, CL_MEM_OBJECT_IMAGE2D, CL_RGBA, CL_FLOAT, s->w, s->h, 1, CL_MEM_WRITE_ONLY, NULL);
+    else
+      s->dout = bench_buffer(e, CL_MEM_WRITE_ONLY, s->w * s->h * 16, NULL);
+    break;
   default:
     s->w = s->h = s->d = (size_t)(BW * cbrt(e->scale)) / 16 * 16;
     n = s->w * s->h * s->d;
@@ -193,6 +207,14 @@ static void *images_setup(bench_env *e, long kind)
   case RESIZE_IMG: case BOX_IMG:
     bench_args(s->k, 2, sizeof(cl_mem), &s->din, sizeof(cl_mem), &s->dout);
     break;
+  case GEN_IMG: case GEN_BUF: {
+    float a = 1.0f / 1024.0f;
+    if (kind == GEN_IMG)
+      bench_args(s->k, 2, sizeof(cl_mem), &s->dout, sizeof(float), &a);
+    else
+      bench_args(s->k, 3, sizeof(cl_mem), &s->dout, sizeof(float), &a, sizeof(int), &W);
+    break;
+  }
   case RESIZE_BUF: case RESIZE_TILE:
     bench_args(s->k, 6, sizeof(cl_mem), &s->din, sizeof(cl_mem), &s->dout, sizeof(int), &W, sizeof(int), &H,
                sizeof(int), &OW, sizeof(int), &OH);
@@ -230,12 +252,12 @@ static int images_verify(bench_env *e, void *p)
 {
   images_st *s = p;
   int W = (int)s->w, H = (int)s->h, D = (int)s->d;
-  if (s->kind == CONV_IMG || s->kind == RESIZE_IMG) {
-    size_t origin[3] = {0, 0, 0}, region[3] = {s->kind == CONV_IMG ? s->w : s->ow, s->kind == CONV_IMG ? s->h : s->oh, 1};
+  if (s->kind == CONV_IMG || s->kind == RESIZE_IMG || s->kind == GEN_IMG) {
+    size_t origin[3] = {0, 0, 0}, region[3] = {s->kind == RESIZE_IMG ? s->ow : s->w, s->kind == RESIZE_IMG ? s->oh : s->h, 1};
     bench_check(clEnqueueReadImage(e->q, s->dout, CL_TRUE, origin, region, 0, 0, s->out, 0, NULL, NULL), "read");
   } else {
     size_t bytes = s->kind == RESIZE_BUF || s->kind == RESIZE_TILE ? s->ow * s->oh * 4
-                   : s->kind == CONV_BUF || s->kind == CONV_TILE  ? s->w * s->h * 16
+                   : s->kind == CONV_BUF || s->kind == CONV_TILE || s->kind == GEN_BUF ? s->w * s->h * 16
                                                                    : s->w * s->h * s->d * 4;
     bench_check(clEnqueueReadBuffer(e->q, s->dout, CL_TRUE, 0, bytes, s->out, 0, NULL, NULL), "read");
   }
@@ -251,6 +273,16 @@ static int images_verify(bench_env *e, void *p)
           if (fabsf(out[((size_t)y * W + x) * 4 + c] - sum) > 1e-4f * (1 + fabsf(sum)))
             return 0;
         }
+    return 1;
+  }
+  if (s->kind == GEN_IMG || s->kind == GEN_BUF) {
+    const float *out = s->out, a = 1.0f / 1024.0f;
+    for (int y = 0; y < H; y++)
+      for (int x = 0; x < W; x++) {
+        const float *o = out + ((size_t)y * W + x) * 4;
+        if (o[0] != x * a || o[1] != y * a || o[2] != (x + y) * a || o[3] != 1.0f)
+          return 0;
+      }
     return 1;
   }
   if (s->kind == RESIZE_IMG || s->kind == RESIZE_BUF || s->kind == RESIZE_TILE) {
@@ -293,7 +325,8 @@ static void images_teardown(bench_env *e, void *p)
   images_st *s = p;
   clReleaseKernel(s->k);
   clReleaseProgram(s->p);
-  clReleaseMemObject(s->din);
+  if (s->din)
+    clReleaseMemObject(s->din);
   clReleaseMemObject(s->dout);
   if (s->dw)
     clReleaseMemObject(s->dw);
@@ -309,6 +342,8 @@ const bench_def bench_images_defs[] = {
   I("image bilinear resize RGBA8 1024^2->1536^2 (buffers)", RESIZE_BUF),
   I("image 3D box 3x3x3 float 128^3 (images)", BOX_IMG),
   I("image 3D box 3x3x3 float 128^3 (buffers)", BOX_BUF),
+  I("image write RGBA float 2048^2 (images)", GEN_IMG),
+  I("image write RGBA float 2048^2 (buffers)", GEN_BUF),
   I("image layout probe: conv 5x5 (buffers, input in 8x8 tiles)", CONV_TILE),
   I("image layout probe: bilinear resize (buffers, input in 8x8 tiles)", RESIZE_TILE),
 };
