@@ -215,6 +215,9 @@ typedef struct wg_gen {
   int img_wide[WG_IMG_MAX];  /* some access uses more than the first channel */
   int img_busy;
   uint64_t img_states;  /* bit s: the lane loop of state s has copies */
+  /* the sampler arguments of the reads that take the copies: each copy is
+   * built once per filter (nearest, linear), chosen by the samplers' bits */
+  unsigned img_smp_n, img_smp_param[WG_IMG_MAX];
 
   cc_str report;
 } wg_gen;

@@ -236,10 +236,31 @@ static void img_regions(wg_gen *g)
   cc_cfg_free(&cfg);
 }
 
+/* The slot of sampler argument v of a read in g->img_smp_param, added when
+ * new; -1 when v is no kernel argument or the slots are full. */
+static int smp_param(wg_gen *g, LLVMValueRef v)
+{
+  unsigned p = 0;
+  if (!LLVMIsAArgument(v))
+    return -1;
+  while (p < g->nparams && LLVMGetParam(g->body, p) != v)
+    p++;
+  if (p == g->nparams || g->ki->args[p].kind != CC_ARG_SAMPLER)
+    return -1;
+  for (unsigned i = 0; i < g->img_smp_n; i++)
+    if (g->img_smp_param[i] == p)
+      return (int)i;
+  if (g->img_smp_n == WG_IMG_MAX)
+    return -1;
+  g->img_smp_param[g->img_smp_n] = p;
+  return (int)g->img_smp_n++;
+}
+
 int wg_image_specialize(wg_gen *g)
 {
   g->img_n = 0;
   g->img_nver = 0;
+  g->img_smp_n = 0;
   LLVMValueRef *calls = NULL;
   int *slot = NULL;
   unsigned ncalls = 0, cap = 0;
@@ -262,15 +283,15 @@ int wg_image_specialize(wg_gen *g)
       int s = img_slot(g, p);
       if (s < 0)
         continue;
-      /* A sampler that is not a constant (a kernel argument) keeps the
-       * filter and addressing dispatch in every copy: copies that large
-       * cost more compile time than they save. */
+      /* A sampler that is not a constant must be a kernel argument: its
+       * filter then picks the copy too (see smp_param). */
       int runtime_sampler = memmem(mg.params, mg.plen, "ocl_sampler", 11) && !LLVMIsAConstant(LLVMGetOperand(i, 1));
+      int other_sampler = runtime_sampler && smp_param(g, LLVMGetOperand(i, 1)) < 0;
       int write = mg.ident[0] == 'w';
       if (kind != K_DEPTH && (write ? !lanes_after_0_constant(LLVMGetOperand(i, LLVMGetNumArgOperands(i) - 1))
                                     : !lane0_only(i)))
         g->img_wide[s] = 1;
-      g->img_kind[s] = runtime_sampler ? K_MIXED
+      g->img_kind[s] = other_sampler ? K_MIXED
                        : g->img_kind[s] == K_NONE || g->img_kind[s] == kind ? kind
                                                                             : K_MIXED;
       if (cc_values_push(&calls, &ncalls, &cap, i)) {
@@ -316,6 +337,18 @@ int wg_image_specialize(wg_gen *g)
     for (unsigned a = 0; a < na; a++)
       args[a] = LLVMGetOperand(call, a);
     args[na] = k;
+    if (memmem(mg.params, mg.plen, "ocl_sampler", 11) && !LLVMIsAConstant(args[1])) {
+      /* in copy c > 0 the sampler's filter is bit 10 of fast: linear (1)
+       * or nearest (0); the other bits as passed */
+      LLVMTypeRef st = LLVMTypeOf(args[1]);
+      LLVMValueRef bits = LLVMBuildPtrToInt(g->b, args[1], g->t_i64, "");
+      LLVMValueRef lin = LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, g->p_fast, wg_c32(g, 10), ""), wg_c32(g, 1), "");
+      LLVMValueRef f = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntNE, lin, wg_c32(g, 0), ""),
+                                       wg_c64(g, LANECL_SAMPLER_FILTER_LINEAR), wg_c64(g, LANECL_SAMPLER_FILTER_NEAREST), "");
+      LLVMValueRef nb = LLVMBuildOr(g->b, LLVMBuildAnd(g->b, bits, wg_c64(g, ~(uint64_t)LANECL_SAMPLER_FILTER_MASK), ""), f, "");
+      nb = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, c, wg_c32(g, 0), ""), bits, nb, "img.smp");
+      args[1] = LLVMBuildIntToPtr(g->b, nb, st, "");
+    }
     LLVMValueRef nc = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(f), f, args, na + 1, "");
     LLVMSetInstructionCallConv(nc, LLVMGetInstructionCallConv(call));
     unsigned nfa = LLVMGetCallSiteAttributeCount(call, LLVMAttributeFunctionIndex);
@@ -367,7 +400,8 @@ void wg_image_report(wg_gen *g)
         first = 0;
       }
     }
-    cc_str_printf(&g->report, ") and one general\n");
+    cc_str_printf(&g->report, ")%s and one general\n",
+                  g->img_smp_n ? ", each once per filter of the sampler argument (nearest, linear)," : "");
   }
 }
 
@@ -417,33 +451,43 @@ LLVMValueRef wg_image_lane_loops(wg_gen *g, const LLVMValueRef *args, const wg_l
   LLVMAddAttributeAtIndex(g->wg, LLVMAttributeFunctionIndex,
                           LLVMCreateStringAttribute(g->c, WG_IMG_ATTR, strlen(WG_IMG_ATTR), "", 0));
   LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.img.done");
-  LLVMValueRef rv[WG_IMG_COPIES + 1];
-  LLVMBasicBlockRef rb[WG_IMG_COPIES + 1];
+  LLVMValueRef rv[2 * WG_IMG_COPIES + 1];
+  LLVMBasicBlockRef rb[2 * WG_IMG_COPIES + 1];
   unsigned nr = 0;
   g->img_busy = 1;
-  for (unsigned c = 1; c <= g->img_nver; c++) {
-    LLVMValueRef ok = NULL;
-    for (unsigned s = 0; s < g->img_n; s++) {
-      int kind = g->img_kind[s];
-      uint32_t f = cand(kind, g->img_wide[s], c);
-      if (!f)
+  /* With sampler arguments: each copy once per filter, every sampler's
+   * filter that one (bits of the argument, the same for the whole launch). */
+  unsigned nfilt = g->img_smp_n ? 2 : 1;
+  for (unsigned c = 1; c <= g->img_nver; c++)
+    for (unsigned lin = 0; lin < nfilt; lin++) {
+      LLVMValueRef ok = NULL;
+      for (unsigned s = 0; s < g->img_n; s++) {
+        int kind = g->img_kind[s];
+        uint32_t f = cand(kind, g->img_wide[s], c);
+        if (!f)
+          continue;
+        LLVMValueRef e = LLVMBuildICmp(g->b, LLVMIntEQ, load_fmt(g, args[g->img_param[s]]), wg_c32(g, f), "");
+        ok = ok ? LLVMBuildAnd(g->b, ok, e, "") : e;
+      }
+      if (!ok)
         continue;
-      LLVMValueRef e = LLVMBuildICmp(g->b, LLVMIntEQ, load_fmt(g, args[g->img_param[s]]),
-                                     wg_c32(g, f), "");
-      ok = ok ? LLVMBuildAnd(g->b, ok, e, "") : e;
+      for (unsigned j = 0; j < g->img_smp_n; j++) {
+        LLVMValueRef bits = LLVMBuildPtrToInt(g->b, args[g->img_smp_param[j]], g->t_i64, "");
+        LLVMValueRef e = LLVMBuildICmp(
+            g->b, LLVMIntEQ, LLVMBuildAnd(g->b, bits, wg_c64(g, LANECL_SAMPLER_FILTER_MASK), ""),
+            wg_c64(g, lin ? LANECL_SAMPLER_FILTER_LINEAR : LANECL_SAMPLER_FILTER_NEAREST), "img.filter");
+        ok = LLVMBuildAnd(g->b, ok, e, "");
+      }
+      LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.img.copy");
+      LLVMBasicBlockRef no = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.img.next");
+      LLVMBuildCondBr(g->b, ok, yes, no);
+      LLVMPositionBuilderAtEnd(g->b, yes);
+      av[n + WG_P_FAST] = wg_c32(g, base | c << 8 | lin << 10);
+      rv[nr] = wg_build_lane_loops(g, av, ln);
+      rb[nr++] = LLVMGetInsertBlock(g->b);
+      LLVMBuildBr(g->b, done);
+      LLVMPositionBuilderAtEnd(g->b, no);
     }
-    if (!ok)
-      continue;
-    LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.img.copy");
-    LLVMBasicBlockRef no = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.img.next");
-    LLVMBuildCondBr(g->b, ok, yes, no);
-    LLVMPositionBuilderAtEnd(g->b, yes);
-    av[n + WG_P_FAST] = wg_c32(g, base | c << 8);
-    rv[nr] = wg_build_lane_loops(g, av, ln);
-    rb[nr++] = LLVMGetInsertBlock(g->b);
-    LLVMBuildBr(g->b, done);
-    LLVMPositionBuilderAtEnd(g->b, no);
-  }
   av[n + WG_P_FAST] = wg_c32(g, base);
   rv[nr] = wg_build_lane_loops(g, av, ln);
   rb[nr++] = LLVMGetInsertBlock(g->b);

@@ -55,6 +55,15 @@ static char *lanes_src(void)
                           "  t[lx] = read_imagef(a, s1, (int2)(x, 1)); barrier(CLK_LOCAL_MEM_FENCE);\n"
                           "  float s = work_group_reduce_add(t[lx].x);\n"
                           "  o[x] = t[(lx + 1) %% get_local_size(0)] + s * read_imagef(a, s1, (int2)(x, 0)); }\n"
+                          /* the same reads through a sampler argument */
+                          "kernel void wa(read_only image2d_t im, sampler_t s, global const float4 *c, global float4 *o)\n"
+                          "{ size_t i = get_global_id(0); o[i] = read_imagef(im, s, c[i].xy); }\n"
+                          "kernel void na(read_only image2d_t im, sampler_t s, global const float4 *c, global float4 *o)\n"
+                          "{ size_t i = get_global_id(0); o[i] = (float4)(read_imagef(im, s, c[i].xy).x, 0, 0, 0); }\n"
+                          "kernel void ta(read_only image3d_t im, sampler_t s, global const float4 *c, global float4 *o)\n"
+                          "{ size_t i = get_global_id(0); o[i] = read_imagef(im, s, c[i]); }\n"
+                          "kernel void ia(read_only image2d_t im, sampler_t s, global const int4 *c, global float4 *o)\n"
+                          "{ size_t i = get_global_id(0); o[i] = read_imagef(im, s, c[i].xy); }\n"
                           /* rows of pixels written from an offset: whole chunks and edge chunks */
                           "kernel void rowf(write_only image2d_t o, int off) {\n"
                           "  int x = get_global_id(0) + off, y = get_global_id(1);\n"
@@ -121,7 +130,9 @@ static void check(const char *kernel, timg *t, unsigned s, const void *coords, c
   struct lanecl_image *dp = &t->d;
   const void *cp = coords;
   void *op = out;
-  void *args[] = {&dp, &cp, &op};
+  uintptr_t sv = s; /* a sampler argument: its CLK_* bits */
+  void *args3[] = {&dp, &cp, &op}, *args4[] = {&dp, &sv, &cp, &op};
+  void *const *args = kernel[1] == 'a' ? args4 : args3;
   wg_range r = range1(NW, 16, NULL);
   wg_run(&prog, kernel, args, &r);
   for (int i = 0; i < NW; i++) {
@@ -173,6 +184,72 @@ TEST(constant_sampler_reads_of_every_format_match_the_reference)
       check(name, &t, b, ic, (const float(*)[4])c, 4);
       free(t.mem);
     }
+}
+
+/* wa, na, ta, ia: the constant sampler test's kernels with the sampler an
+ * argument, each sampler and format (the copy is chosen per work-group by
+ * the formats and the sampler's filter). */
+TEST(sampler_argument_reads_of_every_format_match_the_reference)
+{
+  for (unsigned f = 0; f < N_FLOAT_FMTS; f++)
+    for (unsigned j = 0; j < N_SAMPLERS; j++) {
+      timg t;
+      float c[NW][4];
+      unsigned b = samplers[j];
+      timg_make(&t, T2D, float_fmts[f], 40, 5, 1, 1);
+      make_coords(&t, b, c);
+      check("wa", &t, b, c, (const float(*)[4])c, 4);
+      check("na", &t, b, c, (const float(*)[4])c, 1);
+      free(t.mem);
+      timg_make(&t, T3D, float_fmts[f], 20, 4, 3, 1);
+      make_coords(&t, b, c);
+      check("ta", &t, b, c, (const float(*)[4])c, 4);
+      free(t.mem);
+      if ((b & 1) || (b & 0x30) != 0x10)
+        continue;
+      timg_make(&t, T2D, float_fmts[f], 40, 5, 1, 1);
+      int ic[NW][4];
+      for (int i = 0; i < NW; i++) {
+        int inside = (b & 0xe) == 0;
+        ic[i][0] = inside ? (int)(rnd() % 40u) : (int)(rnd() % 46u) - 3;
+        ic[i][1] = inside ? (int)(rnd() % 5u) : (int)(rnd() % 9u) - 2;
+        ic[i][2] = ic[i][3] = 0;
+        c[i][0] = (float)ic[i][0] + 0.5f, c[i][1] = (float)ic[i][1] + 0.5f, c[i][2] = c[i][3] = 0.0f;
+      }
+      check("ia", &t, b, ic, (const float(*)[4])c, 4);
+      free(t.mem);
+    }
+}
+
+/* An RGBA float read through a sampler argument: the copy for its format
+ * and a nearest filter is vector code, as with a constant sampler (the
+ * general path, which a sampler argument kept in every copy, never was). */
+static const char arg_src[] =
+    "kernel void sarg(read_only image2d_t in, sampler_t s, global float4 *o) {\n"
+    "  int x = get_global_id(0), y = get_global_id(1);\n"
+    "  o[y * get_image_width(in) + x] = 3.0f * read_imagef(in, s, (int2)(x, y)); }\n";
+
+TEST(an_rgba_float_read_through_a_sampler_argument_is_vector_code)
+{
+  unsigned W = ct_target_simd_bits() / 32;
+  if (W < 8)
+    tl_skip("%u-bit SIMD: float4 code is already 4 lanes wide, no telling the copies apart", ct_target_simd_bits());
+  if (!ct_target_vectorizes(0))
+    tl_skip("the target's loop vectorizer makes no gathers (%u-bit SIMD, CPU model's tuning): the clamped texel "
+            "loads stay scalar",
+            ct_target_simd_bits());
+  char *ir = optimized_ir(arg_src);
+  char want[64];
+  snprintf(want, sizeof(want), "fmul <%u x float>", W);
+  unsigned vec = count_in_function(ir, "__lanecl_wg_sarg", want);
+  snprintf(want, sizeof(want), "masked.gather.v%uf32", W);
+  unsigned gathers = count_in_function(ir, "__lanecl_wg_sarg", want);
+  unsigned sw = count_in_function(ir, "__lanecl_wg_sarg", " switch i32 ");
+  if (vec < 4 || gathers < 4 || !sw)
+    tl_fail(__FILE__, __LINE__, "the lane loop of sarg: %u \"fmul <%u x float>\", %u gathers of %u floats, %u switches "
+            "(want >= 4, >= 4, >= 1)",
+            vec, W, gathers, W, sw);
+  free(ir);
 }
 
 /* copy and copyx over every pair of these formats: the copy of the lane
