@@ -43,6 +43,7 @@
 enum {
   IMG_R = 0x10B0,
   IMG_RGBA = 0x10B5,
+  IMG_BGRA = 0x10B6,
   IMG_DEPTH = 0x10BD,
   IMG_UNORM_INT8 = 0x10D2,
   IMG_UNORM_INT16 = 0x10D3,
@@ -64,7 +65,7 @@ static uint32_t cand(int k, int wide, unsigned c)
   unsigned o = wide ? IMG_RGBA : IMG_R;
   switch (k) {
   case K_FLOAT:
-    return IMG_FMT(o, c == 1 ? IMG_FLOAT : IMG_UNORM_INT8);
+    return c == 1 ? IMG_FMT(o, IMG_FLOAT) : wide ? LANECL_IMG_FMT_RGBA8_OR_BGRA8 : IMG_FMT(o, IMG_UNORM_INT8);
   case K_SINT:
     return IMG_FMT(o, c == 1 ? IMG_SIGNED_INT32 : IMG_SIGNED_INT8);
   case K_UINT:
@@ -81,7 +82,12 @@ static const char *cand_name(int k, int wide, unsigned c)
   static const char *const n[][2] = {{"", ""},           {"float", "unorm8"}, {"int32", "int8"},
                                      {"uint32", "uint8"}, {"float", "unorm16"}};
   static char buf[32];
-  snprintf(buf, sizeof(buf), "%s %s", k == K_DEPTH ? "DEPTH" : wide ? "RGBA" : "R", n[k][c - 1]);
+  snprintf(buf, sizeof(buf), "%s %s",
+           k == K_DEPTH                     ? "DEPTH"
+           : cand(k, wide, c) == LANECL_IMG_FMT_RGBA8_OR_BGRA8 ? "RGBA/BGRA"
+           : wide                           ? "RGBA"
+                                            : "R",
+           n[k][c - 1]);
   return buf;
 }
 
@@ -466,7 +472,13 @@ LLVMValueRef wg_image_lane_loops(wg_gen *g, const LLVMValueRef *args, const wg_l
         uint32_t f = cand(kind, g->img_wide[s], c);
         if (!f)
           continue;
-        LLVMValueRef e = LLVMBuildICmp(g->b, LLVMIntEQ, load_fmt(g, args[g->img_param[s]]), wg_c32(g, f), "");
+        LLVMValueRef have = load_fmt(g, args[g->img_param[s]]);
+        LLVMValueRef e;
+        if (f == LANECL_IMG_FMT_RGBA8_OR_BGRA8) /* the builtins swizzle */
+          e = LLVMBuildOr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, have, wg_c32(g, IMG_FMT(IMG_RGBA, IMG_UNORM_INT8)), ""),
+                          LLVMBuildICmp(g->b, LLVMIntEQ, have, wg_c32(g, IMG_FMT(IMG_BGRA, IMG_UNORM_INT8)), ""), "");
+        else
+          e = LLVMBuildICmp(g->b, LLVMIntEQ, have, wg_c32(g, f), "");
         ok = ok ? LLVMBuildAnd(g->b, ok, e, "") : e;
       }
       if (!ok)
