@@ -6,7 +6,10 @@
  * (the general path alone never was: its switch over the channel types kept
  * the lane loop scalar); every constant sampler and every format, through
  * the copies and the general path, against the reference of
- * tests/image_ref.h; images of different formats in one kernel. */
+ * tests/image_ref.h; images of different formats in one kernel; the same
+ * reads through a sampler argument (copies per filter) and their copy's
+ * vector code; rows of writes from offsets (whole chunks stored with one
+ * plain store, the edge chunk masked) against the reference. */
 #include "tests/compiler/wg_harness.h"
 #include "tests/image_ref.h"
 
@@ -361,15 +364,29 @@ TEST(whole_chunks_of_a_row_write_store_contiguously)
       tl_fail(__FILE__, __LINE__, "%s: %u \"store <%u x %s>\", %u scatters of %u lanes (want >= 1, >= 4: the edge)",
               kern[k], wide, 4 * W, ty[k], sc, W);
   }
-  /* RGBA unorm8 (wf's second copy): a word per texel, stored unmasked for
-   * a whole chunk, masked at the edge */
-  snprintf(want, sizeof(want), "store <%u x i32>", W);
-  unsigned plain = count_in_function(ir, "__lanecl_wg_wf", want);
+  free(ir);
+}
+
+/* RGBA unorm8 (wf's second copy): a word per texel, a masked vector store
+ * (AVX2 and AVX-512), which runs as a plain store for a whole chunk. */
+TEST(whole_chunks_of_an_rgba8_row_write_store_unmasked)
+{
+  unsigned W = ct_target_simd_bits() / 32;
+  if (W < 8)
+    tl_skip("%u-bit SIMD: the lane loop of a float4 write is not widened", ct_target_simd_bits());
+  char *ir = optimized_ir(rows_src);
+  char want[64];
   snprintf(want, sizeof(want), "masked.store.v%ui32", W);
   unsigned masked = count_in_function(ir, "__lanecl_wg_wf", want);
-  if (plain < 1 || masked < 1)
-    tl_fail(__FILE__, __LINE__, "wf, RGBA unorm8: %u \"store <%u x i32>\", %u masked stores (want >= 1, >= 1)", plain,
-            W, masked);
+  if (!masked) {
+    free(ir);
+    tl_skip("the loop vectorizer made no masked store of %u words here", W);
+  }
+  snprintf(want, sizeof(want), "store <%u x i32>", W);
+  unsigned plain = count_in_function(ir, "__lanecl_wg_wf", want);
+  if (plain < 1)
+    tl_fail(__FILE__, __LINE__, "wf, RGBA unorm8: %u \"store <%u x i32>\" beside %u masked stores (want >= 1)", plain, W,
+            masked);
   free(ir);
 }
 
