@@ -67,11 +67,27 @@ static const char images_src[] =
     "  int y0 = clamp((int)fv, 0, H - 1), y1 = clamp((int)fv + 1, 0, H - 1);\n"
     "  float4 p = (1 - a) * (1 - b) * convert_float4(in[tiled(x0, y0, W)]) + a * (1 - b) * convert_float4(in[tiled(x1, y0, W)])\n"
     "           + (1 - a) * b * convert_float4(in[tiled(x0, y1, W)]) + a * b * convert_float4(in[tiled(x1, y1, W)]);\n"
-    "  out[y * OW + x] = convert_uchar4_sat_rte(p); }\n";
+    "  out[y * OW + x] = convert_uchar4_sat_rte(p); }\n"
+    "kernel void conv_arg(read_only image2d_t in, write_only image2d_t out, constant float *w, sampler_t smp) {\n"
+    "  int x = get_global_id(0), y = get_global_id(1); float4 s = 0.0f;\n"
+    "  for (int j = -2; j <= 2; j++) for (int i = -2; i <= 2; i++)\n"
+    "    s += w[(j + 2) * 5 + i + 2] * read_imagef(in, smp, (int2)(x + i, y + j));\n"
+    "  write_imagef(out, (int2)(x, y), s); }\n"
+    "kernel void resize_arg(read_only image2d_t in, write_only image2d_t out, sampler_t smp) {\n"
+    "  int x = get_global_id(0), y = get_global_id(1);\n"
+    "  float2 c = ((float2)(x, y) + 0.5f) / (float2)(get_image_width(out), get_image_height(out));\n"
+    "  write_imagef(out, (int2)(x, y), read_imagef(in, smp, c)); }\n"
+    "kernel void gen_img(write_only image2d_t out, float a) {\n"
+    "  int x = get_global_id(0), y = get_global_id(1);\n"
+    "  write_imagef(out, (int2)(x, y), (float4)(x * a, y * a, (x + y) * a, 1.0f)); }\n"
+    "kernel void gen_buf(global float4 *out, float a, int W) {\n"
+    "  int x = get_global_id(0), y = get_global_id(1);\n"
+    "  out[y * W + x] = (float4)(x * a, y * a, (x + y) * a, 1.0f); }\n";
 
-enum { CONV_IMG, CONV_BUF, RESIZE_IMG, RESIZE_BUF, BOX_IMG, BOX_BUF, CONV_TILE, RESIZE_TILE };
+enum { CONV_IMG, CONV_BUF, RESIZE_IMG, RESIZE_BUF, BOX_IMG, BOX_BUF, CONV_TILE, RESIZE_TILE, GEN_IMG, GEN_BUF,
+       CONV_ARG, RESIZE_ARG };
 static const char *const names[] = {"conv_img", "conv_buf", "resize_img", "resize_buf", "box_img", "box_buf",
-                                    "conv_tile", "resize_tile"};
+                                    "conv_tile", "resize_tile", "gen_img", "gen_buf", "conv_arg", "resize_arg"};
 
 /* A copy of row-major pixels (elem bytes each, w and h multiples of 8) in
  * 8x8 tiles, the tiles row by row. */
@@ -92,13 +108,15 @@ typedef struct images_st {
   void *in, *out;
   float wts[25];
   cl_mem din, dout, dw;
+  cl_sampler smp;
   cl_program p;
   cl_kernel k;
 } images_st;
 
 static int is_image(long kind)
 {
-  return kind == CONV_IMG || kind == RESIZE_IMG || kind == BOX_IMG;
+  return kind == CONV_IMG || kind == RESIZE_IMG || kind == BOX_IMG || kind == GEN_IMG || kind == CONV_ARG ||
+         kind == RESIZE_ARG;
 }
 
 static cl_mem image(bench_env *e, cl_mem_object_type type, cl_channel_order order, cl_channel_type ctype,
@@ -128,7 +146,7 @@ static void *images_setup(bench_env *e, long kind)
   double lin = sqrt(e->scale);
   size_t n;
   switch (kind) {
-  case CONV_IMG: case CONV_BUF: case CONV_TILE:
+  case CONV_IMG: case CONV_BUF: case CONV_TILE: case CONV_ARG:
     s->w = s->h = (size_t)(CW * lin) / 16 * 16, s->d = 1;
     n = s->w * s->h * 4;
     s->in = malloc(n * 4), s->out = malloc(n * 4);
@@ -137,7 +155,7 @@ static void *images_setup(bench_env *e, long kind)
     for (int i = 0; i < 25; i++)
       s->wts[i] = (float)(i % 7) * 0.03f - 0.05f;
     s->dw = bench_buffer(e, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(s->wts), s->wts);
-    if (kind == CONV_IMG) {
+    if (kind == CONV_IMG || kind == CONV_ARG) {
       s->din = image(e, CL_MEM_OBJECT_IMAGE2D, CL_RGBA, CL_FLOAT, s->w, s->h, 1,
                      CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, s->in);
       s->dout = image(e, CL_MEM_OBJECT_IMAGE2D, CL_RGBA, CL_FLOAT, s->w, s->h, 1, CL_MEM_WRITE_ONLY, NULL);
@@ -148,13 +166,13 @@ static void *images_setup(bench_env *e, long kind)
       s->dout = bench_buffer(e, CL_MEM_WRITE_ONLY, n * 4, NULL);
     }
     break;
-  case RESIZE_IMG: case RESIZE_BUF: case RESIZE_TILE:
+  case RESIZE_IMG: case RESIZE_BUF: case RESIZE_TILE: case RESIZE_ARG:
     s->w = s->h = (size_t)(RW * lin) / 16 * 16, s->d = 1;
     s->ow = s->oh = s->w * RO / RW;
     s->in = malloc(s->w * s->h * 4), s->out = malloc(s->ow * s->oh * 4);
     for (size_t i = 0; i < s->w * s->h * 4; i++)
       ((unsigned char *)s->in)[i] = (unsigned char)((i * 2654435761u) >> 24);
-    if (kind == RESIZE_IMG) {
+    if (kind == RESIZE_IMG || kind == RESIZE_ARG) {
       s->din = image(e, CL_MEM_OBJECT_IMAGE2D, CL_RGBA, CL_UNORM_INT8, s->w, s->h, 1,
                      CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, s->in);
       s->dout = image(e, CL_MEM_OBJECT_IMAGE2D, CL_RGBA, CL_UNORM_INT8, s->ow, s->oh, 1, CL_MEM_WRITE_ONLY, NULL);
@@ -164,6 +182,14 @@ static void *images_setup(bench_env *e, long kind)
       free(t);
       s->dout = bench_buffer(e, CL_MEM_WRITE_ONLY, s->ow * s->oh * 4, NULL);
     }
+    break;
+  case GEN_IMG: case GEN_BUF:
+    s->w = s->h = (size_t)(CW * lin) / 16 * 16, s->d = 1;
+    s->out = malloc(s->w * s->h * 16);
+    if (kind == GEN_IMG)
+      s->dout = image(e, CL_MEM_OBJECT_IMAGE2D, CL_RGBA, CL_FLOAT, s->w, s->h, 1, CL_MEM_WRITE_ONLY, NULL);
+    else
+      s->dout = bench_buffer(e, CL_MEM_WRITE_ONLY, s->w * s->h * 16, NULL);
     break;
   default:
     s->w = s->h = s->d = (size_t)(BW * cbrt(e->scale)) / 16 * 16;
@@ -193,6 +219,26 @@ static void *images_setup(bench_env *e, long kind)
   case RESIZE_IMG: case BOX_IMG:
     bench_args(s->k, 2, sizeof(cl_mem), &s->din, sizeof(cl_mem), &s->dout);
     break;
+  case CONV_ARG: case RESIZE_ARG: {
+    cl_int err;
+    s->smp = clCreateSampler(e->ctx, kind == RESIZE_ARG, CL_ADDRESS_CLAMP_TO_EDGE,
+                             kind == RESIZE_ARG ? CL_FILTER_LINEAR : CL_FILTER_NEAREST, &err);
+    bench_check(err, "clCreateSampler");
+    if (kind == CONV_ARG)
+      bench_args(s->k, 4, sizeof(cl_mem), &s->din, sizeof(cl_mem), &s->dout, sizeof(cl_mem), &s->dw,
+                 sizeof(cl_sampler), &s->smp);
+    else
+      bench_args(s->k, 3, sizeof(cl_mem), &s->din, sizeof(cl_mem), &s->dout, sizeof(cl_sampler), &s->smp);
+    break;
+  }
+  case GEN_IMG: case GEN_BUF: {
+    float a = 1.0f / 1024.0f;
+    if (kind == GEN_IMG)
+      bench_args(s->k, 2, sizeof(cl_mem), &s->dout, sizeof(float), &a);
+    else
+      bench_args(s->k, 3, sizeof(cl_mem), &s->dout, sizeof(float), &a, sizeof(int), &W);
+    break;
+  }
   case RESIZE_BUF: case RESIZE_TILE:
     bench_args(s->k, 6, sizeof(cl_mem), &s->din, sizeof(cl_mem), &s->dout, sizeof(int), &W, sizeof(int), &H,
                sizeof(int), &OW, sizeof(int), &OH);
@@ -209,7 +255,7 @@ static double images_run(bench_env *e, void *p)
 {
   images_st *s = p;
   size_t local[3] = {16, 16, 1};
-  if (s->kind == RESIZE_IMG || s->kind == RESIZE_BUF || s->kind == RESIZE_TILE) {
+  if (s->kind == RESIZE_IMG || s->kind == RESIZE_BUF || s->kind == RESIZE_TILE || s->kind == RESIZE_ARG) {
     size_t g[2] = {s->ow, s->oh};
     return bench_ndrange_time(e, s->k, 2, g, local);
   }
@@ -230,16 +276,17 @@ static int images_verify(bench_env *e, void *p)
 {
   images_st *s = p;
   int W = (int)s->w, H = (int)s->h, D = (int)s->d;
-  if (s->kind == CONV_IMG || s->kind == RESIZE_IMG) {
-    size_t origin[3] = {0, 0, 0}, region[3] = {s->kind == CONV_IMG ? s->w : s->ow, s->kind == CONV_IMG ? s->h : s->oh, 1};
+  int resize = s->kind == RESIZE_IMG || s->kind == RESIZE_BUF || s->kind == RESIZE_TILE || s->kind == RESIZE_ARG;
+  if (is_image(s->kind) && s->kind != BOX_IMG) {
+    size_t origin[3] = {0, 0, 0}, region[3] = {resize ? s->ow : s->w, resize ? s->oh : s->h, 1};
     bench_check(clEnqueueReadImage(e->q, s->dout, CL_TRUE, origin, region, 0, 0, s->out, 0, NULL, NULL), "read");
   } else {
     size_t bytes = s->kind == RESIZE_BUF || s->kind == RESIZE_TILE ? s->ow * s->oh * 4
-                   : s->kind == CONV_BUF || s->kind == CONV_TILE  ? s->w * s->h * 16
+                   : s->kind == CONV_BUF || s->kind == CONV_TILE || s->kind == GEN_BUF ? s->w * s->h * 16
                                                                    : s->w * s->h * s->d * 4;
     bench_check(clEnqueueReadBuffer(e->q, s->dout, CL_TRUE, 0, bytes, s->out, 0, NULL, NULL), "read");
   }
-  if (s->kind == CONV_IMG || s->kind == CONV_BUF || s->kind == CONV_TILE) {
+  if (s->kind == CONV_IMG || s->kind == CONV_BUF || s->kind == CONV_TILE || s->kind == CONV_ARG) {
     const float *in = s->in, *out = s->out;
     for (int y = 0; y < H; y += 7)
       for (int x = 0; x < W; x += 3)
@@ -253,7 +300,17 @@ static int images_verify(bench_env *e, void *p)
         }
     return 1;
   }
-  if (s->kind == RESIZE_IMG || s->kind == RESIZE_BUF || s->kind == RESIZE_TILE) {
+  if (s->kind == GEN_IMG || s->kind == GEN_BUF) {
+    const float *out = s->out, a = 1.0f / 1024.0f;
+    for (int y = 0; y < H; y++)
+      for (int x = 0; x < W; x++) {
+        const float *o = out + ((size_t)y * W + x) * 4;
+        if (o[0] != x * a || o[1] != y * a || o[2] != (x + y) * a || o[3] != 1.0f)
+          return 0;
+      }
+    return 1;
+  }
+  if (resize) {
     const unsigned char *in = s->in, *out = s->out;
     for (size_t y = 0; y < s->oh; y += 5)
       for (size_t x = 0; x < s->ow; x += 3) {
@@ -293,10 +350,13 @@ static void images_teardown(bench_env *e, void *p)
   images_st *s = p;
   clReleaseKernel(s->k);
   clReleaseProgram(s->p);
-  clReleaseMemObject(s->din);
+  if (s->din)
+    clReleaseMemObject(s->din);
   clReleaseMemObject(s->dout);
   if (s->dw)
     clReleaseMemObject(s->dw);
+  if (s->smp)
+    clReleaseSampler(s->smp);
   free(s->in), free(s->out);
   free(s);
 }
@@ -305,10 +365,14 @@ static void images_teardown(bench_env *e, void *p)
 const bench_def bench_images_defs[] = {
   I("image conv 5x5 RGBA float 2048^2 (images)", CONV_IMG),
   I("image conv 5x5 RGBA float 2048^2 (buffers)", CONV_BUF),
+  I("image conv 5x5 RGBA float 2048^2 (images, sampler argument)", CONV_ARG),
   I("image bilinear resize RGBA8 1024^2->1536^2 (images)", RESIZE_IMG),
+  I("image bilinear resize RGBA8 1024^2->1536^2 (images, sampler argument)", RESIZE_ARG),
   I("image bilinear resize RGBA8 1024^2->1536^2 (buffers)", RESIZE_BUF),
   I("image 3D box 3x3x3 float 128^3 (images)", BOX_IMG),
   I("image 3D box 3x3x3 float 128^3 (buffers)", BOX_BUF),
+  I("image write RGBA float 2048^2 (images)", GEN_IMG),
+  I("image write RGBA float 2048^2 (buffers)", GEN_BUF),
   I("image layout probe: conv 5x5 (buffers, input in 8x8 tiles)", CONV_TILE),
   I("image layout probe: bilinear resize (buffers, input in 8x8 tiles)", RESIZE_TILE),
 };

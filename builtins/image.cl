@@ -392,6 +392,14 @@ INLINE uint fmt_of(img_t im, uint k)
   return k ? k : FMT(im->channel_order, im->channel_data_type);
 }
 
+/* For the 8-bit RGBA and BGRA path: BGRA, from f, or from the descriptor
+ * when f is "either" (a select on a value that is the same for every
+ * work-item: the lane loop stays one). */
+INLINE int is_bgra8(img_t im, uint f)
+{
+  return f == LANECL_IMG_FMT_RGBA8_OR_BGRA8 ? im->channel_order == CLK_BGRA : f == FMT(CLK_BGRA, CLK_UNORM_INT8);
+}
+
 /* The texel at (x, y, z), inside the image, as RGBA. */
 INLINE float4 fetch_f(img_t im, uint k, int x, int y, int z)
 {
@@ -399,11 +407,12 @@ INLINE float4 fetch_f(img_t im, uint k, int x, int y, int z)
   __global const uchar *row = row_of(im, y, z);
   if (f == FMT(CLK_RGBA, CLK_FLOAT))
     return vload4(x, (__global const float *)row);
-  if (f == FMT(CLK_RGBA, CLK_UNORM_INT8)) {
+  if (f == FMT(CLK_RGBA, CLK_UNORM_INT8) || f == FMT(CLK_BGRA, CLK_UNORM_INT8) || f == LANECL_IMG_FMT_RGBA8_OR_BGRA8) {
     /* One 32-bit load (a pixel is 4-byte aligned): the lane loop gathers
      * words, where 4 byte loads would be 4 gathers x86 does not have. */
     uint p = ((__global const uint *)row)[x];
-    return convert_float4((uint4)(p, p >> 8, p >> 16, p >> 24) & 0xffu) / 255.0f;
+    float4 c = convert_float4((uint4)(p, p >> 8, p >> 16, p >> 24) & 0xffu) / 255.0f;
+    return is_bgra8(im, f) ? c.zyxw : c;
   }
   if (f == FMT(CLK_R, CLK_FLOAT))
     return (float4)(((__global const float *)row)[x], 0.0f, 0.0f, 1.0f);
@@ -677,7 +686,8 @@ INLINE void store_f(img_t im, uint k, int x, int y, int z, int dims, float4 c)
     vstore4(c, x, (__global float *)row);
     return;
   }
-  if (f == FMT(CLK_RGBA, CLK_UNORM_INT8)) {
+  if (f == FMT(CLK_RGBA, CLK_UNORM_INT8) || f == FMT(CLK_BGRA, CLK_UNORM_INT8) || f == LANECL_IMG_FMT_RGBA8_OR_BGRA8) {
+    c = is_bgra8(im, f) ? c.zyxw : c;
     uint4 q = convert_uint4(convert_uchar4_sat_rte(c * 255.0f));
     ((__global uint *)row)[x] = q.x | q.y << 8 | q.z << 16 | q.w << 24; /* one word, as for reads */
     return;

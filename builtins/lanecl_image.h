@@ -34,6 +34,12 @@
 #define LANECL_SAMPLER_FILTER_NEAREST 0x10u
 #define LANECL_SAMPLER_FILTER_LINEAR 0x20u
 
+/* The format argument k of the builtins' __lanecl_imgk_* (image.cl), where
+ * the compiler knows the format: channel order << 16 | channel type; and
+ * this one for "RGBA or BGRA, unorm8" (the order read from the descriptor,
+ * a swizzle), which no channel order has (bit 31). */
+#define LANECL_IMG_FMT_RGBA8_OR_BGRA8 0x90B510D2u
+
 #ifdef __OPENCL_C_VERSION__
 typedef __global uchar *lanecl_image_data;
 typedef ulong lanecl_u64;

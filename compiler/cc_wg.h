@@ -215,6 +215,9 @@ typedef struct wg_gen {
   int img_wide[WG_IMG_MAX];  /* some access uses more than the first channel */
   int img_busy;
   uint64_t img_states;  /* bit s: the lane loop of state s has copies */
+  /* the sampler arguments of the reads that take the copies: each copy is
+   * built once per filter (nearest, linear), chosen by the samplers' bits */
+  unsigned img_smp_n, img_smp_param[WG_IMG_MAX];
 
   cc_str report;
 } wg_gen;
@@ -365,6 +368,12 @@ void wg_image_report(wg_gen *g);
 /* From wg_build_lane_loops: the nest built once per copy, the copy chosen by
  * the images' formats; the general copy last. */
 LLVMValueRef wg_image_lane_loops(wg_gen *g, const LLVMValueRef *args, const wg_lanes *ln);
+/* Function attribute of the work-group functions that have such copies. */
+#define WG_IMG_ATTR "lanecl-image-copies"
+/* After O3, in those: the masked stores and the per-channel scatters of a
+ * texel run as plain stores for the chunks whose lanes are all on (and,
+ * for scatters, write consecutive texels).  Returns how many. */
+unsigned wg_image_stores(LLVMValueRef fn);
 
 /* cc_wg_late.c */
 /* Function attribute of work-group functions whose builtins on vectors

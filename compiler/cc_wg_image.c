@@ -43,6 +43,7 @@
 enum {
   IMG_R = 0x10B0,
   IMG_RGBA = 0x10B5,
+  IMG_BGRA = 0x10B6,
   IMG_DEPTH = 0x10BD,
   IMG_UNORM_INT8 = 0x10D2,
   IMG_UNORM_INT16 = 0x10D3,
@@ -64,7 +65,7 @@ static uint32_t cand(int k, int wide, unsigned c)
   unsigned o = wide ? IMG_RGBA : IMG_R;
   switch (k) {
   case K_FLOAT:
-    return IMG_FMT(o, c == 1 ? IMG_FLOAT : IMG_UNORM_INT8);
+    return c == 1 ? IMG_FMT(o, IMG_FLOAT) : wide ? LANECL_IMG_FMT_RGBA8_OR_BGRA8 : IMG_FMT(o, IMG_UNORM_INT8);
   case K_SINT:
     return IMG_FMT(o, c == 1 ? IMG_SIGNED_INT32 : IMG_SIGNED_INT8);
   case K_UINT:
@@ -81,7 +82,12 @@ static const char *cand_name(int k, int wide, unsigned c)
   static const char *const n[][2] = {{"", ""},           {"float", "unorm8"}, {"int32", "int8"},
                                      {"uint32", "uint8"}, {"float", "unorm16"}};
   static char buf[32];
-  snprintf(buf, sizeof(buf), "%s %s", k == K_DEPTH ? "DEPTH" : wide ? "RGBA" : "R", n[k][c - 1]);
+  snprintf(buf, sizeof(buf), "%s %s",
+           k == K_DEPTH                     ? "DEPTH"
+           : cand(k, wide, c) == LANECL_IMG_FMT_RGBA8_OR_BGRA8 ? "RGBA/BGRA"
+           : wide                           ? "RGBA"
+                                            : "R",
+           n[k][c - 1]);
   return buf;
 }
 
@@ -236,10 +242,31 @@ static void img_regions(wg_gen *g)
   cc_cfg_free(&cfg);
 }
 
+/* The slot of sampler argument v of a read in g->img_smp_param, added when
+ * new; -1 when v is no kernel argument or the slots are full. */
+static int smp_param(wg_gen *g, LLVMValueRef v)
+{
+  unsigned p = 0;
+  if (!LLVMIsAArgument(v))
+    return -1;
+  while (p < g->nparams && LLVMGetParam(g->body, p) != v)
+    p++;
+  if (p == g->nparams || g->ki->args[p].kind != CC_ARG_SAMPLER)
+    return -1;
+  for (unsigned i = 0; i < g->img_smp_n; i++)
+    if (g->img_smp_param[i] == p)
+      return (int)i;
+  if (g->img_smp_n == WG_IMG_MAX)
+    return -1;
+  g->img_smp_param[g->img_smp_n] = p;
+  return (int)g->img_smp_n++;
+}
+
 int wg_image_specialize(wg_gen *g)
 {
   g->img_n = 0;
   g->img_nver = 0;
+  g->img_smp_n = 0;
   LLVMValueRef *calls = NULL;
   int *slot = NULL;
   unsigned ncalls = 0, cap = 0;
@@ -262,15 +289,15 @@ int wg_image_specialize(wg_gen *g)
       int s = img_slot(g, p);
       if (s < 0)
         continue;
-      /* A sampler that is not a constant (a kernel argument) keeps the
-       * filter and addressing dispatch in every copy: copies that large
-       * cost more compile time than they save. */
+      /* A sampler that is not a constant must be a kernel argument: its
+       * filter then picks the copy too (see smp_param). */
       int runtime_sampler = memmem(mg.params, mg.plen, "ocl_sampler", 11) && !LLVMIsAConstant(LLVMGetOperand(i, 1));
+      int other_sampler = runtime_sampler && smp_param(g, LLVMGetOperand(i, 1)) < 0;
       int write = mg.ident[0] == 'w';
       if (kind != K_DEPTH && (write ? !lanes_after_0_constant(LLVMGetOperand(i, LLVMGetNumArgOperands(i) - 1))
                                     : !lane0_only(i)))
         g->img_wide[s] = 1;
-      g->img_kind[s] = runtime_sampler ? K_MIXED
+      g->img_kind[s] = other_sampler ? K_MIXED
                        : g->img_kind[s] == K_NONE || g->img_kind[s] == kind ? kind
                                                                             : K_MIXED;
       if (cc_values_push(&calls, &ncalls, &cap, i)) {
@@ -316,6 +343,18 @@ int wg_image_specialize(wg_gen *g)
     for (unsigned a = 0; a < na; a++)
       args[a] = LLVMGetOperand(call, a);
     args[na] = k;
+    if (memmem(mg.params, mg.plen, "ocl_sampler", 11) && !LLVMIsAConstant(args[1])) {
+      /* in copy c > 0 the sampler's filter is bit 10 of fast: linear (1)
+       * or nearest (0); the other bits as passed */
+      LLVMTypeRef st = LLVMTypeOf(args[1]);
+      LLVMValueRef bits = LLVMBuildPtrToInt(g->b, args[1], g->t_i64, "");
+      LLVMValueRef lin = LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, g->p_fast, wg_c32(g, 10), ""), wg_c32(g, 1), "");
+      LLVMValueRef f = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntNE, lin, wg_c32(g, 0), ""),
+                                       wg_c64(g, LANECL_SAMPLER_FILTER_LINEAR), wg_c64(g, LANECL_SAMPLER_FILTER_NEAREST), "");
+      LLVMValueRef nb = LLVMBuildOr(g->b, LLVMBuildAnd(g->b, bits, wg_c64(g, ~(uint64_t)LANECL_SAMPLER_FILTER_MASK), ""), f, "");
+      nb = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, c, wg_c32(g, 0), ""), bits, nb, "img.smp");
+      args[1] = LLVMBuildIntToPtr(g->b, nb, st, "");
+    }
     LLVMValueRef nc = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(f), f, args, na + 1, "");
     LLVMSetInstructionCallConv(nc, LLVMGetInstructionCallConv(call));
     unsigned nfa = LLVMGetCallSiteAttributeCount(call, LLVMAttributeFunctionIndex);
@@ -367,7 +406,8 @@ void wg_image_report(wg_gen *g)
         first = 0;
       }
     }
-    cc_str_printf(&g->report, ") and one general\n");
+    cc_str_printf(&g->report, ")%s and one general\n",
+                  g->img_smp_n ? ", each once per filter of the sampler argument (nearest, linear)," : "");
   }
 }
 
@@ -414,34 +454,52 @@ LLVMValueRef wg_image_lane_loops(wg_gen *g, const LLVMValueRef *args, const wg_l
       LLVMSetMetadata(v, LLVMGetMDKindIDInContext(g->c, "noundef", 7), LLVMMetadataAsValue(g->c, g->empty));
     }
   }
+  LLVMAddAttributeAtIndex(g->wg, LLVMAttributeFunctionIndex,
+                          LLVMCreateStringAttribute(g->c, WG_IMG_ATTR, strlen(WG_IMG_ATTR), "", 0));
   LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.img.done");
-  LLVMValueRef rv[WG_IMG_COPIES + 1];
-  LLVMBasicBlockRef rb[WG_IMG_COPIES + 1];
+  LLVMValueRef rv[2 * WG_IMG_COPIES + 1];
+  LLVMBasicBlockRef rb[2 * WG_IMG_COPIES + 1];
   unsigned nr = 0;
   g->img_busy = 1;
-  for (unsigned c = 1; c <= g->img_nver; c++) {
-    LLVMValueRef ok = NULL;
-    for (unsigned s = 0; s < g->img_n; s++) {
-      int kind = g->img_kind[s];
-      uint32_t f = cand(kind, g->img_wide[s], c);
-      if (!f)
+  /* With sampler arguments: each copy once per filter, every sampler's
+   * filter that one (bits of the argument, the same for the whole launch). */
+  unsigned nfilt = g->img_smp_n ? 2 : 1;
+  for (unsigned c = 1; c <= g->img_nver; c++)
+    for (unsigned lin = 0; lin < nfilt; lin++) {
+      LLVMValueRef ok = NULL;
+      for (unsigned s = 0; s < g->img_n; s++) {
+        int kind = g->img_kind[s];
+        uint32_t f = cand(kind, g->img_wide[s], c);
+        if (!f)
+          continue;
+        LLVMValueRef have = load_fmt(g, args[g->img_param[s]]);
+        LLVMValueRef e;
+        if (f == LANECL_IMG_FMT_RGBA8_OR_BGRA8) /* the builtins swizzle */
+          e = LLVMBuildOr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, have, wg_c32(g, IMG_FMT(IMG_RGBA, IMG_UNORM_INT8)), ""),
+                          LLVMBuildICmp(g->b, LLVMIntEQ, have, wg_c32(g, IMG_FMT(IMG_BGRA, IMG_UNORM_INT8)), ""), "");
+        else
+          e = LLVMBuildICmp(g->b, LLVMIntEQ, have, wg_c32(g, f), "");
+        ok = ok ? LLVMBuildAnd(g->b, ok, e, "") : e;
+      }
+      if (!ok)
         continue;
-      LLVMValueRef e = LLVMBuildICmp(g->b, LLVMIntEQ, load_fmt(g, args[g->img_param[s]]),
-                                     wg_c32(g, f), "");
-      ok = ok ? LLVMBuildAnd(g->b, ok, e, "") : e;
+      for (unsigned j = 0; j < g->img_smp_n; j++) {
+        LLVMValueRef bits = LLVMBuildPtrToInt(g->b, args[g->img_smp_param[j]], g->t_i64, "");
+        LLVMValueRef e = LLVMBuildICmp(
+            g->b, LLVMIntEQ, LLVMBuildAnd(g->b, bits, wg_c64(g, LANECL_SAMPLER_FILTER_MASK), ""),
+            wg_c64(g, lin ? LANECL_SAMPLER_FILTER_LINEAR : LANECL_SAMPLER_FILTER_NEAREST), "img.filter");
+        ok = LLVMBuildAnd(g->b, ok, e, "");
+      }
+      LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.img.copy");
+      LLVMBasicBlockRef no = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.img.next");
+      LLVMBuildCondBr(g->b, ok, yes, no);
+      LLVMPositionBuilderAtEnd(g->b, yes);
+      av[n + WG_P_FAST] = wg_c32(g, base | c << 8 | lin << 10);
+      rv[nr] = wg_build_lane_loops(g, av, ln);
+      rb[nr++] = LLVMGetInsertBlock(g->b);
+      LLVMBuildBr(g->b, done);
+      LLVMPositionBuilderAtEnd(g->b, no);
     }
-    if (!ok)
-      continue;
-    LLVMBasicBlockRef yes = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.img.copy");
-    LLVMBasicBlockRef no = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.img.next");
-    LLVMBuildCondBr(g->b, ok, yes, no);
-    LLVMPositionBuilderAtEnd(g->b, yes);
-    av[n + WG_P_FAST] = wg_c32(g, base | c << 8);
-    rv[nr] = wg_build_lane_loops(g, av, ln);
-    rb[nr++] = LLVMGetInsertBlock(g->b);
-    LLVMBuildBr(g->b, done);
-    LLVMPositionBuilderAtEnd(g->b, no);
-  }
   av[n + WG_P_FAST] = wg_c32(g, base);
   rv[nr] = wg_build_lane_loops(g, av, ln);
   rb[nr++] = LLVMGetInsertBlock(g->b);
@@ -452,4 +510,376 @@ LLVMValueRef wg_image_lane_loops(wg_gen *g, const LLVMValueRef *args, const wg_l
   LLVMValueRef phi = LLVMBuildPhi(g->b, LLVMTypeOf(rv[0]), "next");
   LLVMAddIncoming(phi, rv, rb, nr);
   return phi;
+}
+
+/* ---- after O3: the whole chunks of a row written with plain stores ----
+ *
+ * A write's bounds check makes the texel store conditional, so the loop
+ * vectorizer masks it: an RGBA texel of 32-bit channels becomes one masked
+ * scatter per channel (x86's cost model does not widen a masked interleaved
+ * store), an R or RGBA8 texel (a word) a masked vector store.  When W
+ * work-items write W neighbouring pixels of a row, every chunk but the one
+ * at the image's edge has all lanes on and consecutive addresses, so in the
+ * work-group functions of kernels with image copies:
+ *  - the scatters of one texel (same mask, addresses base + c * size for
+ *    channels c = 0..k-1, k = 1, 2 or 4) run as one store of the k channels
+ *    interleaved at base[0] when every lane is on and base[i] = base[0] +
+ *    i * k * size (a test on the vectors themselves: nothing to show about
+ *    wrap-around); the scatters stay for the other chunks;
+ *  - a masked vector store runs as a plain store when every lane is on.
+ * A group is rewritten only when nothing between its first and last access
+ * touches memory and its values, mask and addresses come from before it. */
+
+#define WG_IMG_EDGE_MD "lanecl.img.edge"
+
+static unsigned elem_bytes(LLVMTypeRef t)
+{
+  switch (LLVMGetTypeKind(t)) {
+  case LLVMIntegerTypeKind:
+    return LLVMGetIntTypeWidth(t) % 8 ? 0 : LLVMGetIntTypeWidth(t) / 8;
+  case LLVMHalfTypeKind:
+    return 2;
+  case LLVMFloatTypeKind:
+    return 4;
+  case LLVMDoubleTypeKind:
+    return 8;
+  default:
+    return 0;
+  }
+}
+
+/* The addresses of a scatter as base + off bytes (a getelementptr of a
+ * vector of pointers by a constant), else ptrs + 0. */
+static LLVMValueRef scatter_base(LLVMValueRef ptrs, int64_t *off)
+{
+  *off = 0;
+  if (LLVMIsAGetElementPtrInst(ptrs) && LLVMGetNumOperands(ptrs) == 2 &&
+      LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(ptrs, 0))) == LLVMVectorTypeKind &&
+      LLVMIsAConstantInt(LLVMGetOperand(ptrs, 1))) {
+    unsigned sz = elem_bytes(LLVMGetGEPSourceElementType(ptrs));
+    if (sz) {
+      *off = LLVMConstIntGetSExtValue(LLVMGetOperand(ptrs, 1)) * (int64_t)sz;
+      return LLVMGetOperand(ptrs, 0);
+    }
+  }
+  return ptrs;
+}
+
+static int is_edge_access(LLVMValueRef i, LLVMMetadataRef *unused)
+{
+  (void)unused;
+  return LLVMGetMetadata(i, LLVMGetMDKindIDInContext(LLVMGetTypeContext(LLVMTypeOf(i)), WG_IMG_EDGE_MD,
+                                                     strlen(WG_IMG_EDGE_MD))) != NULL;
+}
+
+static int all_ones(LLVMValueRef mask)
+{
+  if (LLVMIsAConstantAggregateZero(mask) || !LLVMIsAConstant(mask))
+    return 0;
+  unsigned n = LLVMGetVectorSize(LLVMTypeOf(mask));
+  for (unsigned i = 0; i < n; i++) {
+    LLVMValueRef e = LLVMGetAggregateElement(mask, i);
+    if (!e || !LLVMIsAConstantInt(e) || !LLVMConstIntGetZExtValue(e))
+      return 0;
+  }
+  return 1;
+}
+
+/* An instruction that may touch memory or have effects. */
+static int touches_memory(LLVMValueRef i)
+{
+  switch (LLVMGetInstructionOpcode(i)) {
+  case LLVMLoad:
+  case LLVMStore:
+  case LLVMCall:
+  case LLVMInvoke:
+  case LLVMFence:
+  case LLVMAtomicRMW:
+  case LLVMAtomicCmpXchg:
+  case LLVMVAArg:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+/* Moves the instructions of inst's block before inst to a new block in
+ * front, which the block's predecessors now branch to and which ends in a
+ * branch to the block; returns it. */
+static LLVMBasicBlockRef img_split_head(LLVMBuilderRef b, LLVMValueRef inst)
+{
+  LLVMBasicBlockRef bb = LLVMGetInstructionParent(inst);
+  unsigned nuse;
+  LLVMValueRef *users = cc_collect_users(LLVMBasicBlockAsValue(bb), &nuse);
+  if (!users)
+    return NULL;
+  LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(inst));
+  LLVMBasicBlockRef head = LLVMInsertBasicBlockInContext(c, bb, "img.chunk");
+  for (unsigned k = 0; k < nuse; k++) {
+    if (!LLVMIsAInstruction(users[k]) || !LLVMIsATerminatorInst(users[k]))
+      continue;
+    for (unsigned s = 0; s < LLVMGetNumSuccessors(users[k]); s++)
+      if (LLVMGetSuccessor(users[k], s) == bb)
+        LLVMSetSuccessor(users[k], s, head);
+  }
+  free(users);
+  LLVMPositionBuilderAtEnd(b, head);
+  for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i != inst;) {
+    LLVMValueRef next = LLVMGetNextInstruction(i);
+    cc_move_to_builder(b, i);
+    i = next;
+  }
+  return head;
+}
+
+/* v is an instruction of the range [first, last] of one block. */
+static int in_range(LLVMValueRef v, LLVMValueRef first, LLVMValueRef last)
+{
+  if (!LLVMIsAInstruction(v) || LLVMGetInstructionParent(v) != LLVMGetInstructionParent(first))
+    return 0;
+  for (LLVMValueRef i = first; i; i = LLVMGetNextInstruction(i)) {
+    if (i == v)
+      return 1;
+    if (i == last)
+      break;
+  }
+  return 0;
+}
+
+/* The split: head tests cond, the fast block (returned, builder at its
+ * end) and the slow one, which gets moved[0..n) in order, both go on to the
+ * block of first. */
+static LLVMBasicBlockRef img_branch(LLVMBuilderRef b, LLVMValueRef first, LLVMValueRef cond_of(LLVMBuilderRef, void *),
+                                    void *arg, LLVMValueRef *moved, unsigned n)
+{
+  LLVMBasicBlockRef bb = LLVMGetInstructionParent(first);
+  LLVMBasicBlockRef head = img_split_head(b, first);
+  if (!head)
+    return NULL;
+  LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(first));
+  LLVMValueRef cond = cond_of(b, arg);
+  LLVMBasicBlockRef fast = LLVMInsertBasicBlockInContext(c, bb, "img.chunk.whole");
+  LLVMBasicBlockRef slow = LLVMInsertBasicBlockInContext(c, bb, "img.chunk.edge");
+  LLVMBuildCondBr(b, cond, fast, slow);
+  LLVMPositionBuilderAtEnd(b, slow);
+  unsigned kind = LLVMGetMDKindIDInContext(c, WG_IMG_EDGE_MD, strlen(WG_IMG_EDGE_MD));
+  for (unsigned k = 0; k < n; k++) {
+    cc_move_to_builder(b, moved[k]);
+    if (LLVMIsACallInst(moved[k]))
+      LLVMSetMetadata(moved[k], kind, LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, NULL, 0)));
+  }
+  LLVMBuildBr(b, bb);
+  LLVMPositionBuilderAtEnd(b, fast);
+  LLVMValueRef br = LLVMBuildBr(b, bb);
+  LLVMPositionBuilderBefore(b, br);
+  return fast;
+}
+
+/* Every lane of the i1 vector m on. */
+static LLVMValueRef every_lane(LLVMBuilderRef b, LLVMValueRef m)
+{
+  unsigned n = LLVMGetVectorSize(LLVMTypeOf(m));
+  LLVMTypeRef it = LLVMIntTypeInContext(LLVMGetTypeContext(LLVMTypeOf(m)), n);
+  return LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildBitCast(b, m, it, ""), LLVMConstAllOnes(it), "img.whole");
+}
+
+static LLVMValueRef masked_store_cond(LLVMBuilderRef b, void *arg)
+{
+  return every_lane(b, LLVMGetOperand((LLVMValueRef)arg, 3));
+}
+
+/* A masked store whose mask is not a constant: plain when every lane is on. */
+static int whole_chunk_store(LLVMBuilderRef b, LLVMValueRef call)
+{
+  LLVMValueRef val = LLVMGetOperand(call, 0), ptr = LLVMGetOperand(call, 1), al = LLVMGetOperand(call, 2),
+               mask = LLVMGetOperand(call, 3);
+  if (LLVMIsAConstant(mask) || !LLVMIsAConstantInt(al))
+    return 0;
+  LLVMValueRef moved[1] = {call};
+  if (!img_branch(b, call, masked_store_cond, call, moved, 1))
+    return 0;
+  LLVMValueRef st = LLVMBuildStore(b, val, ptr);
+  LLVMSetAlignment(st, (unsigned)LLVMConstIntGetZExtValue(al));
+  return 1;
+}
+
+typedef struct img_group {
+  LLVMValueRef call[4]; /* by channel */
+  LLVMValueRef base, mask;
+  unsigned k, n, stride;
+} img_group;
+
+/* base[i] = base[0] + i * stride on every lane of the mask. */
+static LLVMValueRef group_cond(LLVMBuilderRef b, void *arg)
+{
+  img_group *g = arg;
+  LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(g->base));
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(c), vt = LLVMVectorType(i64, g->n);
+  LLVMValueRef pi = LLVMBuildPtrToInt(b, g->base, vt, "");
+  LLVMValueRef p0 = LLVMBuildExtractElement(b, pi, LLVMConstInt(LLVMInt32TypeInContext(c), 0, 0), "");
+  LLVMValueRef d = LLVMBuildSub(b, pi, cc_build_splat(b, p0, g->n, ""), "");
+  LLVMValueRef *lanes = malloc(g->n * sizeof(*lanes));
+  if (!lanes)
+    return LLVMConstInt(LLVMInt1TypeInContext(c), 0, 0);
+  for (unsigned i = 0; i < g->n; i++)
+    lanes[i] = LLVMConstInt(i64, (unsigned long long)i * g->stride, 0);
+  LLVMValueRef eq = LLVMBuildICmp(b, LLVMIntEQ, d, LLVMConstVector(lanes, g->n), "img.rowaddr");
+  free(lanes);
+  if (!all_ones(g->mask))
+    eq = LLVMBuildAnd(b, eq, g->mask, "");
+  return every_lane(b, eq);
+}
+
+static LLVMValueRef shuffle(LLVMBuilderRef b, LLVMValueRef x, LLVMValueRef y, const unsigned *idx, unsigned n)
+{
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetTypeContext(LLVMTypeOf(x)));
+  LLVMValueRef *m = malloc(n * sizeof(*m));
+  if (!m)
+    return NULL;
+  for (unsigned i = 0; i < n; i++)
+    m[i] = LLVMConstInt(i32, idx[i], 0);
+  LLVMValueRef r = LLVMBuildShuffleVector(b, x, y, LLVMConstVector(m, n), "");
+  free(m);
+  return r;
+}
+
+/* The k channel vectors interleaved: lane i * k + c = channel c's lane i. */
+static LLVMValueRef interleave(LLVMBuilderRef b, LLVMValueRef *v, unsigned k, unsigned n)
+{
+  if (k == 1)
+    return v[0];
+  unsigned *idx = malloc(4 * n * sizeof(*idx));
+  if (!idx)
+    return NULL;
+  LLVMValueRef lo = v[0], hi = v[1];
+  if (k == 4) {
+    for (unsigned i = 0; i < 2 * n; i++)
+      idx[i] = i;
+    lo = shuffle(b, v[0], v[1], idx, 2 * n);
+    hi = shuffle(b, v[2], v[3], idx, 2 * n);
+  }
+  for (unsigned i = 0; i < n; i++)
+    for (unsigned c = 0; c < k; c++)
+      idx[i * k + c] = c * n + i;
+  LLVMValueRef r = lo && hi ? shuffle(b, lo, hi, idx, k * n) : NULL;
+  free(idx);
+  return r;
+}
+
+/* The group of scatters that s (not an edge access) belongs to, rewritten;
+ * 1 when it was. */
+static int whole_chunk_scatters(LLVMBuilderRef b, LLVMValueRef s)
+{
+  img_group g;
+  memset(&g, 0, sizeof(g));
+  LLVMValueRef val = LLVMGetOperand(s, 0);
+  LLVMTypeRef vt = LLVMTypeOf(val);
+  unsigned es = elem_bytes(LLVMGetElementType(vt));
+  int64_t off;
+  g.base = scatter_base(LLVMGetOperand(s, 1), &off);
+  g.mask = LLVMGetOperand(s, 3);
+  g.n = LLVMGetVectorSize(vt);
+  if (!es || LLVMGetTypeKind(LLVMTypeOf(g.base)) != LLVMVectorTypeKind)
+    return 0;
+  /* the members: the scatters of this block with the same base, mask and
+   * type, one per channel offset */
+  LLVMValueRef first = NULL, last = NULL;
+  unsigned found = 0;
+  for (LLVMValueRef i = LLVMGetFirstInstruction(LLVMGetInstructionParent(s)); i; i = LLVMGetNextInstruction(i)) {
+    if (!LLVMIsACallInst(i) || !cc_callee_has_prefix(i, "llvm.masked.scatter.") || is_edge_access(i, NULL))
+      continue;
+    if (LLVMGetOperand(i, 3) != g.mask || LLVMTypeOf(LLVMGetOperand(i, 0)) != vt ||
+        scatter_base(LLVMGetOperand(i, 1), &off) != g.base)
+      continue;
+    if (off < 0 || off % es || off / es >= 4 || g.call[off / es])
+      return 0;
+    g.call[off / es] = i;
+    found++;
+    first = first ? first : i;
+    last = i;
+  }
+  while (g.k < 4 && g.call[g.k])
+    g.k++;
+  if (g.k != found || (g.k != 1 && g.k != 2 && g.k != 4))
+    return 0;
+  g.stride = g.k * es;
+  /* what lies between the first and the last: nothing else touching memory;
+   * the addresses of channels > 0 move with their scatters (used by nothing
+   * else); values, mask and base from before */
+  LLVMValueRef moved[8];
+  unsigned nm = 0;
+  for (LLVMValueRef i = first;; i = LLVMGetNextInstruction(i)) {
+    int member = 0;
+    for (unsigned c = 0; c < g.k; c++)
+      member |= g.call[c] == i;
+    if (member) {
+      moved[nm++] = i;
+    } else if (touches_memory(i)) {
+      return 0;
+    }
+    if (i == last)
+      break;
+  }
+  if (in_range(g.base, first, last) || in_range(g.mask, first, last))
+    return 0;
+  LLVMValueRef v[4];
+  for (unsigned c = 0; c < g.k; c++) {
+    v[c] = LLVMGetOperand(g.call[c], 0);
+    if (in_range(v[c], first, last))
+      return 0;
+    LLVMValueRef p = LLVMGetOperand(g.call[c], 1);
+    if (p != g.base && in_range(p, first, last)) {
+      if (LLVMGetNumOperands(p) != 2 || !LLVMGetFirstUse(p) || LLVMGetNextUse(LLVMGetFirstUse(p)) ||
+          in_range(LLVMGetOperand(p, 0), first, last) || nm >= 8)
+        return 0;
+      /* before its scatter */
+      for (unsigned k = 0; k < nm; k++)
+        if (moved[k] == g.call[c]) {
+          memmove(moved + k + 1, moved + k, (nm - k) * sizeof(*moved));
+          moved[k] = p;
+          nm++;
+          break;
+        }
+    }
+  }
+  unsigned al = 0;
+  for (unsigned c = 0; c < g.k; c++) {
+    LLVMValueRef a = LLVMGetOperand(g.call[c], 2);
+    unsigned x = LLVMIsAConstantInt(a) ? (unsigned)LLVMConstIntGetZExtValue(a) : 1;
+    al = c == 0 || x < al ? x : al;
+  }
+  if (!img_branch(b, first, group_cond, &g, moved, nm))
+    return 0;
+  LLVMValueRef w = interleave(b, v, g.k, g.n);
+  LLVMValueRef p0 = LLVMBuildExtractElement(b, g.base, LLVMConstInt(LLVMInt32TypeInContext(LLVMGetTypeContext(vt)), 0, 0),
+                                            "img.row");
+  LLVMValueRef st = LLVMBuildStore(b, w, p0);
+  LLVMSetAlignment(st, al ? al : 1);
+  return 1;
+}
+
+unsigned wg_image_stores(LLVMValueRef fn)
+{
+  if (!LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, WG_IMG_ATTR, strlen(WG_IMG_ATTR)))
+    return 0;
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetTypeContext(LLVMTypeOf(fn)));
+  unsigned n = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+  again:
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      if (!LLVMIsACallInst(i) || is_edge_access(i, NULL))
+        continue;
+      int done = 0;
+      if (cc_callee_has_prefix(i, "llvm.masked.scatter."))
+        done = whole_chunk_scatters(b, i);
+      else if (cc_callee_has_prefix(i, "llvm.masked.store."))
+        done = whole_chunk_store(b, i);
+      if (done) {
+        n++;
+        goto again; /* bb keeps what followed the group */
+      }
+    }
+  }
+  LLVMDisposeBuilder(b);
+  return n;
 }

@@ -6,7 +6,10 @@
  * (the general path alone never was: its switch over the channel types kept
  * the lane loop scalar); every constant sampler and every format, through
  * the copies and the general path, against the reference of
- * tests/image_ref.h; images of different formats in one kernel. */
+ * tests/image_ref.h; images of different formats in one kernel; the same
+ * reads through a sampler argument (copies per filter) and their copy's
+ * vector code; rows of writes from offsets (whole chunks stored with one
+ * plain store, the edge chunk masked) against the reference. */
 #include "tests/compiler/wg_harness.h"
 #include "tests/image_ref.h"
 
@@ -54,7 +57,29 @@ static char *lanes_src(void)
                           "  local float4 t[64]; int x = get_global_id(0), lx = get_local_id(0);\n"
                           "  t[lx] = read_imagef(a, s1, (int2)(x, 1)); barrier(CLK_LOCAL_MEM_FENCE);\n"
                           "  float s = work_group_reduce_add(t[lx].x);\n"
-                          "  o[x] = t[(lx + 1) %% get_local_size(0)] + s * read_imagef(a, s1, (int2)(x, 0)); }\n");
+                          "  o[x] = t[(lx + 1) %% get_local_size(0)] + s * read_imagef(a, s1, (int2)(x, 0)); }\n"
+                          /* the same reads through a sampler argument */
+                          "kernel void wa(read_only image2d_t im, sampler_t s, global const float4 *c, global float4 *o)\n"
+                          "{ size_t i = get_global_id(0); o[i] = read_imagef(im, s, c[i].xy); }\n"
+                          "kernel void na(read_only image2d_t im, sampler_t s, global const float4 *c, global float4 *o)\n"
+                          "{ size_t i = get_global_id(0); o[i] = (float4)(read_imagef(im, s, c[i].xy).x, 0, 0, 0); }\n"
+                          "kernel void ta(read_only image3d_t im, sampler_t s, global const float4 *c, global float4 *o)\n"
+                          "{ size_t i = get_global_id(0); o[i] = read_imagef(im, s, c[i]); }\n"
+                          "kernel void ia(read_only image2d_t im, sampler_t s, global const int4 *c, global float4 *o)\n"
+                          "{ size_t i = get_global_id(0); o[i] = read_imagef(im, s, c[i].xy); }\n"
+                          /* rows of pixels written from an offset: whole chunks and edge chunks */
+                          "kernel void rowf(write_only image2d_t o, int off) {\n"
+                          "  int x = get_global_id(0) + off, y = get_global_id(1);\n"
+                          "  write_imagef(o, (int2)(x, y), (float4)(x * 0.03125f, y * 0.25f, 0.5f - x * 0.0625f, 0.75f)); }\n"
+                          "kernel void rowr(write_only image2d_t o, int off) {\n"
+                          "  int x = get_global_id(0) + off, y = get_global_id(1);\n"
+                          "  write_imagef(o, (int2)(x, y), (float4)(x * 0.03125f, 0, 0, 1)); }\n"
+                          "kernel void rowi(write_only image2d_t o, int off) {\n"
+                          "  int x = get_global_id(0) + off, y = get_global_id(1);\n"
+                          "  write_imagei(o, (int2)(x, y), (int4)(x * 3, y - 2, -x, 100000 + x)); }\n"
+                          "kernel void rowui(write_only image2d_t o, int off) {\n"
+                          "  int x = get_global_id(0) + off, y = get_global_id(1);\n"
+                          "  write_imageui(o, (int2)(x, y), (uint4)(x * 5, y, 300 - x, 70000)); }\n");
   ASSERT_TRUE(len < cap);
   return s;
 }
@@ -108,7 +133,9 @@ static void check(const char *kernel, timg *t, unsigned s, const void *coords, c
   struct lanecl_image *dp = &t->d;
   const void *cp = coords;
   void *op = out;
-  void *args[] = {&dp, &cp, &op};
+  uintptr_t sv = s; /* a sampler argument: its CLK_* bits */
+  void *args3[] = {&dp, &cp, &op}, *args4[] = {&dp, &sv, &cp, &op};
+  void *const *args = kernel[1] == 'a' ? args4 : args3;
   wg_range r = range1(NW, 16, NULL);
   wg_run(&prog, kernel, args, &r);
   for (int i = 0; i < NW; i++) {
@@ -160,6 +187,72 @@ TEST(constant_sampler_reads_of_every_format_match_the_reference)
       check(name, &t, b, ic, (const float(*)[4])c, 4);
       free(t.mem);
     }
+}
+
+/* wa, na, ta, ia: the constant sampler test's kernels with the sampler an
+ * argument, each sampler and format (the copy is chosen per work-group by
+ * the formats and the sampler's filter). */
+TEST(sampler_argument_reads_of_every_format_match_the_reference)
+{
+  for (unsigned f = 0; f < N_FLOAT_FMTS; f++)
+    for (unsigned j = 0; j < N_SAMPLERS; j++) {
+      timg t;
+      float c[NW][4];
+      unsigned b = samplers[j];
+      timg_make(&t, T2D, float_fmts[f], 40, 5, 1, 1);
+      make_coords(&t, b, c);
+      check("wa", &t, b, c, (const float(*)[4])c, 4);
+      check("na", &t, b, c, (const float(*)[4])c, 1);
+      free(t.mem);
+      timg_make(&t, T3D, float_fmts[f], 20, 4, 3, 1);
+      make_coords(&t, b, c);
+      check("ta", &t, b, c, (const float(*)[4])c, 4);
+      free(t.mem);
+      if ((b & 1) || (b & 0x30) != 0x10)
+        continue;
+      timg_make(&t, T2D, float_fmts[f], 40, 5, 1, 1);
+      int ic[NW][4];
+      for (int i = 0; i < NW; i++) {
+        int inside = (b & 0xe) == 0;
+        ic[i][0] = inside ? (int)(rnd() % 40u) : (int)(rnd() % 46u) - 3;
+        ic[i][1] = inside ? (int)(rnd() % 5u) : (int)(rnd() % 9u) - 2;
+        ic[i][2] = ic[i][3] = 0;
+        c[i][0] = (float)ic[i][0] + 0.5f, c[i][1] = (float)ic[i][1] + 0.5f, c[i][2] = c[i][3] = 0.0f;
+      }
+      check("ia", &t, b, ic, (const float(*)[4])c, 4);
+      free(t.mem);
+    }
+}
+
+/* An RGBA float read through a sampler argument: the copy for its format
+ * and a nearest filter is vector code, as with a constant sampler (the
+ * general path, which a sampler argument kept in every copy, never was). */
+static const char arg_src[] =
+    "kernel void sarg(read_only image2d_t in, sampler_t s, global float4 *o) {\n"
+    "  int x = get_global_id(0), y = get_global_id(1);\n"
+    "  o[y * get_image_width(in) + x] = 3.0f * read_imagef(in, s, (int2)(x, y)); }\n";
+
+TEST(an_rgba_float_read_through_a_sampler_argument_is_vector_code)
+{
+  unsigned W = ct_target_simd_bits() / 32;
+  if (W < 8)
+    tl_skip("%u-bit SIMD: float4 code is already 4 lanes wide, no telling the copies apart", ct_target_simd_bits());
+  if (!ct_target_vectorizes(0))
+    tl_skip("the target's loop vectorizer makes no gathers (%u-bit SIMD, CPU model's tuning): the clamped texel "
+            "loads stay scalar",
+            ct_target_simd_bits());
+  char *ir = optimized_ir(arg_src);
+  char want[64];
+  snprintf(want, sizeof(want), "fmul <%u x float>", W);
+  unsigned vec = count_in_function(ir, "__lanecl_wg_sarg", want);
+  snprintf(want, sizeof(want), "masked.gather.v%uf32", W);
+  unsigned gathers = count_in_function(ir, "__lanecl_wg_sarg", want);
+  unsigned sw = count_in_function(ir, "__lanecl_wg_sarg", " switch i32 ");
+  if (vec < 4 || gathers < 4 || !sw)
+    tl_fail(__FILE__, __LINE__, "the lane loop of sarg: %u \"fmul <%u x float>\", %u gathers of %u floats, %u switches "
+            "(want >= 4, >= 4, >= 1)",
+            vec, W, gathers, W, sw);
+  free(ir);
 }
 
 /* copy and copyx over every pair of these formats: the copy of the lane
@@ -232,5 +325,142 @@ TEST(image_reads_around_a_barrier_match_the_reference)
       }
     }
     free(in.mem);
+  }
+}
+
+/* A row of RGBA pixels written by W neighbouring work-items
+ * (x = get_global_id(0) + off): the whole chunks store the texels with one
+ * wide store (the channels interleaved), not with a scatter per channel;
+ * the scatters stay for the chunk at the image's edge.  Made where the
+ * loop vectorizer makes scatters (AVX-512): elsewhere the conditional
+ * store is not a scatter in the first place. */
+static const char rows_src[] =
+    "kernel void wf(write_only image2d_t o, int off) {\n"
+    "  int x = get_global_id(0) + off, y = get_global_id(1);\n"
+    "  write_imagef(o, (int2)(x, y), (float4)(x, y, 0.5f, 1.0f)); }\n"
+    "kernel void wi(write_only image2d_t o, int off) {\n"
+    "  int x = get_global_id(0) + off, y = get_global_id(1);\n"
+    "  write_imagei(o, (int2)(x, y), (int4)(x, y, 7, -1)); }\n";
+
+TEST(whole_chunks_of_a_row_write_store_contiguously)
+{
+  unsigned W = ct_target_simd_bits() / 32;
+  if (W < 8)
+    tl_skip("%u-bit SIMD: the lane loop of a float4 write is not widened", ct_target_simd_bits());
+  if (!ct_target_vectorizes(1))
+    tl_skip("the target's loop vectorizer makes no scatters (%u-bit SIMD): a conditional texel store is not a "
+            "scatter to begin with",
+            ct_target_simd_bits());
+  char *ir = optimized_ir(rows_src);
+  char want[64];
+  static const char *const kern[] = {"__lanecl_wg_wf", "__lanecl_wg_wi"}, *const ty[] = {"float", "i32"};
+  for (unsigned k = 0; k < 2; k++) {
+    /* RGBA 32-bit: W texels of 4 channels, one store */
+    snprintf(want, sizeof(want), "store <%u x %s>", 4 * W, ty[k]);
+    unsigned wide = count_in_function(ir, kern[k], want);
+    snprintf(want, sizeof(want), "masked.scatter.v%u%s", W, k ? "i32" : "f32");
+    unsigned sc = count_in_function(ir, kern[k], want);
+    if (wide < 1 || sc < 4)
+      tl_fail(__FILE__, __LINE__, "%s: %u \"store <%u x %s>\", %u scatters of %u lanes (want >= 1, >= 4: the edge)",
+              kern[k], wide, 4 * W, ty[k], sc, W);
+  }
+  free(ir);
+}
+
+/* RGBA unorm8 (wf's second copy): a word per texel, a masked vector store
+ * (AVX2 and AVX-512), which runs as a plain store for a whole chunk. */
+TEST(whole_chunks_of_an_rgba8_row_write_store_unmasked)
+{
+  unsigned W = ct_target_simd_bits() / 32;
+  if (W < 8)
+    tl_skip("%u-bit SIMD: the lane loop of a float4 write is not widened", ct_target_simd_bits());
+  char *ir = optimized_ir(rows_src);
+  char want[64];
+  snprintf(want, sizeof(want), "masked.store.v%ui32", W);
+  unsigned masked = count_in_function(ir, "__lanecl_wg_wf", want);
+  if (!masked) {
+    free(ir);
+    tl_skip("the loop vectorizer made no masked store of %u words here", W);
+  }
+  snprintf(want, sizeof(want), "store <%u x i32>", W);
+  unsigned plain = count_in_function(ir, "__lanecl_wg_wf", want);
+  if (plain < 1)
+    tl_fail(__FILE__, __LINE__, "wf, RGBA unorm8: %u \"store <%u x i32>\" beside %u masked stores (want >= 1)", plain, W,
+            masked);
+  free(ir);
+}
+
+/* rowf/rowr/rowi/rowui over rows of several widths from offsets that put
+ * the row's ends inside chunks, before and after the image: every pixel of
+ * the image as the reference encodes it, nothing written outside (the
+ * padding of each row and the pixels not written keep their bytes). */
+TEST(row_writes_from_offsets_match_the_reference)
+{
+  static const fmt ffmts[] = {{CL_RGBA, CL_FLOAT},       {CL_RGBA, CL_UNORM_INT8}, {CL_R, CL_FLOAT},
+                              {CL_R, CL_UNORM_INT8},     {CL_BGRA, CL_UNORM_INT8}, {CL_RGBA, CL_UNORM_INT16},
+                              {CL_RGBA, CL_HALF_FLOAT}};
+  static const fmt ifmts[] = {{CL_RGBA, CL_SIGNED_INT32}, {CL_RGBA, CL_UNSIGNED_INT32}, {CL_R, CL_SIGNED_INT32},
+                              {CL_R, CL_UNSIGNED_INT32},  {CL_RGBA, CL_UNSIGNED_INT8},  {CL_RGBA, CL_SIGNED_INT8}};
+  static const int widths[] = {37, 48, 53}, offs[] = {-21, -5, 0, 3, 16, 29};
+  enum { H = 3, L = 16 };
+  for (unsigned kk = 0; kk < 4; kk++) {
+    const fmt *fmts = kk < 2 ? ffmts : ifmts;
+    unsigned nf = kk < 2 ? sizeof(ffmts) / sizeof(ffmts[0]) : sizeof(ifmts) / sizeof(ifmts[0]);
+    const char *kname = kk == 0 ? "rowf" : kk == 1 ? "rowr" : kk == 2 ? "rowi" : "rowui";
+    for (unsigned f = 0; f < nf; f++) {
+      if (kk == 2 && fmts[f].type == CL_UNSIGNED_INT32)
+        continue;
+      if (kk == 3 && (fmts[f].type == CL_SIGNED_INT32 || fmts[f].type == CL_SIGNED_INT8))
+        continue;
+      for (unsigned wi = 0; wi < sizeof(widths) / sizeof(widths[0]); wi++)
+        for (unsigned oi = 0; oi < sizeof(offs) / sizeof(offs[0]); oi++) {
+          int W = widths[wi], off = offs[oi];
+          timg t;
+          timg_make(&t, T2D, fmts[f], W, H, 1, 1);
+          unsigned char *before = malloc(t.bytes);
+          ASSERT_TRUE(before != NULL);
+          memcpy(before, t.mem, t.bytes);
+          struct lanecl_image *op = &t.d;
+          void *args[] = {&op, &off};
+          /* work-items for x = off .. off + G - 1, G a multiple of L past
+           * the row's end */
+          size_t G = ((size_t)(W + 21) + L - 1) / L * L;
+          wg_range r = {2, {G, H, 1}, {L, 1, 1}, {0, 0, 0}, NULL};
+          wg_run(&prog, kname, args, &r);
+          unsigned char *want = malloc(t.bytes);
+          ASSERT_TRUE(want != NULL);
+          memcpy(want, before, t.bytes);
+          for (int y = 0; y < H; y++)
+            for (int x = off; x < off + (int)G; x++) {
+              if (x < 0 || x >= W)
+                continue;
+              unsigned char *p = want + (size_t)y * t.d.row_pitch + (size_t)x * t.d.elem_size;
+              if (kk == 0) {
+                float c[4] = {x * 0.03125f, y * 0.25f, 0.5f - x * 0.0625f, 0.75f};
+                ref_encode_f(fmts[f], c, p);
+              } else if (kk == 1) {
+                float c[4] = {x * 0.03125f, 0.0f, 0.0f, 1.0f};
+                ref_encode_f(fmts[f], c, p);
+              } else if (kk == 2) {
+                int32_t c[4] = {x * 3, y - 2, -x, 100000 + x};
+                ref_encode_i(fmts[f], c, 1, p);
+              } else {
+                int32_t c[4] = {x * 5, y, 300 - x, 70000};
+                ref_encode_i(fmts[f], c, 0, p);
+              }
+            }
+          for (size_t i = 0; i < t.bytes; i++)
+            if (t.mem[i] != want[i]) {
+              size_t y = i / t.d.row_pitch, x = i % t.d.row_pitch / t.d.elem_size;
+              tl_fail(__FILE__, __LINE__, "%s order 0x%x type 0x%x width %d offset %d: byte %zu (pixel (%zu, %zu)%s) "
+                      "is 0x%02x, want 0x%02x",
+                      kname, fmts[f].order, fmts[f].type, W, off, i, x, y, x >= (size_t)W ? ", outside" : "",
+                      t.mem[i], want[i]);
+            }
+          free(before);
+          free(want);
+          free(t.mem);
+        }
+    }
   }
 }
