@@ -922,6 +922,8 @@ static int is_scatter_call(LLVMValueRef i)
   return LLVMIsACallInst(i) && cc_callee_has_prefix(i, "llvm.masked.scatter.");
 }
 
+#define CHAIN_LANES 64
+
 /* ---- gathers the loop vectorizer scalarized ----
  * x86 has no gather of 8- or 16-bit elements, so for a lane loop over half
  * (or char, short) the loop vectorizer writes a load from W computed
@@ -969,18 +971,90 @@ static LLVMValueRef extract_of(LLVMValueRef e, unsigned k)
   return LLVMGetOperand(e, 0);
 }
 
+/* v is defined before the instruction `at` (in its block) or in another block. */
+static int defined_before(LLVMValueRef v, LLVMValueRef at)
+{
+  if (!LLVMIsAInstruction(v) || LLVMGetInstructionParent(v) != LLVMGetInstructionParent(at))
+    return 1;
+  for (LLVMValueRef i = v; i; i = LLVMGetNextInstruction(i))
+    if (i == at)
+      return 1;
+  return 0;
+}
+
+#define LANES_DEPTH 8
+
+/* A vector whose element k is vals[k] (lane k's scalar value), built at
+ * the builder from what the lanes share: the same value on every lane (a
+ * splat), element k of one vector V (V), or the same operation on such
+ * values (that operation on vectors).  NULL when the lanes differ
+ * otherwise; what was built then is dead code for O3.  Every value used is
+ * defined before `at`. */
+static LLVMValueRef lanes_vector(aff_ctx *x, LLVMValueRef *vals, unsigned W, LLVMValueRef at, unsigned depth)
+{
+  LLVMValueRef v0 = vals[0], v;
+  unsigned k;
+  for (k = 1; k < W && vals[k] == v0; k++)
+    ;
+  if (k == W) {
+    if (!defined_before(v0, at) || LLVMGetTypeKind(LLVMTypeOf(v0)) == LLVMVectorTypeKind)
+      return NULL;
+    return cc_build_splat(x->b, v0, W, "");
+  }
+  if ((v = extract_of(v0, 0)) && LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMVectorTypeKind &&
+      LLVMGetVectorSize(LLVMTypeOf(v)) == W && defined_before(v, at)) {
+    for (k = 1; k < W && extract_of(vals[k], k) == v; k++)
+      ;
+    if (k == W)
+      return v;
+  }
+  if (depth >= LANES_DEPTH || !LLVMIsAInstruction(v0))
+    return NULL;
+  LLVMOpcode op = LLVMGetInstructionOpcode(v0);
+  int n = LLVMGetNumOperands(v0);
+  int binop = op >= LLVMAdd && op <= LLVMXor, cast = op >= LLVMTrunc && op <= LLVMAddrSpaceCast;
+  int gep = op == LLVMGetElementPtr && n >= 2 && n <= 4;
+  if (!binop && !cast && !gep)
+    return NULL;
+  for (k = 1; k < W; k++)
+    if (!LLVMIsAInstruction(vals[k]) || LLVMGetInstructionOpcode(vals[k]) != op ||
+        LLVMTypeOf(vals[k]) != LLVMTypeOf(v0) || LLVMGetNumOperands(vals[k]) != n ||
+        (gep && LLVMGetGEPSourceElementType(vals[k]) != LLVMGetGEPSourceElementType(v0)))
+      return NULL;
+  LLVMValueRef ops[4], lanes[CHAIN_LANES];
+  for (int o = 0; o < n; o++) {
+    for (k = 0; k < W; k++)
+      lanes[k] = LLVMGetOperand(vals[k], (unsigned)o);
+    /* a GEP's uniform operands stay scalar */
+    for (k = 1; k < W && lanes[k] == lanes[0]; k++)
+      ;
+    if (gep && k == W && defined_before(lanes[0], at) && LLVMGetTypeKind(LLVMTypeOf(lanes[0])) != LLVMVectorTypeKind)
+      ops[o] = lanes[0];
+    else if (!(ops[o] = lanes_vector(x, lanes, W, at, depth + 1)))
+      return NULL;
+  }
+  if (binop)
+    return LLVMBuildBinOp(x->b, op, ops[0], ops[1], "");
+  if (cast)
+    return LLVMBuildCast(x->b, op, ops[0], LLVMVectorType(LLVMTypeOf(v0), W), "");
+  int any_vec = 0;
+  for (int o = 0; o < n; o++)
+    any_vec |= LLVMGetTypeKind(LLVMTypeOf(ops[o])) == LLVMVectorTypeKind;
+  if (!any_vec)
+    return NULL; /* the same address on every lane: not a lane vector */
+  return LLVMBuildGEP2(x->b, LLVMGetGEPSourceElementType(v0), ops[0], ops + 1, (unsigned)(n - 1), "");
+}
+
 static int regather(aff_ctx *x, LLVMValueRef top)
 {
   LLVMTypeRef vt = LLVMTypeOf(top);
   unsigned W = LLVMGetVectorSize(vt);
-  if (W < 4 || W > 64)
+  if (W < 4 || W > CHAIN_LANES)
     return 0;
-  LLVMValueRef ins[64], ld[64];
+  LLVMValueRef ins[CHAIN_LANES], ld[CHAIN_LANES], ptr[CHAIN_LANES];
   if (!insert_chain(top, W, ins))
     return 0;
   LLVMTypeRef et = LLVMGetElementType(vt);
-  LLVMValueRef base = NULL, idx = NULL, pvec = NULL;
-  LLVMTypeRef src = NULL;
   LLVMBasicBlockRef bb = NULL;
   unsigned align = 0;
   for (unsigned k = 0; k < W; k++) {
@@ -994,20 +1068,9 @@ static int regather(aff_ctx *x, LLVMValueRef top)
       return 0;
     unsigned a = LLVMGetAlignment(l);
     align = !align || a < align ? a : align;
-    LLVMValueRef p = LLVMGetOperand(l, 0), v;
-    if ((v = extract_of(p, k))) { /* a vector of pointers */
-      if ((k && v != pvec) || idx)
-        return 0;
-      pvec = v;
-      continue;
-    }
-    if (pvec || !LLVMIsAGetElementPtrInst(p) || LLVMGetNumOperands(p) != 2 || !(v = extract_of(LLVMGetOperand(p, 1), k)))
-      return 0;
-    if (k && (LLVMGetOperand(p, 0) != base || v != idx || LLVMGetGEPSourceElementType(p) != src))
-      return 0;
-    base = LLVMGetOperand(p, 0), idx = v, src = LLVMGetGEPSourceElementType(p);
+    ptr[k] = LLVMGetOperand(l, 0);
   }
-  if (!align || (idx && LLVMGetVectorSize(LLVMTypeOf(idx)) != W) || (pvec && LLVMGetVectorSize(LLVMTypeOf(pvec)) != W))
+  if (!align)
     return 0;
   /* The loads in one stretch of the block with no store or call in it. */
   unsigned seen = 0;
@@ -1027,14 +1090,13 @@ static int regather(aff_ctx *x, LLVMValueRef top)
   if (seen != W)
     return 0;
   LLVMPositionBuilderBefore(x->b, first);
-  LLVMValueRef ptrs = pvec ? pvec : LLVMBuildInBoundsGEP2(x->b, src, base, &idx, 1, "lanes.ptrs");
+  LLVMValueRef ptrs = lanes_vector(x, ptr, W, first, 0);
+  if (!ptrs || LLVMGetTypeKind(LLVMTypeOf(ptrs)) != LLVMVectorTypeKind)
+    return 0;
   aff a = analyze(x, ptrs, 0);
   int64_t esize = (int64_t)LLVMABISizeOfType(x->td, et);
-  if (!a.ok || (a.stride != esize && a.stride != 0)) {
-    if (!pvec && !LLVMGetFirstUse(ptrs))
-      LLVMInstructionEraseFromParent(ptrs);
-    return 0;
-  }
+  if (!a.ok || (a.stride != esize && a.stride != 0))
+    return 0; /* what was built is dead code for O3 */
   LLVMPositionBuilderBefore(x->b, first); /* analyze moves the builder */
   LLVMTypeRef ot[2] = {vt, LLVMTypeOf(ptrs)};
   LLVMValueRef args[4] = {ptrs, LLVMConstInt(LLVMInt32TypeInContext(x->c), align, 0),
@@ -1044,18 +1106,10 @@ static int regather(aff_ctx *x, LLVMValueRef top)
   cc_copy_metadata(ld[0], g);
   LLVMReplaceAllUsesWith(top, g);
   for (unsigned k = W; k-- > 0;) {
-    LLVMValueRef p = LLVMGetOperand(ld[k], 0);
     LLVMInstructionEraseFromParent(ins[k]);
     LLVMInstructionEraseFromParent(ld[k]);
-    if (!LLVMGetFirstUse(p) && LLVMIsAGetElementPtrInst(p)) {
-      LLVMValueRef e = LLVMGetOperand(p, 1);
-      LLVMInstructionEraseFromParent(p);
-      p = e;
-    }
-    if (!LLVMGetFirstUse(p) && LLVMIsAInstruction(p) && LLVMGetInstructionOpcode(p) == LLVMExtractElement)
-      LLVMInstructionEraseFromParent(p);
   }
-  return 1;
+  return 1; /* the lanes' address code, now unused, is left for O3 */
 }
 
 /* The same for accesses under a condition: for lane k = 0 .. W-1 the
@@ -1070,7 +1124,6 @@ static int regather(aff_ctx *x, LLVMValueRef top)
  * different lanes need none.  Only chains over elements narrower than 32
  * bits (for which x86 has no gather or scatter) are taken. */
 
-#define CHAIN_MAX 64
 #define CHAIN_INSTS 24
 
 static LLVMValueRef lane_test(LLVMBasicBlockRef bb, unsigned k, LLVMValueRef *mask, LLVMBasicBlockRef *t,
@@ -1123,6 +1176,8 @@ static int chain_op_ok(LLVMValueRef i, LLVMTargetDataRef td)
       return 0;
     return LLVMABISizeOfType(td, t) < 4;
   }
+  case LLVMUDiv: case LLVMSDiv: case LLVMURem: case LLVMSRem:
+    return 0; /* computed on the lanes that are off too: no trap */
   default:
     return (op >= LLVMAdd && op <= LLVMXor) || (op >= LLVMTrunc && op <= LLVMAddrSpaceCast);
   }
@@ -1130,17 +1185,19 @@ static int chain_op_ok(LLVMValueRef i, LLVMTargetDataRef td)
 
 static int revectorize_chain(aff_ctx *x, LLVMBasicBlockRef head)
 {
-  LLVMValueRef mask = NULL, cond[CHAIN_MAX], body[CHAIN_MAX][CHAIN_INSTS];
-  LLVMBasicBlockRef ifb[CHAIN_MAX], cont[CHAIN_MAX];
+  LLVMValueRef mask = NULL, cond[CHAIN_LANES], body[CHAIN_LANES][CHAIN_INSTS];
+  LLVMValueRef phi[CHAIN_LANES], ins[CHAIN_LANES], lane_val[CHAIN_LANES];
+  int scalar_phis = 0;
+  LLVMBasicBlockRef ifb[CHAIN_LANES], cont[CHAIN_LANES];
   LLVMBasicBlockRef at = head;
-  unsigned W = 0, n = 0;
+  unsigned W = 0, n = 0, ins_at = 0;
   for (unsigned k = 0;; k++) {
     LLVMBasicBlockRef t, f;
-    if (k >= CHAIN_MAX || !(cond[k] = lane_test(at, k, &mask, &t, &f)))
+    if (k >= CHAIN_LANES || !(cond[k] = lane_test(at, k, &mask, &t, &f)))
       return 0;
     if (!k) {
       W = LLVMGetVectorSize(LLVMTypeOf(mask));
-      if (W < 4 || W > CHAIN_MAX)
+      if (W < 4 || W > CHAIN_LANES)
         return 0;
     }
     /* t: lane k's block, one predecessor, ends in br f; f: no phis, two predecessors */
@@ -1148,18 +1205,64 @@ static int revectorize_chain(aff_ctx *x, LLVMBasicBlockRef head)
     if (t == f || count_preds(t) != 1 || !tb || !LLVMIsABranchInst(tb) || LLVMIsConditional(tb) ||
         LLVMGetSuccessor(tb, 0) != f || count_preds(f) != 2)
       return 0;
-    LLVMValueRef fi = LLVMGetFirstInstruction(f);
-    if (!fi || LLVMIsAPHINode(fi))
+    /* f: no phi (stores only), or one that collects the lanes loaded:
+     * phi [acc, at], [insertelement acc, lane k's value, k] */
+    LLVMValueRef fi = LLVMGetFirstInstruction(f), acc = k ? phi[k - 1] : NULL;
+    if (scalar_phis)
+      acc = NULL; /* (each lane's phi stands alone) */
+    if (!fi)
       return 0;
-    /* the blocks between two tests hold the test only */
-    if (k && (LLVMGetFirstInstruction(at) != cond[k] || used_outside(cond[k], at) ||
+    int has_phi = LLVMIsAPHINode(fi) != NULL;
+    if (k && has_phi != (phi[0] != NULL))
+      return 0;
+    phi[k] = ins[k] = lane_val[k] = NULL;
+    if (has_phi) {
+      LLVMValueRef nx = LLVMGetNextInstruction(fi);
+      if ((nx && LLVMIsAPHINode(nx)) || LLVMCountIncoming(fi) != 2)
+        return 0;
+      LLVMValueRef from_t = NULL, from_at = NULL;
+      for (unsigned e = 0; e < 2; e++) {
+        if (LLVMGetIncomingBlock(fi, e) == t)
+          from_t = LLVMGetIncomingValue(fi, e);
+        else if (LLVMGetIncomingBlock(fi, e) == at)
+          from_at = LLVMGetIncomingValue(fi, e);
+      }
+      if (from_t && from_at && (LLVMIsUndef(from_at) || LLVMIsPoison(from_at)) && LLVMIsAInstruction(from_t) &&
+          LLVMGetInstructionParent(from_t) == t && LLVMGetInstructionOpcode(from_t) != LLVMInsertElement &&
+          (!k || scalar_phis)) {
+        /* lane k's value alone: phi [poison, at], [value, t] */
+        scalar_phis = 1;
+        phi[k] = fi;
+        ins[k] = NULL;
+        lane_val[k] = from_t;
+        goto phi_done;
+      }
+      if (scalar_phis || !from_t || !from_at || !LLVMIsAInstruction(from_t) || LLVMGetInstructionParent(from_t) != t ||
+          LLVMGetInstructionOpcode(from_t) != LLVMInsertElement || !single_use(from_t) ||
+          LLVMGetOperand(from_t, 0) != from_at || !LLVMIsAConstantInt(LLVMGetOperand(from_t, 2)) ||
+          LLVMConstIntGetZExtValue(LLVMGetOperand(from_t, 2)) != k)
+        return 0;
+      if (k ? from_at != acc : !(LLVMIsUndef(from_at) || LLVMIsPoison(from_at)))
+        return 0;
+      phi[k] = fi;
+      ins[k] = from_t;
+      lane_val[k] = LLVMGetOperand(from_t, 1);
+    }
+  phi_done:;
+    /* the blocks between two tests hold the test only (and the phi) */
+    LLVMValueRef lead = LLVMGetFirstInstruction(at);
+    if (k && phi[k - 1])
+      lead = LLVMGetNextInstruction(lead);
+    if (k && (lead != cond[k] || used_outside(cond[k], at) ||
               LLVMGetNextInstruction(cond[k]) != LLVMGetBasicBlockTerminator(at)))
       return 0;
     if (!k && (used_outside(cond[0], head) || !single_use(cond[0])))
       return 0;
     unsigned m = 0;
     for (LLVMValueRef i = LLVMGetFirstInstruction(t); i != tb; i = LLVMGetNextInstruction(i)) {
-      if (m >= CHAIN_INSTS || !chain_op_ok(i, x->td) || used_outside(i, t))
+      if (ins[k] && i == ins[k])
+        continue;
+      if (m >= CHAIN_INSTS || !chain_op_ok(i, x->td) || (used_outside(i, t) && i != lane_val[k]))
         return 0;
       body[k][m++] = i;
     }
@@ -1167,6 +1270,15 @@ static int revectorize_chain(aff_ctx *x, LLVMBasicBlockRef head)
       n = m;
     else if (m != n)
       return 0;
+    if (phi[k]) { /* the value collected: at the same place in every block */
+      LLVMValueRef v = lane_val[k];
+      unsigned p = 0;
+      while (p < m && body[k][p] != v)
+        p++;
+      if (p == m || (k && p != ins_at))
+        return 0;
+      ins_at = p;
+    }
     ifb[k] = t;
     cont[k] = f;
     at = f;
@@ -1200,6 +1312,10 @@ static int revectorize_chain(aff_ctx *x, LLVMBasicBlockRef head)
       for (int o = 0; o < LLVMGetNumOperands(i0); o++) {
         LLVMValueRef a0 = LLVMGetOperand(i0, o), ak = LLVMGetOperand(ik, o);
         int in0 = LLVMIsAInstruction(a0) && LLVMGetInstructionParent(a0) == ifb[0];
+        LLVMValueRef ev = in0 ? NULL : extract_of(a0, 0);
+        if (ev && ak != a0 && extract_of(ak, k) == ev && LLVMGetVectorSize(LLVMTypeOf(ev)) == W &&
+            defined_before(ev, LLVMGetBasicBlockTerminator(head)))
+          continue; /* element k of one vector, defined before the chain */
         if (!in0 ? ak != a0 : !(LLVMIsAInstruction(ak) && LLVMGetInstructionParent(ak) == ifb[k]))
           return 0;
         if (in0) { /* the same position in both blocks */
@@ -1228,7 +1344,7 @@ static int revectorize_chain(aff_ctx *x, LLVMBasicBlockRef head)
       unsigned p = 0;
       while (p < j && body[0][p] != a)
         p++;
-      ops[o] = p < j ? vec[p] : a;
+      ops[o] = p < j ? vec[p] : LLVMGetOperand(body[1][j], o) != a ? extract_of(a, 0) : a;
     }
     if (op != LLVMGetElementPtr && no > 4)
       return 0; /* cannot happen: checked ops have at most 3 */
@@ -1243,7 +1359,7 @@ static int revectorize_chain(aff_ctx *x, LLVMBasicBlockRef head)
         unsigned p = 0;
         while (p < j && body[0][p] != a)
           p++;
-        idx[o - 1] = p < j ? vec[p] : a;
+        idx[o - 1] = p < j ? vec[p] : LLVMGetOperand(body[1][j], o) != a ? extract_of(a, 0) : a;
       }
       LLVMValueRef base = ops[0];
       int vbase = LLVMGetTypeKind(LLVMTypeOf(base)) == LLVMVectorTypeKind, vidx = 0;
@@ -1283,6 +1399,25 @@ static int revectorize_chain(aff_ctx *x, LLVMBasicBlockRef head)
       if (LLVMGetTypeKind(LLVMTypeOf(b)) != LLVMVectorTypeKind)
         b = cc_build_splat(x->b, b, W, "");
       vec[j] = LLVMBuildBinOp(x->b, op, a, b, "");
+    }
+  }
+  /* each lane's value alone: element k of the vector value */
+  if (scalar_phis) {
+    for (unsigned k = 0; k < W; k++) {
+      LLVMValueRef e = LLVMBuildExtractElement(x->b, vec[ins_at], LLVMConstInt(i32, k, 0), "");
+      LLVMReplaceAllUsesWith(phi[k], e);
+      LLVMInstructionEraseFromParent(phi[k]);
+    }
+  } else if (phi[0]) {
+  /* the lanes loaded, collected: the vector value */
+    LLVMReplaceAllUsesWith(phi[W - 1], vec[ins_at]);
+    for (unsigned k = 0; k < W; k++) {
+      LLVMReplaceAllUsesWith(phi[k], LLVMGetPoison(LLVMTypeOf(phi[k])));
+      LLVMReplaceAllUsesWith(ins[k], LLVMGetPoison(LLVMTypeOf(ins[k])));
+    }
+    for (unsigned k = 0; k < W; k++) {
+      LLVMInstructionEraseFromParent(phi[k]);
+      LLVMInstructionEraseFromParent(ins[k]);
     }
   }
   /* head goes straight to the last block; the chain's blocks go */
