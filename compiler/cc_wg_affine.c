@@ -1119,10 +1119,14 @@ static int regather(aff_ctx *x, LLVMValueRef top)
  * the same vectors, becomes the vector code it stands for: gathers and
  * scatters under the mask, for the rewrite below (the stencil's
  * `if (lx == 1) tile[ly][0] = in[clamp(x - 1, ...)]`: a load of one lane
- * and a store of one lane, not 16 tests).  Lanes are work-items of a
- * parallel lane loop: lane k's accesses keep their order, those of
- * different lanes need none.  Only chains over elements narrower than 32
- * bits (for which x86 has no gather or scatter) are taken. */
+ * and a store of one lane, not 16 tests).  All lanes' loads then all
+ * lanes' stores: lane k's accesses keep their order, and a block whose
+ * loads and stores (or two stores) could meet across lanes, in one address
+ * space, is left as it is.  The loads' values leave the blocks through
+ * phis: one vector put together lane by lane (pred.load), or one value per
+ * lane; they become the gather's vector, or its elements.  Only chains over
+ * elements narrower than 32 bits (for which x86 has no gather or scatter)
+ * are taken. */
 
 #define CHAIN_INSTS 24
 
@@ -1330,6 +1334,25 @@ static int revectorize_chain(aff_ctx *x, LLVMBasicBlockRef head)
   }
   if (!any_mem)
     return 0;
+  /* Lane k's loads then lane k's stores, for all lanes at once: a load
+   * that could read what an earlier lane stored (the blocks may also be
+   * one work-item's code over the elements of a vector) would change.
+   * Loads and stores together (or two stores) only in different address
+   * spaces. */
+  for (unsigned j = 0; j < n; j++) {
+    int ld = LLVMIsALoadInst(body[0][j]) != NULL;
+    if (!ld && !LLVMIsAStoreInst(body[0][j]))
+      continue;
+    unsigned as = LLVMGetPointerAddressSpace(LLVMTypeOf(LLVMGetOperand(body[0][j], ld ? 0 : 1)));
+    for (unsigned q = 0; q < n; q++) {
+      if (q == j || !LLVMIsAStoreInst(body[0][q]))
+        continue;
+      unsigned sas = LLVMGetPointerAddressSpace(LLVMTypeOf(LLVMGetOperand(body[0][q], 1)));
+      /* global 1, constant 2, local 3 are disjoint; private 0 and generic 4 are not known to be */
+      if (sas == as || sas < 1 || sas > 3 || as < 1 || as > 3)
+        return 0;
+    }
+  }
   /* the vector code, where lane 0 is tested */
   LLVMValueRef term = LLVMGetBasicBlockTerminator(head), vec[CHAIN_INSTS];
   LLVMPositionBuilderBefore(x->b, term);
