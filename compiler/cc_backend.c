@@ -125,8 +125,12 @@ int cc_optimize(LLVMModuleRef m, LLVMTargetMachineRef tm, const cc_device_desc *
   }
   for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
     internalize(g, kinfo, nkernels);
-  if (!opt_disable && dev && dev->simd_bits)
+  if (!opt_disable && dev && dev->simd_bits) {
+    int native_half = cc_native_half(tm);
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+      cc_half_lane_widths(f, dev->simd_bits, native_half);
     cc_cap_lane_widths(m, dev->simd_bits);
+  }
 
   if (!opt_disable) {
     int rc = inline_bodies(m, tm, err);

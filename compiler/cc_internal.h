@@ -232,6 +232,14 @@ void cc_vecmath_release(LLVMModuleRef m, LLVMTargetMachineRef tm);
  * 0 for no cap. */
 unsigned cc_cap_lane_widths(LLVMModuleRef m, unsigned simd_bits);
 unsigned cc_lane_width_cap(unsigned insts, unsigned min_bits, unsigned simd_bits);
+/* (cc_widthcap.c) A lane loop of f (vectorize.enable, no width, not yet
+ * vectorized) that computes in half, on a target without native half
+ * arithmetic (cc_native_half), gets llvm.loop.vectorize.width =
+ * simd_bits / 32 (simd_bits 0: f's prefer-vector-width).  Returns the
+ * number of loops changed; cc_half_lane_width is the decision (0: none). */
+unsigned cc_half_lane_widths(LLVMValueRef f, unsigned simd_bits, int native_half);
+unsigned cc_half_lane_width(int half_math, unsigned min_bits, unsigned simd_bits, int native_half);
+int cc_native_half(LLVMTargetMachineRef tm);
 /* CC_BUILD_FAILED and one log line per undefined function that neither the
  * module nor libc/libm provides (memcpy, memset, memmove, memcmp, printf,
  * puts, putchar, abort, __tls_get_addr, the C99 math functions). */

@@ -922,11 +922,620 @@ static int is_scatter_call(LLVMValueRef i)
   return LLVMIsACallInst(i) && cc_callee_has_prefix(i, "llvm.masked.scatter.");
 }
 
+#define CHAIN_LANES 64
+
+/* ---- gathers the loop vectorizer scalarized ----
+ * x86 has no gather of 8- or 16-bit elements, so for a lane loop over half
+ * (or char, short) the loop vectorizer writes a load from W computed
+ * addresses as W scalar loads, lane k from base + idx[k], put together by a
+ * chain of insertelements: the stencil's in[clamp(x, 0, w - 1)] becomes 16
+ * loads where the float kernel gets a gather, then (below) one vector load
+ * behind a test.  Such a chain is written back as the gather it stands for,
+ * where its addresses have an affine form that the rewrite below turns into
+ * a plain load; the others are left as they are. */
+
+static int single_use(LLVMValueRef v)
+{
+  LLVMUseRef u = LLVMGetFirstUse(v);
+  return u && !LLVMGetNextUse(u);
+}
+
+/* The insertelement chain ending at top: ins[k] puts lane k, from poison;
+ * each link used only by the next.  0 when top is no such chain. */
+static int insert_chain(LLVMValueRef top, unsigned W, LLVMValueRef *ins)
+{
+  memset(ins, 0, W * sizeof(*ins));
+  LLVMValueRef cur = top;
+  for (unsigned n = 0; n < W; n++) {
+    if (!LLVMIsAInstruction(cur) || LLVMGetInstructionOpcode(cur) != LLVMInsertElement)
+      return 0;
+    if (cur != top && !single_use(cur))
+      return 0;
+    LLVMValueRef k = LLVMGetOperand(cur, 2);
+    if (!LLVMIsAConstantInt(k) || LLVMConstIntGetZExtValue(k) >= W || ins[LLVMConstIntGetZExtValue(k)])
+      return 0;
+    ins[LLVMConstIntGetZExtValue(k)] = cur;
+    cur = LLVMGetOperand(cur, 0);
+  }
+  return LLVMIsUndef(cur) || LLVMIsPoison(cur);
+}
+
+/* Lane k of a vector, as extractelement(v, k): v, or NULL. */
+static LLVMValueRef extract_of(LLVMValueRef e, unsigned k)
+{
+  if (!LLVMIsAInstruction(e) || LLVMGetInstructionOpcode(e) != LLVMExtractElement)
+    return NULL;
+  LLVMValueRef i = LLVMGetOperand(e, 1);
+  if (!LLVMIsAConstantInt(i) || LLVMConstIntGetZExtValue(i) != k)
+    return NULL;
+  return LLVMGetOperand(e, 0);
+}
+
+/* v is defined before the instruction `at` (in its block) or in another block. */
+static int defined_before(LLVMValueRef v, LLVMValueRef at)
+{
+  if (!LLVMIsAInstruction(v) || LLVMGetInstructionParent(v) != LLVMGetInstructionParent(at))
+    return 1;
+  for (LLVMValueRef i = v; i; i = LLVMGetNextInstruction(i))
+    if (i == at)
+      return 1;
+  return 0;
+}
+
+#define LANES_DEPTH 8
+
+/* A vector whose element k is vals[k] (lane k's scalar value), built at
+ * the builder from what the lanes share: the same value on every lane (a
+ * splat), element k of one vector V (V), or the same operation on such
+ * values (that operation on vectors).  NULL when the lanes differ
+ * otherwise; what was built then is dead code for O3.  Every value used is
+ * defined before `at`. */
+static LLVMValueRef lanes_vector(aff_ctx *x, LLVMValueRef *vals, unsigned W, LLVMValueRef at, unsigned depth)
+{
+  LLVMValueRef v0 = vals[0], v;
+  unsigned k;
+  for (k = 1; k < W && vals[k] == v0; k++)
+    ;
+  if (k == W) {
+    if (!defined_before(v0, at) || LLVMGetTypeKind(LLVMTypeOf(v0)) == LLVMVectorTypeKind)
+      return NULL;
+    return cc_build_splat(x->b, v0, W, "");
+  }
+  if ((v = extract_of(v0, 0)) && LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMVectorTypeKind &&
+      LLVMGetVectorSize(LLVMTypeOf(v)) == W && defined_before(v, at)) {
+    for (k = 1; k < W && extract_of(vals[k], k) == v; k++)
+      ;
+    if (k == W)
+      return v;
+  }
+  if (depth >= LANES_DEPTH || !LLVMIsAInstruction(v0))
+    return NULL;
+  LLVMOpcode op = LLVMGetInstructionOpcode(v0);
+  int n = LLVMGetNumOperands(v0);
+  int binop = op >= LLVMAdd && op <= LLVMXor, cast = op >= LLVMTrunc && op <= LLVMAddrSpaceCast;
+  int gep = op == LLVMGetElementPtr && n >= 2 && n <= 4;
+  if (!binop && !cast && !gep)
+    return NULL;
+  for (k = 1; k < W; k++)
+    if (!LLVMIsAInstruction(vals[k]) || LLVMGetInstructionOpcode(vals[k]) != op ||
+        LLVMTypeOf(vals[k]) != LLVMTypeOf(v0) || LLVMGetNumOperands(vals[k]) != n ||
+        (gep && LLVMGetGEPSourceElementType(vals[k]) != LLVMGetGEPSourceElementType(v0)))
+      return NULL;
+  LLVMValueRef ops[4], lanes[CHAIN_LANES];
+  for (int o = 0; o < n; o++) {
+    for (k = 0; k < W; k++)
+      lanes[k] = LLVMGetOperand(vals[k], (unsigned)o);
+    /* a GEP's uniform operands stay scalar */
+    for (k = 1; k < W && lanes[k] == lanes[0]; k++)
+      ;
+    if (gep && k == W && defined_before(lanes[0], at) && LLVMGetTypeKind(LLVMTypeOf(lanes[0])) != LLVMVectorTypeKind)
+      ops[o] = lanes[0];
+    else if (!(ops[o] = lanes_vector(x, lanes, W, at, depth + 1)))
+      return NULL;
+  }
+  if (binop)
+    return LLVMBuildBinOp(x->b, op, ops[0], ops[1], "");
+  if (cast)
+    return LLVMBuildCast(x->b, op, ops[0], LLVMVectorType(LLVMTypeOf(v0), W), "");
+  int any_vec = 0;
+  for (int o = 0; o < n; o++)
+    any_vec |= LLVMGetTypeKind(LLVMTypeOf(ops[o])) == LLVMVectorTypeKind;
+  if (!any_vec)
+    return NULL; /* the same address on every lane: not a lane vector */
+  return LLVMBuildGEP2(x->b, LLVMGetGEPSourceElementType(v0), ops[0], ops + 1, (unsigned)(n - 1), "");
+}
+
+static int regather(aff_ctx *x, LLVMValueRef top)
+{
+  LLVMTypeRef vt = LLVMTypeOf(top);
+  unsigned W = LLVMGetVectorSize(vt);
+  if (W < 4 || W > CHAIN_LANES)
+    return 0;
+  LLVMValueRef ins[CHAIN_LANES], ld[CHAIN_LANES], ptr[CHAIN_LANES];
+  if (!insert_chain(top, W, ins))
+    return 0;
+  LLVMTypeRef et = LLVMGetElementType(vt);
+  LLVMBasicBlockRef bb = NULL;
+  unsigned align = 0;
+  for (unsigned k = 0; k < W; k++) {
+    LLVMValueRef l = ld[k] = LLVMGetOperand(ins[k], 1);
+    if (!LLVMIsALoadInst(l) || LLVMGetVolatile(l) || LLVMGetOrdering(l) != LLVMAtomicOrderingNotAtomic ||
+        LLVMTypeOf(l) != et || !single_use(l))
+      return 0;
+    if (k == 0)
+      bb = LLVMGetInstructionParent(l);
+    else if (LLVMGetInstructionParent(l) != bb)
+      return 0;
+    unsigned a = LLVMGetAlignment(l);
+    align = !align || a < align ? a : align;
+    ptr[k] = LLVMGetOperand(l, 0);
+  }
+  if (!align)
+    return 0;
+  /* The loads in one stretch of the block with no store or call in it. */
+  unsigned seen = 0;
+  LLVMValueRef first = NULL;
+  for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && seen < W; i = LLVMGetNextInstruction(i)) {
+    int mine = 0;
+    for (unsigned k = 0; k < W && !mine; k++)
+      mine = ld[k] == i;
+    if (mine) {
+      first = first ? first : i;
+      seen++;
+    } else if (first && (LLVMIsAStoreInst(i) || LLVMIsACallInst(i) || LLVMIsAFenceInst(i) ||
+                         LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i))) {
+      return 0;
+    }
+  }
+  if (seen != W)
+    return 0;
+  LLVMPositionBuilderBefore(x->b, first);
+  LLVMValueRef ptrs = lanes_vector(x, ptr, W, first, 0);
+  if (!ptrs || LLVMGetTypeKind(LLVMTypeOf(ptrs)) != LLVMVectorTypeKind)
+    return 0;
+  aff a = analyze(x, ptrs, 0);
+  int64_t esize = (int64_t)LLVMABISizeOfType(x->td, et);
+  if (!a.ok || (a.stride != esize && a.stride != 0))
+    return 0; /* what was built is dead code for O3 */
+  LLVMPositionBuilderBefore(x->b, first); /* analyze moves the builder */
+  LLVMTypeRef ot[2] = {vt, LLVMTypeOf(ptrs)};
+  LLVMValueRef args[4] = {ptrs, LLVMConstInt(LLVMInt32TypeInContext(x->c), align, 0),
+                          cc_build_splat(x->b, LLVMConstInt(LLVMInt1TypeInContext(x->c), 1, 0), W, ""),
+                          LLVMGetPoison(vt)};
+  LLVMValueRef g = cc_build_intrinsic(x->b, x->m, "llvm.masked.gather", ot, 2, args, 4, "lanes.gather");
+  cc_copy_metadata(ld[0], g);
+  LLVMReplaceAllUsesWith(top, g);
+  for (unsigned k = W; k-- > 0;) {
+    LLVMInstructionEraseFromParent(ins[k]);
+    LLVMInstructionEraseFromParent(ld[k]);
+  }
+  return 1; /* the lanes' address code, now unused, is left for O3 */
+}
+
+/* The same for accesses under a condition: for lane k = 0 .. W-1 the
+ * vectorizer writes `if (mask[k]) { lane k's loads and stores }`, W blocks
+ * that test one lane each (pred.store.if / pred.store.continue).  A chain
+ * whose W blocks do the same thing, lane k's operands taken as element k of
+ * the same vectors, becomes the vector code it stands for: gathers and
+ * scatters under the mask, for the rewrite below (the stencil's
+ * `if (lx == 1) tile[ly][0] = in[clamp(x - 1, ...)]`: a load of one lane
+ * and a store of one lane, not 16 tests).  All lanes' loads then all
+ * lanes' stores: lane k's accesses keep their order, and a block whose
+ * loads and stores (or two stores) could meet across lanes, in one address
+ * space, is left as it is.  The loads' values leave the blocks through
+ * phis: one vector put together lane by lane (pred.load), or one value per
+ * lane; they become the gather's vector, or its elements.  Only chains over
+ * elements narrower than 32 bits (for which x86 has no gather or scatter)
+ * are taken. */
+
+#define CHAIN_INSTS 24
+
+static LLVMValueRef lane_test(LLVMBasicBlockRef bb, unsigned k, LLVMValueRef *mask, LLVMBasicBlockRef *t,
+                              LLVMBasicBlockRef *f)
+{
+  LLVMValueRef br = LLVMGetBasicBlockTerminator(bb);
+  if (!br || !LLVMIsABranchInst(br) || !LLVMIsConditional(br))
+    return NULL;
+  LLVMValueRef c = LLVMGetCondition(br), m = extract_of(c, k);
+  if (!m || (*mask && m != *mask))
+    return NULL;
+  *mask = m;
+  *t = LLVMGetSuccessor(br, 0);
+  *f = LLVMGetSuccessor(br, 1);
+  return c;
+}
+
+static unsigned count_preds(LLVMBasicBlockRef bb)
+{
+  unsigned n = 0;
+  for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(bb)); u; u = LLVMGetNextUse(u))
+    n++;
+  return n;
+}
+
+static int used_outside(LLVMValueRef i, LLVMBasicBlockRef bb)
+{
+  for (LLVMUseRef u = LLVMGetFirstUse(i); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (!LLVMIsAInstruction(user) || LLVMGetInstructionParent(user) != bb)
+      return 1;
+  }
+  return 0;
+}
+
+static int chain_op_ok(LLVMValueRef i, LLVMTargetDataRef td)
+{
+  LLVMOpcode op = LLVMGetInstructionOpcode(i);
+  switch (op) {
+  case LLVMExtractElement:
+    return 1;
+  case LLVMGetElementPtr:
+    return LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMPointerTypeKind;
+  case LLVMLoad:
+  case LLVMStore: {
+    LLVMTypeRef t = op == LLVMLoad ? LLVMTypeOf(i) : LLVMTypeOf(LLVMGetOperand(i, 0));
+    LLVMTypeKind k = LLVMGetTypeKind(t);
+    if (LLVMGetVolatile(i) || LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic ||
+        (k != LLVMIntegerTypeKind && k != LLVMHalfTypeKind && k != LLVMBFloatTypeKind))
+      return 0;
+    return LLVMABISizeOfType(td, t) < 4;
+  }
+  case LLVMUDiv: case LLVMSDiv: case LLVMURem: case LLVMSRem:
+    return 0; /* computed on the lanes that are off too: no trap */
+  default:
+    return (op >= LLVMAdd && op <= LLVMXor) || (op >= LLVMTrunc && op <= LLVMAddrSpaceCast);
+  }
+}
+
+static int revectorize_chain(aff_ctx *x, LLVMBasicBlockRef head)
+{
+  LLVMValueRef mask = NULL, cond[CHAIN_LANES], body[CHAIN_LANES][CHAIN_INSTS];
+  LLVMValueRef phi[CHAIN_LANES], ins[CHAIN_LANES], lane_val[CHAIN_LANES];
+  int scalar_phis = 0;
+  LLVMBasicBlockRef ifb[CHAIN_LANES], cont[CHAIN_LANES];
+  LLVMBasicBlockRef at = head;
+  unsigned W = 0, n = 0, ins_at = 0;
+  for (unsigned k = 0;; k++) {
+    LLVMBasicBlockRef t, f;
+    if (k >= CHAIN_LANES || !(cond[k] = lane_test(at, k, &mask, &t, &f)))
+      return 0;
+    if (!k) {
+      W = LLVMGetVectorSize(LLVMTypeOf(mask));
+      if (W < 4 || W > CHAIN_LANES)
+        return 0;
+    }
+    /* t: lane k's block, one predecessor, ends in br f; f: no phis, two predecessors */
+    LLVMValueRef tb = LLVMGetBasicBlockTerminator(t);
+    if (t == f || count_preds(t) != 1 || !tb || !LLVMIsABranchInst(tb) || LLVMIsConditional(tb) ||
+        LLVMGetSuccessor(tb, 0) != f || count_preds(f) != 2)
+      return 0;
+    /* f: no phi (stores only), or one that collects the lanes loaded:
+     * phi [acc, at], [insertelement acc, lane k's value, k] */
+    LLVMValueRef fi = LLVMGetFirstInstruction(f), acc = k ? phi[k - 1] : NULL;
+    if (scalar_phis)
+      acc = NULL; /* (each lane's phi stands alone) */
+    if (!fi)
+      return 0;
+    int has_phi = LLVMIsAPHINode(fi) != NULL;
+    if (k && has_phi != (phi[0] != NULL))
+      return 0;
+    phi[k] = ins[k] = lane_val[k] = NULL;
+    if (has_phi) {
+      LLVMValueRef nx = LLVMGetNextInstruction(fi);
+      if ((nx && LLVMIsAPHINode(nx)) || LLVMCountIncoming(fi) != 2)
+        return 0;
+      LLVMValueRef from_t = NULL, from_at = NULL;
+      for (unsigned e = 0; e < 2; e++) {
+        if (LLVMGetIncomingBlock(fi, e) == t)
+          from_t = LLVMGetIncomingValue(fi, e);
+        else if (LLVMGetIncomingBlock(fi, e) == at)
+          from_at = LLVMGetIncomingValue(fi, e);
+      }
+      if (from_t && from_at && (LLVMIsUndef(from_at) || LLVMIsPoison(from_at)) && LLVMIsAInstruction(from_t) &&
+          LLVMGetInstructionParent(from_t) == t && LLVMGetInstructionOpcode(from_t) != LLVMInsertElement &&
+          (!k || scalar_phis)) {
+        /* lane k's value alone: phi [poison, at], [value, t] */
+        scalar_phis = 1;
+        phi[k] = fi;
+        ins[k] = NULL;
+        lane_val[k] = from_t;
+        goto phi_done;
+      }
+      if (scalar_phis || !from_t || !from_at || !LLVMIsAInstruction(from_t) || LLVMGetInstructionParent(from_t) != t ||
+          LLVMGetInstructionOpcode(from_t) != LLVMInsertElement || !single_use(from_t) ||
+          LLVMGetOperand(from_t, 0) != from_at || !LLVMIsAConstantInt(LLVMGetOperand(from_t, 2)) ||
+          LLVMConstIntGetZExtValue(LLVMGetOperand(from_t, 2)) != k)
+        return 0;
+      if (k ? from_at != acc : !(LLVMIsUndef(from_at) || LLVMIsPoison(from_at)))
+        return 0;
+      phi[k] = fi;
+      ins[k] = from_t;
+      lane_val[k] = LLVMGetOperand(from_t, 1);
+    }
+  phi_done:;
+    /* the blocks between two tests hold the test only (and the phi) */
+    LLVMValueRef lead = LLVMGetFirstInstruction(at);
+    if (k && phi[k - 1])
+      lead = LLVMGetNextInstruction(lead);
+    if (k && (lead != cond[k] || used_outside(cond[k], at) ||
+              LLVMGetNextInstruction(cond[k]) != LLVMGetBasicBlockTerminator(at)))
+      return 0;
+    if (!k && (used_outside(cond[0], head) || !single_use(cond[0])))
+      return 0;
+    unsigned m = 0;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(t); i != tb; i = LLVMGetNextInstruction(i)) {
+      if (ins[k] && i == ins[k])
+        continue;
+      if (m >= CHAIN_INSTS || !chain_op_ok(i, x->td) || (used_outside(i, t) && i != lane_val[k]))
+        return 0;
+      body[k][m++] = i;
+    }
+    if (!k)
+      n = m;
+    else if (m != n)
+      return 0;
+    if (phi[k]) { /* the value collected: at the same place in every block */
+      LLVMValueRef v = lane_val[k];
+      unsigned p = 0;
+      while (p < m && body[k][p] != v)
+        p++;
+      if (p == m || (k && p != ins_at))
+        return 0;
+      ins_at = p;
+    }
+    ifb[k] = t;
+    cont[k] = f;
+    at = f;
+    if (k + 1 == W)
+      break;
+  }
+  if (!n)
+    return 0;
+  /* lane k's block is lane 0's with element k of the same vectors */
+  int any_mem = 0;
+  for (unsigned j = 0; j < n; j++) {
+    LLVMValueRef i0 = body[0][j];
+    LLVMOpcode op = LLVMGetInstructionOpcode(i0);
+    any_mem |= op == LLVMLoad || op == LLVMStore;
+    for (unsigned k = 1; k < W; k++) {
+      LLVMValueRef ik = body[k][j];
+      if (LLVMGetInstructionOpcode(ik) != op || LLVMTypeOf(ik) != LLVMTypeOf(i0) ||
+          LLVMGetNumOperands(ik) != LLVMGetNumOperands(i0))
+        return 0;
+      if (op == LLVMExtractElement) {
+        if (extract_of(i0, 0) != LLVMGetOperand(i0, 0) || extract_of(ik, k) != LLVMGetOperand(i0, 0))
+          return 0;
+        continue;
+      }
+      if (op == LLVMGetElementPtr && LLVMGetGEPSourceElementType(ik) != LLVMGetGEPSourceElementType(i0))
+        return 0;
+      if ((op == LLVMLoad || op == LLVMStore) && LLVMGetAlignment(ik) != LLVMGetAlignment(i0))
+        return 0;
+      if (LLVMGetInstructionOpcode(i0) == LLVMICmp || LLVMGetInstructionOpcode(i0) == LLVMFCmp)
+        return 0;
+      for (int o = 0; o < LLVMGetNumOperands(i0); o++) {
+        LLVMValueRef a0 = LLVMGetOperand(i0, o), ak = LLVMGetOperand(ik, o);
+        int in0 = LLVMIsAInstruction(a0) && LLVMGetInstructionParent(a0) == ifb[0];
+        LLVMValueRef ev = in0 ? NULL : extract_of(a0, 0);
+        if (ev && ak != a0 && extract_of(ak, k) == ev && LLVMGetVectorSize(LLVMTypeOf(ev)) == W &&
+            defined_before(ev, LLVMGetBasicBlockTerminator(head)))
+          continue; /* element k of one vector, defined before the chain */
+        if (!in0 ? ak != a0 : !(LLVMIsAInstruction(ak) && LLVMGetInstructionParent(ak) == ifb[k]))
+          return 0;
+        if (in0) { /* the same position in both blocks */
+          unsigned p = 0;
+          while (p < j && body[0][p] != a0)
+            p++;
+          if (p == j || body[k][p] != ak)
+            return 0;
+        }
+      }
+    }
+  }
+  if (!any_mem)
+    return 0;
+  /* Lane k's loads then lane k's stores, for all lanes at once: a load
+   * that could read what an earlier lane stored (the blocks may also be
+   * one work-item's code over the elements of a vector) would change.
+   * Loads and stores together (or two stores) only in different address
+   * spaces. */
+  for (unsigned j = 0; j < n; j++) {
+    int ld = LLVMIsALoadInst(body[0][j]) != NULL;
+    if (!ld && !LLVMIsAStoreInst(body[0][j]))
+      continue;
+    unsigned as = LLVMGetPointerAddressSpace(LLVMTypeOf(LLVMGetOperand(body[0][j], ld ? 0 : 1)));
+    for (unsigned q = 0; q < n; q++) {
+      if (q == j || !LLVMIsAStoreInst(body[0][q]))
+        continue;
+      unsigned sas = LLVMGetPointerAddressSpace(LLVMTypeOf(LLVMGetOperand(body[0][q], 1)));
+      /* global 1, constant 2, local 3 are disjoint; private 0 and generic 4 are not known to be */
+      if (sas == as || sas < 1 || sas > 3 || as < 1 || as > 3)
+        return 0;
+    }
+  }
+  /* the vector code, where lane 0 is tested */
+  LLVMValueRef term = LLVMGetBasicBlockTerminator(head), vec[CHAIN_INSTS];
+  LLVMPositionBuilderBefore(x->b, term);
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(x->c);
+  for (unsigned j = 0; j < n; j++) {
+    LLVMValueRef i0 = body[0][j];
+    LLVMOpcode op = LLVMGetInstructionOpcode(i0);
+    LLVMValueRef ops[4];
+    int no = LLVMGetNumOperands(i0);
+    for (int o = 0; o < no && o < 4; o++) {
+      LLVMValueRef a = LLVMGetOperand(i0, o);
+      unsigned p = 0;
+      while (p < j && body[0][p] != a)
+        p++;
+      ops[o] = p < j ? vec[p] : LLVMGetOperand(body[1][j], o) != a ? extract_of(a, 0) : a;
+    }
+    if (op != LLVMGetElementPtr && no > 4)
+      return 0; /* cannot happen: checked ops have at most 3 */
+    if (op == LLVMExtractElement) {
+      vec[j] = LLVMGetOperand(i0, 0);
+    } else if (op == LLVMGetElementPtr) {
+      LLVMValueRef idx[8];
+      if (no > 9)
+        return 0;
+      for (int o = 1; o < no; o++) {
+        LLVMValueRef a = LLVMGetOperand(i0, o);
+        unsigned p = 0;
+        while (p < j && body[0][p] != a)
+          p++;
+        idx[o - 1] = p < j ? vec[p] : LLVMGetOperand(body[1][j], o) != a ? extract_of(a, 0) : a;
+      }
+      LLVMValueRef base = ops[0];
+      int vbase = LLVMGetTypeKind(LLVMTypeOf(base)) == LLVMVectorTypeKind, vidx = 0;
+      for (int o = 0; o < no - 1; o++)
+        vidx |= LLVMGetTypeKind(LLVMTypeOf(idx[o])) == LLVMVectorTypeKind;
+      if (!vbase && !vidx)
+        base = cc_build_splat(x->b, base, W, "");
+      vec[j] = LLVMBuildGEP2(x->b, LLVMGetGEPSourceElementType(i0), base, idx, (unsigned)(no - 1), "");
+    } else if (op == LLVMLoad || op == LLVMStore) {
+      LLVMValueRef ptr = ops[op == LLVMLoad ? 0 : 1];
+      if (LLVMGetTypeKind(LLVMTypeOf(ptr)) != LLVMVectorTypeKind)
+        ptr = cc_build_splat(x->b, ptr, W, "");
+      LLVMValueRef al = LLVMConstInt(i32, LLVMGetAlignment(i0) ? LLVMGetAlignment(i0) : 1, 0);
+      if (op == LLVMLoad) {
+        LLVMTypeRef vt = LLVMVectorType(LLVMTypeOf(i0), W);
+        LLVMTypeRef ot[2] = {vt, LLVMTypeOf(ptr)};
+        LLVMValueRef args[4] = {ptr, al, mask, LLVMGetPoison(vt)};
+        vec[j] = cc_build_intrinsic(x->b, x->m, "llvm.masked.gather", ot, 2, args, 4, "lanes.gather");
+      } else {
+        LLVMValueRef v = ops[0];
+        if (LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMVectorTypeKind)
+          v = cc_build_splat(x->b, v, W, "");
+        LLVMTypeRef ot[2] = {LLVMTypeOf(v), LLVMTypeOf(ptr)};
+        LLVMValueRef args[4] = {v, ptr, al, mask};
+        vec[j] = cc_build_intrinsic(x->b, x->m, "llvm.masked.scatter", ot, 2, args, 4, "");
+      }
+      cc_copy_metadata(i0, vec[j]);
+    } else if (op >= LLVMTrunc && op <= LLVMAddrSpaceCast) {
+      LLVMValueRef v = ops[0];
+      if (LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMVectorTypeKind)
+        v = cc_build_splat(x->b, v, W, "");
+      vec[j] = LLVMBuildCast(x->b, op, v, LLVMVectorType(LLVMTypeOf(i0), W), "");
+    } else {
+      LLVMValueRef a = ops[0], b = ops[1];
+      if (LLVMGetTypeKind(LLVMTypeOf(a)) != LLVMVectorTypeKind)
+        a = cc_build_splat(x->b, a, W, "");
+      if (LLVMGetTypeKind(LLVMTypeOf(b)) != LLVMVectorTypeKind)
+        b = cc_build_splat(x->b, b, W, "");
+      vec[j] = LLVMBuildBinOp(x->b, op, a, b, "");
+    }
+  }
+  /* each lane's value alone: element k of the vector value */
+  if (scalar_phis) {
+    for (unsigned k = 0; k < W; k++) {
+      LLVMValueRef e = LLVMBuildExtractElement(x->b, vec[ins_at], LLVMConstInt(i32, k, 0), "");
+      LLVMReplaceAllUsesWith(phi[k], e);
+      LLVMInstructionEraseFromParent(phi[k]);
+    }
+  } else if (phi[0]) {
+  /* the lanes loaded, collected: the vector value */
+    LLVMReplaceAllUsesWith(phi[W - 1], vec[ins_at]);
+    for (unsigned k = 0; k < W; k++) {
+      LLVMReplaceAllUsesWith(phi[k], LLVMGetPoison(LLVMTypeOf(phi[k])));
+      LLVMReplaceAllUsesWith(ins[k], LLVMGetPoison(LLVMTypeOf(ins[k])));
+    }
+    for (unsigned k = 0; k < W; k++) {
+      LLVMInstructionEraseFromParent(phi[k]);
+      LLVMInstructionEraseFromParent(ins[k]);
+    }
+  }
+  /* head goes straight to the last block; the chain's blocks go */
+  LLVMBasicBlockRef last = cont[W - 1];
+  LLVMInstructionEraseFromParent(term);
+  LLVMInstructionEraseFromParent(cond[0]);
+  LLVMPositionBuilderAtEnd(x->b, head);
+  LLVMBuildBr(x->b, last);
+  for (unsigned k = 0; k < W; k++) {
+    LLVMInstructionEraseFromParent(LLVMGetBasicBlockTerminator(ifb[k]));
+    if (k + 1 < W)
+      LLVMInstructionEraseFromParent(LLVMGetBasicBlockTerminator(cont[k]));
+  }
+  for (unsigned k = 0; k < W; k++) {
+    for (unsigned j = n; j-- > 0;)
+      LLVMInstructionEraseFromParent(body[k][j]);
+    LLVMDeleteBasicBlock(ifb[k]);
+    if (k + 1 < W) {
+      for (LLVMValueRef i = LLVMGetFirstInstruction(cont[k]), nx; i; i = nx) {
+        nx = LLVMGetNextInstruction(i);
+        LLVMInstructionEraseFromParent(i);
+      }
+      LLVMDeleteBasicBlock(cont[k]);
+    }
+  }
+  return 1;
+}
+
+static unsigned revectorize_chains(LLVMValueRef fn)
+{
+  unsigned done = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMBasicBlockRef t, f;
+    LLVMValueRef mask = NULL;
+    if (!lane_test(bb, 0, &mask, &t, &f))
+      continue;
+    aff_ctx x = {0};
+    x.m = LLVMGetGlobalParent(fn);
+    x.c = LLVMGetModuleContext(x.m);
+    x.td = LLVMGetModuleDataLayout(x.m);
+    x.b = LLVMCreateBuilderInContext(x.c);
+    done += (unsigned)revectorize_chain(&x, bb);
+    LLVMDisposeBuilder(x.b);
+  }
+  return done;
+}
+
+/* The tops of such chains in fn (insertelements of a constant lane W - 1
+ * whose vector is not put into another insertelement). */
+static unsigned regather_scalarized(LLVMValueRef fn)
+{
+  LLVMValueRef *tops = NULL;
+  unsigned n = 0, cap = 0, done = revectorize_chains(fn), ninst = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      ninst++;
+      if (LLVMGetInstructionOpcode(i) != LLVMInsertElement || !LLVMIsALoadInst(LLVMGetOperand(i, 1)))
+        continue;
+      LLVMValueRef k = LLVMGetOperand(i, 2);
+      if (!LLVMIsAConstantInt(k) || LLVMConstIntGetZExtValue(k) + 1 != LLVMGetVectorSize(LLVMTypeOf(i)))
+        continue;
+      if (cc_values_push(&tops, &n, &cap, i)) {
+        free(tops);
+        return 0;
+      }
+    }
+  /* a fresh context (memo) for each chain: the erased instructions'
+   * addresses may come back as new ones */
+  for (unsigned k = 0; k < n; k++) {
+    aff_ctx x = {0};
+    x.m = LLVMGetGlobalParent(fn);
+    x.c = LLVMGetModuleContext(x.m);
+    x.td = LLVMGetModuleDataLayout(x.m);
+    x.cap = ninst + 16;
+    x.ent = malloc(x.cap * sizeof(*x.ent));
+    x.key = malloc(x.cap * sizeof(*x.key));
+    if (x.ent && x.key && !cc_ptrmap_init(&x.memo, x.cap)) {
+      x.b = LLVMCreateBuilderInContext(x.c);
+      done += (unsigned)regather(&x, tops[k]);
+      LLVMDisposeBuilder(x.b);
+      cc_ptrmap_free(&x.memo);
+    }
+    free(x.ent);
+    free(x.key);
+  }
+  free(tops);
+  return done;
+}
+
 unsigned wg_plain_accesses(LLVMValueRef fn)
 {
   LLVMModuleRef m = LLVMGetGlobalParent(fn);
   unsigned ninst = 0, ncalls = 0, cap = 0;
   LLVMValueRef *calls = NULL;
+  regather_scalarized(fn);
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
       ninst++;

@@ -511,8 +511,11 @@ int wg_outer_vectorize(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err)
   for (unsigned i = 0; i < n; i++)
     rename_hints(fns[i], "llvm.loop.vectorize.enable", HIDDEN_HINT);
   int rc = run_pipeline(m, tm, "thinlto-pre-link<O3>", 0, err);
-  for (unsigned i = 0; i < n; i++)
+  int native_half = cc_native_half(tm);
+  for (unsigned i = 0; i < n; i++) {
     rename_hints(fns[i], HIDDEN_HINT, "llvm.loop.vectorize.enable");
+    cc_half_lane_widths(fns[i], 0, native_half);
+  }
   cc_tag_scope_decls(m); /* the bodies are inlined now */
   for (unsigned i = 0; i < n && rc == CC_OK; i++)
     rc = check_function(fns[i], err);

@@ -37,7 +37,33 @@
 typedef struct {
   unsigned insts;     /* instructions, callees' included */
   unsigned min_bits;  /* narrowest loaded or stored scalar (0: none) */
+  int half_math;      /* arithmetic or a compare on half values */
 } loop_size;
+
+static int is_half(LLVMTypeRef t)
+{
+  if (LLVMGetTypeKind(t) == LLVMVectorTypeKind)
+    t = LLVMGetElementType(t);
+  return LLVMGetTypeKind(t) == LLVMHalfTypeKind;
+}
+
+/* Arithmetic done on half values: the operators, compares and the
+ * intrinsics that return half (fmuladd, fma, sqrt, fabs, min/max...). */
+static int half_arith(LLVMValueRef in, LLVMOpcode op)
+{
+  switch (op) {
+  case LLVMFAdd: case LLVMFSub: case LLVMFMul: case LLVMFDiv: case LLVMFRem: case LLVMFNeg:
+    return is_half(LLVMTypeOf(in));
+  case LLVMFCmp:
+    return is_half(LLVMTypeOf(LLVMGetOperand(in, 0)));
+  case LLVMCall: {
+    LLVMValueRef f = cc_called_function(in);
+    return f && LLVMGetIntrinsicID(f) && is_half(LLVMTypeOf(in));
+  }
+  default:
+    return 0;
+  }
+}
 
 static unsigned type_bits(LLVMTypeRef t)
 {
@@ -79,6 +105,10 @@ static void count_inst(LLVMValueRef in, loop_size *s, unsigned depth)
     bits = type_bits(LLVMTypeOf(LLVMGetOperand(in, 0)));
   if (bits && (!s->min_bits || bits < s->min_bits))
     s->min_bits = bits;
+  if (!s->half_math && (half_arith(in, op) || ((op == LLVMLoad || op == LLVMStore) && bits == 16 &&
+                                               is_half(op == LLVMLoad ? LLVMTypeOf(in)
+                                                                      : LLVMTypeOf(LLVMGetOperand(in, 0))))))
+    s->half_math = 1;
   if (op == LLVMCall && depth < CC_SIZE_DEPTH) {
     LLVMValueRef f = cc_called_function(in);
     if (f && !LLVMIsDeclaration(f) && !LLVMGetIntrinsicID(f))
@@ -312,7 +342,7 @@ unsigned cc_cap_lane_widths(LLVMModuleRef m, unsigned simd_bits)
       LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
       if (!t || LLVMGetInstructionOpcode(t) != LLVMBr || !is_lane_loop(t))
         continue;
-      loop_size s = {0, 0};
+      loop_size s = {0, 0, 0};
       unsigned char *in;
       unsigned header, latch;
       if (!lane_loop_blocks(&cfg, t, &in, &header, &latch))
@@ -338,4 +368,95 @@ unsigned cc_cap_lane_widths(LLVMModuleRef m, unsigned simd_bits)
     cc_cfg_free(&cfg);
   }
   return capped + unforced;
+}
+
+/* ---- lane loops computing in half: the width of 32-bit lanes ----
+ *
+ * The loop vectorizer picks the width from the narrowest type loaded or
+ * stored: a lane loop over half gets twice the lanes of one over float (32
+ * on AVX-512).  Without native half arithmetic (x86 without AVX512-FP16)
+ * every half operation is computed in float lanes and rounded back, so the
+ * wider loop computes no faster; but a lane loop runs get_local_size(0)
+ * times, often 16 in 2D kernels, and a 32-lane loop then never runs its
+ * vector body: the work goes to the 8-lane epilogue, half the speed of the
+ * float kernel.  Such a loop gets llvm.loop.vectorize.width = simd_bits / 32,
+ * the chunk (and sub-group) width of the float kernels.  Loops that only
+ * move half values (loads, stores, conversions) keep the vectorizer's
+ * choice. */
+
+static unsigned fn_simd_bits(LLVMValueRef f)
+{
+  static const char k[] = "prefer-vector-width";
+  LLVMAttributeRef a = LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, k, sizeof(k) - 1);
+  unsigned len = 0;
+  const char *v = a ? LLVMGetStringAttributeValue(a, &len) : NULL;
+  char tmp[8];
+  if (!v || !len || len >= sizeof(tmp))
+    return 0;
+  memcpy(tmp, v, len);
+  tmp[len] = 0;
+  return (unsigned)strtoul(tmp, NULL, 10);
+}
+
+int cc_native_half(LLVMTargetMachineRef tm)
+{
+  char *feat = tm ? LLVMGetTargetMachineFeatureString(tm) : NULL;
+  int native = feat && (strstr(feat, "+avx512fp16") || strstr(feat, "+fullfp16"));
+  LLVMDisposeMessage(feat);
+  return native;
+}
+
+unsigned cc_half_lane_width(int half_math, unsigned min_bits, unsigned simd_bits, int native_half)
+{
+  if (!half_math || native_half || !min_bits || min_bits >= 32 || simd_bits < 64)
+    return 0;
+  return simd_bits / 32;
+}
+
+static int unvectorized_lane_loop(LLVMValueRef br)
+{
+  LLVMValueRef v = cc_loop_prop(br, "llvm.loop.isvectorized");
+  return is_lane_loop(br) && !(v && LLVMIsAConstantInt(v) && LLVMConstIntGetZExtValue(v));
+}
+
+unsigned cc_half_lane_widths(LLVMValueRef f, unsigned simd_bits, int native_half)
+{
+  if (native_half || LLVMIsDeclaration(f))
+    return 0;
+  if (!simd_bits)
+    simd_bits = fn_simd_bits(f);
+  int any = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb && !any; bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+    any = t && LLVMGetInstructionOpcode(t) == LLVMBr && unvectorized_lane_loop(t);
+  }
+  if (!any || !simd_bits)
+    return 0;
+  LLVMContextRef ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
+  cc_cfg cfg;
+  if (cc_cfg_build(&cfg, f))
+    return 0;
+  unsigned n = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+    if (!t || LLVMGetInstructionOpcode(t) != LLVMBr || !unvectorized_lane_loop(t))
+      continue;
+    loop_size s = {0, 0, 0};
+    unsigned char *in;
+    unsigned header, latch;
+    if (!lane_loop_blocks(&cfg, t, &in, &header, &latch))
+      continue;
+    lane_loop_size(&cfg, in, &s);
+    free(in);
+    unsigned w = cc_half_lane_width(s.half_math, s.min_bits, simd_bits, native_half);
+    if (lc_config_num(LC_CC_TIMING))
+      fprintf(stderr, "lanecl-cc: lane loop: half arithmetic %d, narrowest %u bits, width %u\n", s.half_math,
+              s.min_bits, w);
+    if (!w)
+      continue;
+    cc_loop_set_prop(t, "llvm.loop.vectorize.width", cc_md_prop_i32(ctx, "llvm.loop.vectorize.width", w));
+    n++;
+  }
+  cc_cfg_free(&cfg);
+  return n;
 }

@@ -1,0 +1,183 @@
+/* Lane loops over half and other 8- and 16-bit types after vectorization:
+ *  - a lane loop that computes in half, on a target without native half
+ *    arithmetic (no AVX512-FP16), is vectorized at the width of 32-bit
+ *    lanes (compiler/cc_widthcap.c): the loop vectorizer's own choice,
+ *    twice that, never ran its vector body for a local size of 16;
+ *  - x86 has no gather or scatter of 16-bit elements: the vectorizer's
+ *    scalarized loads (the stencil's clamped in[...]) and its chains of
+ *    one-lane blocks under a mask (the halo stores) are written back as
+ *    gathers and scatters, which the affine rewrite (compiler/cc_wg_affine.c)
+ *    makes plain or one-lane accesses, as for float.
+ * The kernels run at both levels against C (half: each operation rounded
+ * to half; ushort: scatters under a condition that stay scatters). */
+#include "tests/compiler/wg_harness.h"
+
+#include <stdint.h>
+
+/* ct_dev() with cl_khr_fp16 (the runtime's device has it). */
+static const cc_device_desc *half_dev(void)
+{
+  static cc_device_desc dev;
+  if (!dev.simd_bits) {
+    dev = *ct_dev();
+    dev.cl_ext = CT_CL_EXT ",+cl_khr_fp16";
+  }
+  return &dev;
+}
+
+static void half_build(const char *src, const char *options, wg_prog *p)
+{
+  cc_blob out;
+  char *log = NULL;
+  int rc = ct_api()->build(half_dev(), src, options, &out, &log);
+  if (rc != CC_OK)
+    tl_fail(__FILE__, __LINE__, "build (%s) failed (%d):\n%s", options, rc, log);
+  free(log);
+  ASSERT_EQ(cc_binary_read(out.data, out.size, &p->bin), CC_OK);
+  p->asm_text = NULL;
+  cc_blob_free(&out);
+  char path[] = "/tmp/lanecl-test-half-XXXXXX";
+  int fd = mkstemp(path);
+  ASSERT_TRUE(fd >= 0);
+  ASSERT_EQ(write(fd, p->bin.native.data, p->bin.native.size), (long long)p->bin.native.size);
+  close(fd);
+  p->dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  unlink(path);
+  if (!p->dl)
+    tl_fail(__FILE__, __LINE__, "dlopen of the kernels' object: %s", dlerror());
+}
+
+static char *half_ir(const char *src)
+{
+  cc_blob out;
+  char *log = NULL, *ir = NULL;
+  int rc = ct_api()->build(half_dev(), src, levels[0], &out, &log);
+  if (rc != CC_OK)
+    tl_fail(__FILE__, __LINE__, "build failed (%d):\n%s", rc, log);
+  free(log);
+  ASSERT_EQ(ct_api()->disassemble(half_dev(), &out, 2, &ir), CC_OK);
+  cc_blob_free(&out);
+  return ir;
+}
+
+static const char half_src[] =
+    "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+    "#define T 16\n"
+    "kernel void hstencil(global const half *in, global half *out, int w, int h) {\n"
+    "  local half tile[T + 2][T + 2];\n"
+    "  int x = get_global_id(0), y = get_global_id(1), lx = get_local_id(0) + 1, ly = get_local_id(1) + 1;\n"
+    "  #define AT(xx, yy) in[clamp(yy, 0, h - 1) * w + clamp(xx, 0, w - 1)]\n"
+    "  tile[ly][lx] = AT(x, y);\n"
+    "  if (lx == 1) tile[ly][0] = AT(x - 1, y);\n"
+    "  if (lx == T) tile[ly][T + 1] = AT(x + 1, y);\n"
+    "  if (ly == 1) tile[0][lx] = AT(x, y - 1);\n"
+    "  if (ly == T) tile[T + 1][lx] = AT(x, y + 1);\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  out[y * w + x] = 0.5h * tile[ly][lx] + 0.125h * (tile[ly][lx - 1] + tile[ly][lx + 1] + tile[ly - 1][lx] +\n"
+    "                   tile[ly + 1][lx]);\n"
+    "}\n"
+    /* Scattered 16-bit stores of the edge work-items (no affine form: a
+     * store per lane on), and a gather of clamped consecutive ushorts. */
+    "kernel void uscatter(global const ushort *in, global const int *idx, global ushort *out, int n) {\n"
+    "  int i = get_global_id(0);\n"
+    "  size_t l = get_local_id(0), m = get_local_size(0);\n"
+    "  ushort v = in[clamp(i - 3, 0, n - 1)];\n"
+    "  if (l == 0 || l == m - 1) out[idx[i]] = (ushort)(v * 3 + 1);\n"
+    "}\n";
+
+/* Round to half and back (a float holds every half exactly; one float
+ * operation on halves rounded once to half is the half operation). */
+static float rh(float x)
+{
+  return (float)(_Float16)x;
+}
+
+static float hat(const _Float16 *in, int x, int y, int w, int h)
+{
+  x = x < 0 ? 0 : x > w - 1 ? w - 1 : x;
+  y = y < 0 ? 0 : y > h - 1 ? h - 1 : y;
+  return (float)in[y * w + x];
+}
+
+TEST(half_lane_loops_are_vectorized_like_float)
+{
+  if (ct_target_has("avx512fp16"))
+    tl_skip("the target computes in half natively: the vectorizer's width stands");
+  char *ir = half_ir(half_src);
+  unsigned W = ct_target_simd_bits() / 32;
+  char narrow[64], wide[64], chain[64];
+  snprintf(narrow, sizeof(narrow), "load <%u x half>, ptr addrspace(1)", W);
+  snprintf(wide, sizeof(wide), "<%u x half>", 2 * W);
+  snprintf(chain, sizeof(chain), "insertelement <%u x half> poison", W);
+  unsigned plain = count_in_function(ir, "__lanecl_wg_hstencil", narrow);
+  unsigned twice = count_in_function(ir, "__lanecl_wg_hstencil", wide);
+  unsigned pred = count_in_function(ir, "__lanecl_wg_hstencil", "pred.store.if") +
+                  count_in_function(ir, "__lanecl_wg_hstencil", "pred.load.if");
+  unsigned scalarized = count_in_function(ir, "__lanecl_wg_hstencil", chain);
+  unsigned sparse = count_in_function(ir, "__lanecl_wg_uscatter", "sparse.lane");
+  unsigned upred = count_in_function(ir, "__lanecl_wg_uscatter", "pred.store.if");
+  free(ir);
+  ASSERT_TRUE(W >= 4);
+  ASSERT_EQ(twice, 0); /* the width of 32-bit lanes */
+  /* The rest is the float stencil's rewrite (test_wg_stencil.c), which
+   * needs addresses in vector form: a target whose vectorizer makes no
+   * gathers computes them lane by lane. */
+  if (!ct_target_vectorizes(0))
+    tl_skip("the target's loop vectorizer makes no gathers (%u-bit SIMD, CPU model's tuning)", ct_target_simd_bits());
+  ASSERT_TRUE(plain > 0);     /* the clamped loads: vector loads behind a test */
+  ASSERT_EQ(scalarized, 0);   /* no vector put together from W scalar loads */
+  ASSERT_EQ(pred, 0);         /* no chain of one-lane blocks */
+  ASSERT_EQ(upred, 0);
+  ASSERT_TRUE(sparse > 0);    /* a loop over the lanes on */
+}
+
+TEST(half_stencil_and_ushort_scatters_compute_right)
+{
+  enum { SW = 45, SH = 35, N = 200 };
+  _Float16 *in = malloc(SW * SH * 2), *out = malloc(SW * SH * 2);
+  for (int i = 0; i < SW * SH; i++)
+    in[i] = (_Float16)((float)((i * 37) % 101) * 0.37f - 11.0f);
+  uint16_t uin[N], uout[N + 8];
+  int idx[N];
+  for (int i = 0; i < N; i++) {
+    uin[i] = (uint16_t)(i * 7919 + 13);
+    idx[i] = (i * 73) % N; /* a permutation: 73 is prime to 200 */
+  }
+  for (int lv = 0; lv < 2; lv++) {
+    wg_prog p;
+    half_build(half_src, levels[lv], &p);
+    int w = SW, h = SH;
+    void *args[] = {&in, &out, &w, &h};
+    wg_range r = {2, {SW, SH, 1}, {16, 16, 1}, {0, 0, 0}, NULL};
+    memset(out, 0, SW * SH * 2);
+    wg_run(&p, "hstencil", args, &r);
+    for (int y = 0; y < SH; y++)
+      for (int x = 0; x < SW; x++) {
+        int lx = x % 16, ly = y % 16, nx = x / 16 == SW / 16 ? SW % 16 : 16, ny = y / 16 == SH / 16 ? SH % 16 : 16;
+        if ((lx == nx - 1 && nx != 16) || (ly == ny - 1 && ny != 16))
+          continue; /* a smaller last group leaves halo cells unloaded */
+        float s = rh(hat(in, x - 1, y, w, h) + hat(in, x + 1, y, w, h));
+        s = rh(s + hat(in, x, y - 1, w, h));
+        s = rh(s + hat(in, x, y + 1, w, h));
+        float want = rh(rh(0.5f * hat(in, x, y, w, h)) + rh(0.125f * s));
+        ASSERT_TRUE((float)out[y * SW + x] == want);
+      }
+    /* uscatter: groups of 24 (a vector and a remainder) over 200 */
+    memset(uout, 0xab, sizeof(uout));
+    uint16_t *pu = uin, *po = uout;
+    int *pi = idx, n = N;
+    void *uargs[] = {&pu, &pi, &po, &n};
+    wg_range ru = range1(N, 24, NULL);
+    wg_run(&p, "uscatter", uargs, &ru);
+    for (int i = 0; i < N; i++) {
+      int k = i - 3 < 0 ? 0 : i - 3, l = i % 24, m = i / 24 == N / 24 ? N % 24 : 24;
+      uint16_t want = l == 0 || l == m - 1 ? (uint16_t)(uin[k] * 3 + 1) : 0xabab;
+      ASSERT_EQ(uout[idx[i]], want);
+    }
+    for (int i = N; i < N + 8; i++)
+      ASSERT_EQ(uout[i], 0xabab);
+    wg_free(&p);
+  }
+  free(in);
+  free(out);
+}
