@@ -53,11 +53,11 @@ static const unsigned widths[] = {2, 4, 8, 16};
 #define NWIDTHS (sizeof(widths) / sizeof(widths[0]))
 
 /* Calls in the source from which a function goes out of line.  Out of
- * line, the calls cost 8 to 13% of a math-bound kernel's run time (bench
- * rows math *: inlined, each call is optimized with its operands and
- * scheduled with its neighbours); the compile time saved grows with the
- * calls (lanecl-cc: sin, cos, exp and pow once each, the same 0.45 s either
- * way; four sin, 0.55 -> 0.42 s; eight, 0.75 -> 0.43 s; 26, 1.62 -> 0.95 s). */
+ * line, a call may cost run time (inlined, each call is optimized with its
+ * operands and scheduled with its neighbours; the bench rows math * moved
+ * by less than their noise); the compile time saved grows with the calls
+ * (lanecl-cc: sin, cos, exp and pow once each, the same 0.45 s either way;
+ * four sin, 0.55 -> 0.42 s; eight, 0.75 -> 0.43 s; 26, 1.62 -> 0.95 s). */
 #define OUT_OF_LINE_CALLS 4
 
 #define USED_NAME "llvm.compiler.used"
