@@ -25,41 +25,6 @@ static const cc_device_desc *half_dev(void)
   return &dev;
 }
 
-static void half_build(const char *src, const char *options, wg_prog *p)
-{
-  cc_blob out;
-  char *log = NULL;
-  int rc = ct_api()->build(half_dev(), src, options, &out, &log);
-  if (rc != CC_OK)
-    tl_fail(__FILE__, __LINE__, "build (%s) failed (%d):\n%s", options, rc, log);
-  free(log);
-  ASSERT_EQ(cc_binary_read(out.data, out.size, &p->bin), CC_OK);
-  p->asm_text = NULL;
-  cc_blob_free(&out);
-  char path[] = "/tmp/lanecl-test-half-XXXXXX";
-  int fd = mkstemp(path);
-  ASSERT_TRUE(fd >= 0);
-  ASSERT_EQ(write(fd, p->bin.native.data, p->bin.native.size), (long long)p->bin.native.size);
-  close(fd);
-  p->dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  unlink(path);
-  if (!p->dl)
-    tl_fail(__FILE__, __LINE__, "dlopen of the kernels' object: %s", dlerror());
-}
-
-static char *half_ir(const char *src)
-{
-  cc_blob out;
-  char *log = NULL, *ir = NULL;
-  int rc = ct_api()->build(half_dev(), src, levels[0], &out, &log);
-  if (rc != CC_OK)
-    tl_fail(__FILE__, __LINE__, "build failed (%d):\n%s", rc, log);
-  free(log);
-  ASSERT_EQ(ct_api()->disassemble(half_dev(), &out, 2, &ir), CC_OK);
-  cc_blob_free(&out);
-  return ir;
-}
-
 static const char half_src[] =
     "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
     "#define T 16\n"
@@ -103,7 +68,7 @@ TEST(half_lane_loops_are_vectorized_like_float)
 {
   if (ct_target_has("avx512fp16"))
     tl_skip("the target computes in half natively: the vectorizer's width stands");
-  char *ir = half_ir(half_src);
+  char *ir = optimized_ir_for(half_dev(), half_src);
   unsigned W = ct_target_simd_bits() / 32;
   char narrow[64], wide[64], chain[64];
   snprintf(narrow, sizeof(narrow), "load <%u x half>, ptr addrspace(1)", W);
@@ -145,7 +110,7 @@ TEST(half_stencil_and_ushort_scatters_compute_right)
   }
   for (int lv = 0; lv < 2; lv++) {
     wg_prog p;
-    half_build(half_src, levels[lv], &p);
+    wg_build_for(half_dev(), half_src, levels[lv], &p);
     int w = SW, h = SH;
     void *args[] = {&in, &out, &w, &h};
     wg_range r = {2, {SW, SH, 1}, {16, 16, 1}, {0, 0, 0}, NULL};

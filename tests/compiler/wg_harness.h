@@ -20,11 +20,12 @@ typedef struct wg_prog {
 
 static const char *const levels[] = {"-cl-std=CL3.0", "-cl-std=CL3.0 -cl-opt-disable"};
 
-static inline void wg_build(const char *src, const char *options, wg_prog *p)
+/* Builds src for dev (ct_dev() in wg_build), reads and loads the code. */
+static inline void wg_build_for(const cc_device_desc *dev, const char *src, const char *options, wg_prog *p)
 {
   cc_blob out;
   char *log = NULL;
-  int rc = ct_api()->build(ct_dev(), src, options, &out, &log);
+  int rc = ct_api()->build(dev, src, options, &out, &log);
   if (rc != CC_OK)
     tl_fail(__FILE__, __LINE__, "build (%s) failed (%d):\n%s", options, rc, log);
   free(log);
@@ -32,7 +33,7 @@ static inline void wg_build(const char *src, const char *options, wg_prog *p)
   /* The tests look for instructions in it: no assembly is a failure, never
    * a pass of a check that found nothing. */
   p->asm_text = NULL;
-  if (ct_api()->disassemble(ct_dev(), &out, 1, &p->asm_text) != CC_OK || !p->asm_text)
+  if (ct_api()->disassemble(dev, &out, 1, &p->asm_text) != CC_OK || !p->asm_text)
     tl_fail(__FILE__, __LINE__, "disassembly (%s) failed", options);
   cc_blob_free(&out);
   char path[] = "/tmp/lanecl-test-wg-XXXXXX";
@@ -44,6 +45,11 @@ static inline void wg_build(const char *src, const char *options, wg_prog *p)
   unlink(path);
   if (!p->dl)
     tl_fail(__FILE__, __LINE__, "dlopen of the kernels' object: %s", dlerror());
+}
+
+static inline void wg_build(const char *src, const char *options, wg_prog *p)
+{
+  wg_build_for(ct_dev(), src, options, p);
 }
 
 static inline void wg_free(wg_prog *p)
@@ -122,18 +128,23 @@ static inline wg_range range1(size_t global, size_t local, const size_t *local_b
   return r;
 }
 
-/* The optimized LLVM IR of src (the default level). */
-static inline char *optimized_ir(const char *src)
+/* The optimized LLVM IR of src for dev (the default level). */
+static inline char *optimized_ir_for(const cc_device_desc *dev, const char *src)
 {
   cc_blob out;
   char *log = NULL, *ir = NULL;
-  int rc = ct_api()->build(ct_dev(), src, levels[0], &out, &log);
+  int rc = ct_api()->build(dev, src, levels[0], &out, &log);
   if (rc != CC_OK)
     tl_fail(__FILE__, __LINE__, "build failed (%d):\n%s", rc, log);
   free(log);
-  ASSERT_EQ(ct_api()->disassemble(ct_dev(), &out, 2, &ir), CC_OK);
+  ASSERT_EQ(ct_api()->disassemble(dev, &out, 2, &ir), CC_OK);
   cc_blob_free(&out);
   return ir;
+}
+
+static inline char *optimized_ir(const char *src)
+{
+  return optimized_ir_for(ct_dev(), src);
 }
 
 /* Occurrences of name in the text of function fn of the IR (not inlined:
