@@ -321,53 +321,74 @@ static int is_lane_loop(LLVMValueRef br)
          !cc_loop_prop(br, "llvm.loop.vectorize.width");
 }
 
+/* One lane loop of a function: its latch's branch, its blocks in[] of the
+ * function's cfg, header, latch, and its size. */
+typedef struct lane_loop {
+  LLVMValueRef br;
+  const unsigned char *in;
+  unsigned header, latch;
+  loop_size size;
+} lane_loop;
+
+/* act(cfg, loop, arg) on each lane loop of f whose latch's branch passes
+ * is_loop; the sum of what act returns.  No cfg is built for a function
+ * without one. */
+static unsigned each_lane_loop(LLVMValueRef f, int (*is_loop)(LLVMValueRef),
+                               unsigned (*act)(const cc_cfg *cfg, const lane_loop *l, void *arg), void *arg)
+{
+  int any = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb && !any; bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+    any = t && LLVMGetInstructionOpcode(t) == LLVMBr && is_loop(t);
+  }
+  cc_cfg cfg;
+  if (!any || cc_cfg_build(&cfg, f))
+    return 0;
+  unsigned n = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+    if (!t || LLVMGetInstructionOpcode(t) != LLVMBr || !is_loop(t))
+      continue;
+    lane_loop l = {t, NULL, 0, 0, {0, 0, 0}};
+    unsigned char *in;
+    if (!lane_loop_blocks(&cfg, t, &in, &l.header, &l.latch))
+      continue;
+    l.in = in;
+    lane_loop_size(&cfg, in, &l.size);
+    n += act(&cfg, &l, arg);
+    free(in);
+  }
+  cc_cfg_free(&cfg);
+  return n;
+}
+
+static unsigned cap_width(const cc_cfg *cfg, const lane_loop *l, void *arg)
+{
+  unsigned simd_bits = *(const unsigned *)arg;
+  const loop_size *s = &l->size;
+  int unforce = s->insts >= CC_UNFORCE_INSTS && has_uniform_conditional_store(cfg, l->in, l->header, l->latch);
+  unsigned w = unforce ? 0 : cc_lane_width_cap(s->insts, s->min_bits, simd_bits);
+  if (lc_config_num(LC_CC_TIMING))
+    fprintf(stderr, "lanecl-cc: lane loop: %u instructions, narrowest %u bits, %s %u\n", s->insts, s->min_bits,
+            unforce ? "conditional lane-invariant stores: vectorization not forced" : "width cap", w);
+  if (unforce) {
+    cc_loop_drop_props(l->br, "llvm.loop.vectorize.enable");
+    return 1;
+  }
+  if (!w)
+    return 0;
+  LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(l->br));
+  cc_loop_set_prop(l->br, "llvm.loop.vectorize.width", cc_md_prop_i32(ctx, "llvm.loop.vectorize.width", w));
+  return 1;
+}
+
 unsigned cc_cap_lane_widths(LLVMModuleRef m, unsigned simd_bits)
 {
-  unsigned capped = 0, unforced = 0;
-  LLVMContextRef ctx = LLVMGetModuleContext(m);
-  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
-    if (LLVMIsDeclaration(f))
-      continue;
-    int any = 0;
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb && !any; bb = LLVMGetNextBasicBlock(bb)) {
-      LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
-      any = t && LLVMGetInstructionOpcode(t) == LLVMBr && is_lane_loop(t);
-    }
-    if (!any)
-      continue;
-    cc_cfg cfg;
-    if (cc_cfg_build(&cfg, f))
-      continue;
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
-      LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
-      if (!t || LLVMGetInstructionOpcode(t) != LLVMBr || !is_lane_loop(t))
-        continue;
-      loop_size s = {0, 0, 0};
-      unsigned char *in;
-      unsigned header, latch;
-      if (!lane_loop_blocks(&cfg, t, &in, &header, &latch))
-        continue;
-      lane_loop_size(&cfg, in, &s);
-      int unforce = s.insts >= CC_UNFORCE_INSTS && has_uniform_conditional_store(&cfg, in, header, latch);
-      free(in);
-      unsigned w = unforce ? 0 : cc_lane_width_cap(s.insts, s.min_bits, simd_bits);
-      if (lc_config_num(LC_CC_TIMING))
-        fprintf(stderr, "lanecl-cc: lane loop: %u instructions, narrowest %u bits, %s %u\n", s.insts,
-                s.min_bits, unforce ? "conditional lane-invariant stores: vectorization not forced" : "width cap",
-                w);
-      if (unforce) {
-        cc_loop_drop_props(t, "llvm.loop.vectorize.enable");
-        unforced++;
-        continue;
-      }
-      if (!w)
-        continue;
-      cc_loop_set_prop(t, "llvm.loop.vectorize.width", cc_md_prop_i32(ctx, "llvm.loop.vectorize.width", w));
-      capped++;
-    }
-    cc_cfg_free(&cfg);
-  }
-  return capped + unforced;
+  unsigned n = 0;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    if (!LLVMIsDeclaration(f))
+      n += each_lane_loop(f, is_lane_loop, cap_width, &simd_bits);
+  return n;
 }
 
 /* ---- lane loops computing in half: the width of 32-bit lanes ----
@@ -419,44 +440,30 @@ static int unvectorized_lane_loop(LLVMValueRef br)
   return is_lane_loop(br) && !(v && LLVMIsAConstantInt(v) && LLVMConstIntGetZExtValue(v));
 }
 
+typedef struct half_width_arg {
+  unsigned simd_bits;
+  int native_half;
+} half_width_arg;
+
+static unsigned half_width(const cc_cfg *cfg, const lane_loop *l, void *arg)
+{
+  (void)cfg;
+  const half_width_arg *a = arg;
+  unsigned w = cc_half_lane_width(l->size.half_math, l->size.min_bits, a->simd_bits, a->native_half);
+  if (lc_config_num(LC_CC_TIMING))
+    fprintf(stderr, "lanecl-cc: lane loop: half arithmetic %d, narrowest %u bits, width %u\n", l->size.half_math,
+            l->size.min_bits, w);
+  if (!w)
+    return 0;
+  LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(l->br));
+  cc_loop_set_prop(l->br, "llvm.loop.vectorize.width", cc_md_prop_i32(ctx, "llvm.loop.vectorize.width", w));
+  return 1;
+}
+
 unsigned cc_half_lane_widths(LLVMValueRef f, unsigned simd_bits, int native_half)
 {
   if (native_half || LLVMIsDeclaration(f))
     return 0;
-  if (!simd_bits)
-    simd_bits = fn_simd_bits(f);
-  int any = 0;
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb && !any; bb = LLVMGetNextBasicBlock(bb)) {
-    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
-    any = t && LLVMGetInstructionOpcode(t) == LLVMBr && unvectorized_lane_loop(t);
-  }
-  if (!any || !simd_bits)
-    return 0;
-  LLVMContextRef ctx = LLVMGetModuleContext(LLVMGetGlobalParent(f));
-  cc_cfg cfg;
-  if (cc_cfg_build(&cfg, f))
-    return 0;
-  unsigned n = 0;
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
-    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
-    if (!t || LLVMGetInstructionOpcode(t) != LLVMBr || !unvectorized_lane_loop(t))
-      continue;
-    loop_size s = {0, 0, 0};
-    unsigned char *in;
-    unsigned header, latch;
-    if (!lane_loop_blocks(&cfg, t, &in, &header, &latch))
-      continue;
-    lane_loop_size(&cfg, in, &s);
-    free(in);
-    unsigned w = cc_half_lane_width(s.half_math, s.min_bits, simd_bits, native_half);
-    if (lc_config_num(LC_CC_TIMING))
-      fprintf(stderr, "lanecl-cc: lane loop: half arithmetic %d, narrowest %u bits, width %u\n", s.half_math,
-              s.min_bits, w);
-    if (!w)
-      continue;
-    cc_loop_set_prop(t, "llvm.loop.vectorize.width", cc_md_prop_i32(ctx, "llvm.loop.vectorize.width", w));
-    n++;
-  }
-  cc_cfg_free(&cfg);
-  return n;
+  half_width_arg a = {simd_bits ? simd_bits : fn_simd_bits(f), native_half};
+  return a.simd_bits ? each_lane_loop(f, unvectorized_lane_loop, half_width, &a) : 0;
 }
