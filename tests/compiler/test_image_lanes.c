@@ -102,9 +102,11 @@ static const char pin_src[] =
     "  int x = get_global_id(0), y = get_global_id(1);\n"
     "  write_imagef(out, (int2)(x, y), 3.0f * read_imagef(in, nearest, (int2)(x, y))); }\n";
 
-TEST(an_rgba_float_read_is_vector_code_in_its_copy)
+/* The lane loop of kernel (in src) reads RGBA float texels as vector code in
+ * its copy: W-lane multiplies and gathers, and the general copy's switch
+ * beside it for the other formats. */
+static void rgba_float_read_is_vector_code(const char *src, const char *kernel)
 {
-  (void)src;
   unsigned W = ct_target_simd_bits() / 32;
   if (W < 8)
     tl_skip("%u-bit SIMD: float4 code is already 4 lanes wide, no telling the copies apart", ct_target_simd_bits());
@@ -112,19 +114,25 @@ TEST(an_rgba_float_read_is_vector_code_in_its_copy)
     tl_skip("the target's loop vectorizer makes no gathers (%u-bit SIMD, CPU model's tuning): the clamped texel "
             "loads stay scalar",
             ct_target_simd_bits());
-  char *ir = optimized_ir(pin_src);
-  char want[64];
+  char *ir = optimized_ir(src);
+  char fn[64], want[64];
+  snprintf(fn, sizeof(fn), "__lanecl_wg_%s", kernel);
   snprintf(want, sizeof(want), "fmul <%u x float>", W);
-  unsigned vec = count_in_function(ir, "__lanecl_wg_scale", want);
+  unsigned vec = count_in_function(ir, fn, want);
   snprintf(want, sizeof(want), "masked.gather.v%uf32", W);
-  unsigned gathers = count_in_function(ir, "__lanecl_wg_scale", want);
-  /* the general copy stays for the other formats */
-  unsigned sw = count_in_function(ir, "__lanecl_wg_scale", " switch i32 ");
+  unsigned gathers = count_in_function(ir, fn, want);
+  unsigned sw = count_in_function(ir, fn, " switch i32 ");
   if (vec < 4 || gathers < 4 || !sw)
-    tl_fail(__FILE__, __LINE__, "the lane loop of scale: %u \"fmul <%u x float>\", %u gathers of %u floats, %u switches "
+    tl_fail(__FILE__, __LINE__, "the lane loop of %s: %u \"fmul <%u x float>\", %u gathers of %u floats, %u switches "
             "(want >= 4, >= 4, >= 1)",
-            vec, W, gathers, W, sw);
+            kernel, vec, W, gathers, W, sw);
   free(ir);
+}
+
+TEST(an_rgba_float_read_is_vector_code_in_its_copy)
+{
+  (void)src;
+  rgba_float_read_is_vector_code(pin_src, "scale");
 }
 
 static void check(const char *kernel, timg *t, unsigned s, const void *coords, const float (*fc)[4], int nch)
@@ -234,25 +242,7 @@ static const char arg_src[] =
 
 TEST(an_rgba_float_read_through_a_sampler_argument_is_vector_code)
 {
-  unsigned W = ct_target_simd_bits() / 32;
-  if (W < 8)
-    tl_skip("%u-bit SIMD: float4 code is already 4 lanes wide, no telling the copies apart", ct_target_simd_bits());
-  if (!ct_target_vectorizes(0))
-    tl_skip("the target's loop vectorizer makes no gathers (%u-bit SIMD, CPU model's tuning): the clamped texel "
-            "loads stay scalar",
-            ct_target_simd_bits());
-  char *ir = optimized_ir(arg_src);
-  char want[64];
-  snprintf(want, sizeof(want), "fmul <%u x float>", W);
-  unsigned vec = count_in_function(ir, "__lanecl_wg_sarg", want);
-  snprintf(want, sizeof(want), "masked.gather.v%uf32", W);
-  unsigned gathers = count_in_function(ir, "__lanecl_wg_sarg", want);
-  unsigned sw = count_in_function(ir, "__lanecl_wg_sarg", " switch i32 ");
-  if (vec < 4 || gathers < 4 || !sw)
-    tl_fail(__FILE__, __LINE__, "the lane loop of sarg: %u \"fmul <%u x float>\", %u gathers of %u floats, %u switches "
-            "(want >= 4, >= 4, >= 1)",
-            vec, W, gathers, W, sw);
-  free(ir);
+  rgba_float_read_is_vector_code(arg_src, "sarg");
 }
 
 /* copy and copyx over every pair of these formats: the copy of the lane
