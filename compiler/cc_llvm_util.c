@@ -68,6 +68,33 @@ void cc_move_to_builder(LLVMBuilderRef b, LLVMValueRef inst)
   free(copy);
 }
 
+LLVMBasicBlockRef cc_split_head(LLVMBuilderRef b, LLVMValueRef inst, const char *name)
+{
+  LLVMBasicBlockRef bb = LLVMGetInstructionParent(inst);
+  /* the branches into bb, collected first: retargeting them changes bb's
+   * list of uses */
+  unsigned nuse;
+  LLVMValueRef *users = cc_collect_users(LLVMBasicBlockAsValue(bb), &nuse);
+  if (!users)
+    return NULL;
+  LLVMBasicBlockRef head = LLVMInsertBasicBlockInContext(LLVMGetTypeContext(LLVMTypeOf(inst)), bb, name);
+  for (unsigned k = 0; k < nuse; k++) {
+    if (!LLVMIsAInstruction(users[k]) || !LLVMIsATerminatorInst(users[k]))
+      continue;
+    for (unsigned s = 0; s < LLVMGetNumSuccessors(users[k]); s++)
+      if (LLVMGetSuccessor(users[k], s) == bb)
+        LLVMSetSuccessor(users[k], s, head);
+  }
+  free(users);
+  LLVMPositionBuilderAtEnd(b, head);
+  for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i != inst;) {
+    LLVMValueRef next = LLVMGetNextInstruction(i);
+    cc_move_to_builder(b, i);
+    i = next;
+  }
+  return head;
+}
+
 LLVMBasicBlockRef cc_split_block_before(LLVMValueRef inst, const char *name)
 {
   LLVMContextRef ctx = inst_context(inst);

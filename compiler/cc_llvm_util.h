@@ -20,6 +20,12 @@ LLVMBasicBlockRef cc_split_block_after(LLVMValueRef inst, const char *name);
 
 /* Moves inst from its block to the builder's position, keeping its name. */
 void cc_move_to_builder(LLVMBuilderRef b, LLVMValueRef inst);
+/* Moves the instructions of inst's block before inst (its phis among them)
+ * to a new block `name` in front of it, which every branch to the block
+ * (its own back edge too) now reaches; the builder is left at the new
+ * block's end, with no terminator (the caller branches).  NULL when out of
+ * memory. */
+LLVMBasicBlockRef cc_split_head(LLVMBuilderRef b, LLVMValueRef inst, const char *name);
 
 /* In block bb, every phi entry that comes from `from` comes from `to` instead. */
 void cc_phi_retarget(LLVMBasicBlockRef bb, LLVMBasicBlockRef from, LLVMBasicBlockRef to);

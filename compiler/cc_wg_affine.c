@@ -96,28 +96,9 @@ static LLVMValueRef and_guard(aff_ctx *x, LLVMValueRef g1, LLVMValueRef g2)
 static LLVMBasicBlockRef split_head(aff_ctx *x, LLVMValueRef inst, const char *name)
 {
   LLVMBasicBlockRef bb = LLVMGetInstructionParent(inst);
-  /* the branches into bb (its own back edge too) go to head; collected
-   * first, as retargeting them changes bb's list of uses */
-  unsigned nuse;
-  LLVMValueRef *users = cc_collect_users(LLVMBasicBlockAsValue(bb), &nuse);
-  if (!users)
-    return NULL;
-  LLVMBasicBlockRef head = LLVMInsertBasicBlockInContext(x->c, bb, name);
-  for (unsigned k = 0; k < nuse; k++) {
-    if (!LLVMIsAInstruction(users[k]) || !LLVMIsATerminatorInst(users[k]))
-      continue;
-    for (unsigned s = 0; s < LLVMGetNumSuccessors(users[k]); s++)
-      if (LLVMGetSuccessor(users[k], s) == bb)
-        LLVMSetSuccessor(users[k], s, head);
-  }
-  free(users);
-  LLVMPositionBuilderAtEnd(x->b, head);
-  for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i != inst;) {
-    LLVMValueRef next = LLVMGetNextInstruction(i);
-    cc_move_to_builder(x->b, i);
-    i = next;
-  }
-  LLVMBuildBr(x->b, bb);
+  LLVMBasicBlockRef head = cc_split_head(x->b, inst, name);
+  if (head)
+    LLVMBuildBr(x->b, bb);
   return head;
 }
 

@@ -603,35 +603,6 @@ static int touches_memory(LLVMValueRef i)
   }
 }
 
-/* Moves the instructions of inst's block before inst to a new block in
- * front, which the block's predecessors now branch to and which ends in a
- * branch to the block; returns it. */
-static LLVMBasicBlockRef img_split_head(LLVMBuilderRef b, LLVMValueRef inst)
-{
-  LLVMBasicBlockRef bb = LLVMGetInstructionParent(inst);
-  unsigned nuse;
-  LLVMValueRef *users = cc_collect_users(LLVMBasicBlockAsValue(bb), &nuse);
-  if (!users)
-    return NULL;
-  LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(inst));
-  LLVMBasicBlockRef head = LLVMInsertBasicBlockInContext(c, bb, "img.chunk");
-  for (unsigned k = 0; k < nuse; k++) {
-    if (!LLVMIsAInstruction(users[k]) || !LLVMIsATerminatorInst(users[k]))
-      continue;
-    for (unsigned s = 0; s < LLVMGetNumSuccessors(users[k]); s++)
-      if (LLVMGetSuccessor(users[k], s) == bb)
-        LLVMSetSuccessor(users[k], s, head);
-  }
-  free(users);
-  LLVMPositionBuilderAtEnd(b, head);
-  for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i != inst;) {
-    LLVMValueRef next = LLVMGetNextInstruction(i);
-    cc_move_to_builder(b, i);
-    i = next;
-  }
-  return head;
-}
-
 /* v is an instruction of the range [first, last] of one block. */
 static int in_range(LLVMValueRef v, LLVMValueRef first, LLVMValueRef last)
 {
@@ -653,7 +624,7 @@ static LLVMBasicBlockRef img_branch(LLVMBuilderRef b, LLVMValueRef first, LLVMVa
                                     void *arg, LLVMValueRef *moved, unsigned n)
 {
   LLVMBasicBlockRef bb = LLVMGetInstructionParent(first);
-  LLVMBasicBlockRef head = img_split_head(b, first);
+  LLVMBasicBlockRef head = cc_split_head(b, first, "img.chunk");
   if (!head)
     return NULL;
   LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(first));
