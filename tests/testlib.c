@@ -91,6 +91,12 @@ const char *tl_cl_error_name(cl_int err)
   }
 }
 
+int tl_sweep_type(const char *type)
+{
+  const char *mode = getenv("TL_TYPES");
+  return !(mode && !strcmp(mode, "signed") && type[0] == 'u');
+}
+
 cl_platform_id tl_platform(void)
 {
   static cl_platform_id found;

@@ -30,6 +30,12 @@ const char *tl_cl_error_name(cl_int err);
  * that passed and tests that skipped passes, and lists each skip. */
 #define TL_SKIP_CODE 77
 void tl_skip(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+/* Whether a sweep over OpenCL C types takes `type` (its name).  With
+ * TL_TYPES=signed (the per-ISA runs, tests/CMakeLists.txt) the unsigned
+ * integer types are left out: they take the lowering of the signed type of
+ * their width, other compare predicates and extensions, which the host's
+ * own run checks for every type. */
+int tl_sweep_type(const char *type);
 
 #define ASSERT_TRUE(c)                                                      \
   do {                                                                      \

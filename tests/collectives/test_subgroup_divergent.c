@@ -827,8 +827,8 @@ static const char *loop_uniform_src =
 /* The arithmetic kernels' types: int, uint, float, half (optimized: int, half). */
 static int loop_type_tested(int full, const nty *t)
 {
-  return !strcmp(t->name, "int") || !strcmp(t->name, "half") ||
-         (full && (!strcmp(t->name, "uint") || !strcmp(t->name, "float")));
+  return tl_sweep_type(t->name) && (!strcmp(t->name, "int") || !strcmp(t->name, "half") ||
+                                    (full && (!strcmp(t->name, "uint") || !strcmp(t->name, "float"))));
 }
 
 /* Whether out[idx] is sub_group_non_uniform_<kind>_<op> for lane me of a
@@ -1226,8 +1226,9 @@ static void check_loop_uniform(cl_context ctx, cl_command_queue q, cl_program pr
  * and float at the others; optimized, int. */
 static int type_tested(size_t reqd, int full, const nty *t)
 {
-  return (full && !reqd) || !strcmp(t->name, "int") ||
-         (full && (!strcmp(t->name, "uchar") || !strcmp(t->name, "float") || !strcmp(t->name, "half")));
+  return tl_sweep_type(t->name) &&
+         ((full && !reqd) || !strcmp(t->name, "int") ||
+          (full && (!strcmp(t->name, "uchar") || !strcmp(t->name, "float") || !strcmp(t->name, "half"))));
 }
 
 static char *program_source(size_t reqd, int full)

@@ -169,14 +169,16 @@ static char *collective_source(void)
   for (int f = 0; f < F_COUNT; f++)
     for (int o = 0; o < OP_COUNT; o++)
       for (int t = 0; t < T_COUNT; t++)
-        len += (size_t)snprintf(s + len, cap - len,
+        if (tl_sweep_type(ty_name[t]))
+          len += (size_t)snprintf(s + len, cap - len,
                                 "kernel void %s_%s_%s(global const %s *a, global %s *o) {\n"
                                 "  size_t i = get_global_id(0) + get_global_size(0) * (get_global_id(1) + "
                                 "get_global_size(1) * get_global_id(2));\n"
                                 "  o[i] = sub_group_%s_%s(a[i]);\n}\n",
                                 fn_name[f], op_name[o], ty_name[t], ty_name[t], ty_name[t], fn_name[f], op_name[o]);
   for (int t = 0; t < T_COUNT; t++)
-    len += (size_t)snprintf(s + len, cap - len,
+    if (tl_sweep_type(ty_name[t]))
+      len += (size_t)snprintf(s + len, cap - len,
                             "kernel void bcast_%s(global const %s *a, global %s *o, uint id) {\n"
                             "  size_t i = get_global_id(0) + get_global_size(0) * (get_global_id(1) + "
                             "get_global_size(1) * get_global_id(2));\n"
@@ -227,6 +229,8 @@ static void check_collectives(const char *opts)
   for (int f = 0; f < F_COUNT; f++)
     for (int op = 0; op < OP_COUNT; op++)
       for (int t = 0; t < T_COUNT; t++) {
+        if (!tl_sweep_type(ty_name[t]))
+          continue;
         char name[64];
         snprintf(name, sizeof(name), "%s_%s_%s", fn_name[f], op_name[op], ty_name[t]);
         cl_kernel k = clCreateKernel(p, name, &err);
@@ -261,6 +265,8 @@ static void check_collectives(const char *opts)
       }
   /* broadcast: lane id % size of each sub-group */
   for (int t = 0; t < T_COUNT; t++) {
+    if (!tl_sweep_type(ty_name[t]))
+      continue;
     char name[64];
     snprintf(name, sizeof(name), "bcast_%s", ty_name[t]);
     cl_kernel k = clCreateKernel(p, name, &err);
