@@ -9,20 +9,23 @@
  * log, verbatim.
  *
  * Most of a clang run is its start: the dynamic linker relocating
- * libclang-cpp and libLLVM, and their static constructors (about 25 of 35 ms
- * for a small kernel).  So clang is started before it is needed, with one
- * argument, the response file @/proc/self/fd/0: it loads, then blocks
- * reading its arguments from a pipe.  A build takes that spare process,
- * writes the -cc1 arguments into the pipe and closes it; clang runs them as
- * if they were its command line.  Then the next spare is started, so that it
- * loads while this build's back end runs.  A spare whose owner process is
- * gone reads end-of-file, finds no arguments, and exits.  LANECL_CLANG_SPARE=0
- * (or no /proc) starts clang per build with its arguments on the command line.
+ * libclang-cpp and libLLVM, their static constructors, the pages they touch
+ * (about 100 ms of CPU per process on a loaded 2-core VM, several times a
+ * small kernel's front end).  So clang is started once per process, with
+ * liblanecl_forkserver.so preloaded (compiler/forkserver/forkserver.c): it
+ * waits on a socket, and each build hands it three pipes (the -cc1
+ * arguments as a response file read from @/proc/self/fd/0, clang's output,
+ * its exit status); the server forks a compile that runs clang's main() on
+ * them, from the server's relocated and initialized pages.  A server that
+ * died is replaced at the next build; a server whose owner process is gone
+ * reads end-of-file and exits.  LANECL_CLANG_SERVER=0 (or no /proc, or no
+ * library) starts clang per build with its arguments on the command line.
  */
 #define _GNU_SOURCE
 #include "compiler/cc_internal.h"
 #include "config/lanecl_config.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -32,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -310,29 +314,39 @@ int cc_parse_link_options(const char *options, cc_options *o, int *create_librar
   return rc;
 }
 
-/* ---- the clang processes ---- */
+/* ---- the clang fork server ---- */
 
-/* A clang process reading its arguments from args_fd (the write end of its
- * stdin); its stdout and stderr come to out_fd. */
-typedef struct clang_proc {
-  pid_t pid;
-  int args_fd, out_fd;
-  struct clang_proc *next;  /* in `procs` while a pipe end is open here */
-} clang_proc;
+/* One build's pipes on this side: its arguments (write end), clang's
+ * stdout and stderr (read end), its wait status (read end). */
+typedef struct clang_req {
+  int args_fd, out_fd, status_fd;
+  struct clang_req *next;  /* in `reqs` while a pipe end is open here */
+} clang_req;
 
-/* procs_lock guards `procs` (every clang_proc with a pipe end open in this
- * process, the spare included) and `spare`.  A process that the
- * application forks must not keep a pipe end of ours: clang would not see
- * the end of its arguments until that process exits.  So pipes are made
+/* procs_lock guards `reqs` (every clang_req with a pipe end open in this
+ * process) and `server`.  A process that the application forks must not
+ * keep a pipe end of ours (clang would not see the end of its arguments
+ * until that process exits) nor the server's socket.  So pipes are made
  * and closed under procs_lock, fork takes it too (pthread_atfork), and the
- * child closes them.  posix_spawn runs no fork handlers. */
+ * child closes them; a child starts its own server.  posix_spawn runs no
+ * fork handlers, and every descriptor here is close-on-exec. */
 static pthread_mutex_t procs_lock = PTHREAD_MUTEX_INITIALIZER;
-static clang_proc *procs;
-static clang_proc spare_proc;
-static clang_proc *spare;        /* &spare_proc or NULL */
-static pid_t spare_owner;        /* getpid() of the process that started it */
+static clang_req *reqs;
+static struct {
+  pid_t pid;    /* the server process, 0: none */
+  pid_t owner;  /* getpid() of the process that started it */
+  int sock;     /* this side of its socket, -1: none */
+} server = {0, 0, -1};
 static pthread_once_t procs_once = PTHREAD_ONCE_INIT;
-static int spare_mode;           /* 0: clang's arguments on its command line */
+static int server_mode;          /* 0: one clang process per build */
+static char server_lib[PATH_MAX];
+
+static void close_fd(int *fd)
+{
+  if (*fd >= 0)
+    close(*fd);
+  *fd = -1;
+}
 
 static void atfork_prepare(void)
 {
@@ -346,75 +360,139 @@ static void atfork_parent(void)
 
 static void atfork_child(void)
 {
-  for (clang_proc *p = procs; p; p = p->next) {
-    if (p->args_fd >= 0)
-      close(p->args_fd);
-    if (p->out_fd >= 0)
-      close(p->out_fd);
+  for (clang_req *r = reqs; r; r = r->next) {
+    close_fd(&r->args_fd);
+    close_fd(&r->out_fd);
+    close_fd(&r->status_fd);
   }
-  procs = NULL;
-  spare = NULL;
+  reqs = NULL;
+  close_fd(&server.sock);
+  server.pid = 0;
   pthread_mutex_unlock(&procs_lock);
+}
+
+/* The server library: beside liblanecl_cc.so, or in its lanecl/. */
+static int find_server_lib(void)
+{
+  Dl_info info;
+  if (!dladdr((void *)find_server_lib, &info) || !info.dli_fname)
+    return 0;
+  char dir[PATH_MAX];
+  snprintf(dir, sizeof(dir), "%s", info.dli_fname);
+  char *slash = strrchr(dir, '/');
+  if (!slash)
+    return 0;
+  *slash = 0;
+  static const char *const where[] = {"%s/liblanecl_forkserver.so", "%s/lanecl/liblanecl_forkserver.so"};
+  for (size_t i = 0; i < 2; i++)
+    if ((size_t)snprintf(server_lib, sizeof(server_lib), where[i], dir) < sizeof(server_lib) &&
+        access(server_lib, R_OK) == 0)
+      return 1;
+  return 0;
 }
 
 static void procs_init(void)
 {
-  spare_mode = lc_config_num(LC_CLANG_SPARE) != 0 && access("/proc/self/fd", F_OK) == 0;
-  if (spare_mode && pthread_atfork(atfork_prepare, atfork_parent, atfork_child))
-    spare_mode = 0;
+  server_mode = lc_config_num(LC_CLANG_SERVER) != 0 && access("/proc/self/fd", F_OK) == 0 && find_server_lib();
+  if (server_mode && pthread_atfork(atfork_prepare, atfork_parent, atfork_child))
+    server_mode = 0;
 }
 
 /* Under procs_lock. */
-static void procs_unlink(clang_proc *p)
+static void reqs_unlink(clang_req *r)
 {
-  for (clang_proc **q = &procs; *q; q = &(*q)->next)
-    if (*q == p) {
-      *q = p->next;
+  for (clang_req **q = &reqs; *q; q = &(*q)->next)
+    if (*q == r) {
+      *q = r->next;
       break;
     }
-  p->next = NULL;
+  r->next = NULL;
 }
 
-/* Starts clang reading its arguments from a pipe.  Under procs_lock. */
-static int proc_start(clang_proc *p, char **why)
+/* The server gone: its socket closed, the process reaped if it exited.
+ * Under procs_lock. */
+static void server_drop(void)
 {
+  close_fd(&server.sock);
+  if (server.pid > 0 && server.owner == getpid())
+    waitpid(server.pid, NULL, WNOHANG);
+  server.pid = 0;
+}
+
+/* Starts the server: clang with the library preloaded, its socket on
+ * descriptor 3, /dev/null for the others.  Under procs_lock. */
+static int server_start(void)
+{
+  int sv[2];
+  if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
+    return -1;
+  size_t n = 0;
+  while (environ[n])
+    n++;
+  char **envp = malloc((n + 3) * sizeof(*envp));
+  char *preload = NULL;
+  const char *old = getenv("LD_PRELOAD");
+  if (!envp || asprintf(&preload, "LD_PRELOAD=%s%s%s", server_lib, old && *old ? ":" : "", old ? old : "") < 0) {
+    free(envp);
+    close(sv[0]);
+    close(sv[1]);
+    return -1;
+  }
+  size_t k = 0;
+  envp[k++] = preload;
+  envp[k++] = "LANECL_FORKSERVER_FD=3";
+  for (size_t i = 0; i < n; i++)
+    if (strncmp(environ[i], "LD_PRELOAD=", 11) && strncmp(environ[i], "LANECL_FORKSERVER_FD=", 21))
+      envp[k++] = environ[i];
+  envp[k] = NULL;
   static const char *const argv[] = {LANECL_CLANG, "@/proc/self/fd/0", NULL};
-  int in[2], out[2];
-  p->pid = -1;
-  p->args_fd = p->out_fd = -1;
-  p->next = NULL;
-  if (pipe2(in, O_CLOEXEC)) {
-    cc_set_err(why, "error: cannot run %s: %s\n", LANECL_CLANG, strerror(errno));
-    return -1;
-  }
-  if (pipe2(out, O_CLOEXEC)) {
-    cc_set_err(why, "error: cannot run %s: %s\n", LANECL_CLANG, strerror(errno));
-    close(in[0]);
-    close(in[1]);
-    return -1;
-  }
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_adddup2(&fa, in[0], 0);
-  posix_spawn_file_actions_adddup2(&fa, out[1], 1);
-  posix_spawn_file_actions_adddup2(&fa, out[1], 2);
+  posix_spawn_file_actions_adddup2(&fa, sv[1], 3);
+  for (int fd = 0; fd < 3; fd++)
+    posix_spawn_file_actions_addopen(&fa, fd, "/dev/null", fd ? O_WRONLY : O_RDONLY, 0);
   pid_t pid;
-  int err = posix_spawn(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
+  int err = posix_spawn(&pid, argv[0], &fa, NULL, (char *const *)argv, envp);
   posix_spawn_file_actions_destroy(&fa);
-  close(in[0]);
-  close(out[1]);
+  free(preload);
+  free(envp);
+  close(sv[1]);
   if (err) {
-    cc_set_err(why, "error: cannot run %s: %s\n", LANECL_CLANG, strerror(err));
-    close(in[1]);
-    close(out[0]);
+    close(sv[0]);
     return -1;
   }
-  p->pid = pid;
-  p->args_fd = in[1];
-  p->out_fd = out[0];
-  p->next = procs;
-  procs = p;
+  server.pid = pid;
+  server.owner = getpid();
+  server.sock = sv[0];
   return 0;
+}
+
+/* Hands the server a build's three pipe ends; 0 when sent.  Under
+ * procs_lock. */
+static int server_send(const int fds[3])
+{
+  char byte = 0;
+  struct iovec iov = {&byte, 1};
+  union {
+    struct cmsghdr h;
+    char buf[CMSG_SPACE(3 * sizeof(int))];
+  } u;
+  memset(&u, 0, sizeof(u));
+  struct msghdr m;
+  memset(&m, 0, sizeof(m));
+  m.msg_iov = &iov;
+  m.msg_iovlen = 1;
+  m.msg_control = u.buf;
+  m.msg_controllen = sizeof(u.buf);
+  struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+  c->cmsg_level = SOL_SOCKET;
+  c->cmsg_type = SCM_RIGHTS;
+  c->cmsg_len = CMSG_LEN(3 * sizeof(int));
+  memcpy(CMSG_DATA(c), fds, 3 * sizeof(int));
+  ssize_t w;
+  while ((w = sendmsg(server.sock, &m, MSG_NOSIGNAL)) < 0 && errno == EINTR)
+    ;
+  return w == 1 ? 0 : -1;
 }
 
 /* Writes all of text to fd: 0, or -1 with errno (EPIPE when nobody reads;
@@ -449,73 +527,93 @@ static int write_args(int fd, const char *text, size_t n)
   return rc;
 }
 
-/* Closes p's pipe ends here (args, out: which ones), under procs_lock. */
-static void proc_close(clang_proc *p, int args, int out)
+/* Closes one of r's pipe ends here, under procs_lock; r leaves `reqs` with
+ * its last. */
+static void req_close(clang_req *r, int *fd)
 {
   pthread_mutex_lock(&procs_lock);
-  if (args && p->args_fd >= 0) {
-    close(p->args_fd);
-    p->args_fd = -1;
-  }
-  if (out && p->out_fd >= 0) {
-    close(p->out_fd);
-    p->out_fd = -1;
-  }
-  if (p->args_fd < 0 && p->out_fd < 0)
-    procs_unlink(p);
+  close_fd(fd);
+  if (r->args_fd < 0 && r->out_fd < 0 && r->status_fd < 0)
+    reqs_unlink(r);
   pthread_mutex_unlock(&procs_lock);
 }
 
-/* clang's exit status: 0 when it succeeded, or when its status is unknown
- * (SIGCHLD ignored by the application: the caller checks the output file). */
-static int proc_wait(clang_proc *p, cc_str *out)
+/* Reads fd to its end, appending to *to. */
+static void read_all(int fd, cc_str *to)
 {
-  int st = 0, rc;
-  while ((rc = waitpid(p->pid, &st, 0)) < 0 && errno == EINTR)
-    ;
-  if (rc < 0)
-    return 0;
-  if (WIFEXITED(st))
-    return WEXITSTATUS(st);
-  cc_str_printf(out, "error: %s killed by signal %d\n", LANECL_CLANG, WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-  return -1;
-}
-
-/* Gives p its arguments and collects its output; *sent = 0 when p never got
- * them (it had exited: a spare killed meanwhile), its output dropped. */
-static int proc_run(clang_proc *p, const char *args, size_t nargs, cc_str *out, int *sent)
-{
-  *sent = write_args(p->args_fd, args, nargs) == 0;
-  proc_close(p, 1, 0);
-  cc_str dropped = {0};
-  cc_str *to = *sent ? out : &dropped;
   char buf[4096];
   for (;;) {
-    ssize_t n = read(p->out_fd, buf, sizeof(buf));
+    ssize_t n = read(fd, buf, sizeof(buf));
     if (n < 0 && errno == EINTR)
       continue;
     if (n <= 0)
       break;
     cc_str_append(to, buf, (size_t)n);
   }
-  proc_close(p, 0, 1);
-  int status = proc_wait(p, to);
-  free(dropped.s);
-  return status;
 }
 
-/* Makes sure this process has a spare, loading or waiting. */
-static void spare_refill(void)
+/* One build through the server: its arguments (a response file's text),
+ * its output in *out.  Returns clang's exit status, or -1 when it was
+ * killed; *sent = 0 when the server never got the build (none could be
+ * started, or it had exited: a new one is started at the next build). */
+static int server_run(const char *args, size_t nargs, cc_str *out, int *sent)
 {
+  clang_req r = {-1, -1, -1, NULL};
+  int in[2] = {-1, -1}, outp[2] = {-1, -1}, st[2] = {-1, -1};
+  *sent = 0;
   pthread_mutex_lock(&procs_lock);
-  if (!spare || spare_owner != getpid()) {
-    spare = NULL;
-    if (proc_start(&spare_proc, NULL) == 0) {
-      spare = &spare_proc;
-      spare_owner = getpid();
-    }
+  if (server.sock < 0 || server.owner != getpid()) {
+    server_drop();
+    server_start();
+  }
+  int ok = server.sock >= 0 && !pipe2(in, O_CLOEXEC) && !pipe2(outp, O_CLOEXEC) && !pipe2(st, O_CLOEXEC);
+  if (ok) {
+    int fds[3] = {in[0], outp[1], st[1]};
+    ok = server_send(fds) == 0;
+    if (!ok)
+      server_drop(); /* it exited (killed?): the next build starts another */
+  }
+  close_fd(&in[0]);
+  close_fd(&outp[1]);
+  close_fd(&st[1]);
+  if (ok) {
+    r.args_fd = in[1];
+    r.out_fd = outp[0];
+    r.status_fd = st[0];
+    r.next = reqs;
+    reqs = &r;
+  } else {
+    close_fd(&in[1]);
+    close_fd(&outp[0]);
+    close_fd(&st[0]);
   }
   pthread_mutex_unlock(&procs_lock);
+  if (!ok)
+    return -1;
+  /* The server may exit with the build in its socket: then the pipe's
+   * read end is closed with the message, and writing fails (EPIPE). */
+  *sent = write_args(r.args_fd, args, nargs) == 0;
+  req_close(&r, &r.args_fd);
+  cc_str dropped = {0};
+  cc_str *to = *sent ? out : &dropped;
+  read_all(r.out_fd, to);
+  req_close(&r, &r.out_fd);
+  int status = 0;
+  ssize_t got;
+  while ((got = read(r.status_fd, &status, sizeof(status))) < 0 && errno == EINTR)
+    ;
+  req_close(&r, &r.status_fd);
+  free(dropped.s);
+  if (!*sent)
+    return -1;
+  if (got != (ssize_t)sizeof(status)) {
+    cc_str_printf(out, "error: %s ended without an exit status\n", LANECL_CLANG);
+    return -1;
+  }
+  if (WIFEXITED(status))
+    return WEXITSTATUS(status);
+  cc_str_printf(out, "error: %s killed by signal %d\n", LANECL_CLANG, WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  return -1;
 }
 
 /* Appends arg to a response file, quoted for clang's GNU tokenizer. */
@@ -532,11 +630,13 @@ static void quote_arg(cc_str *rsp, const char *arg)
 
 /* Runs clang with argv (argv[0] is LANECL_CLANG, NULL-terminated): its
  * stdout and stderr in *output.  Returns clang's exit status, or -1 when it
- * could not run or was killed. */
+ * could not run or was killed.  Through the fork server where there is
+ * one; a build the server never got (it had exited) goes to a new server,
+ * then to a clang process of its own. */
 static int clang_run(const char *const *argv, char **output)
 {
   pthread_once(&procs_once, procs_init);
-  if (!spare_mode)
+  if (!server_mode)
     return cc_spawn(argv, NULL, output);
   cc_str rsp = {0}, out = {0};
   for (size_t i = 1; argv[i]; i++)
@@ -546,35 +646,14 @@ static int clang_run(const char *const *argv, char **output)
     *output = strdup("error: out of host memory\n");
     return -1;
   }
-  clang_proc own;
-  int status = -1, sent = 0, taken = 0;
-  pthread_mutex_lock(&procs_lock);
-  if (spare && spare_owner == getpid()) {
-    /* `procs` holds spare_proc: it becomes `own`, and spare_proc is free
-     * for the next spare. */
-    procs_unlink(spare);
-    own = *spare;
-    own.next = procs;
-    procs = &own;
-    spare = NULL;
-    taken = 1;
-  }
-  pthread_mutex_unlock(&procs_lock);
-  if (taken)
-    status = proc_run(&own, rsp.s, rsp.len, &out, &sent);
-  if (!sent) {  /* no spare, or it had died: a new clang */
-    char *why = NULL;
-    pthread_mutex_lock(&procs_lock);
-    int started = proc_start(&own, &why) == 0;
-    pthread_mutex_unlock(&procs_lock);
-    if (started)
-      status = proc_run(&own, rsp.s, rsp.len, &out, &sent);
-    else
-      cc_str_printf(&out, "%s", why ? why : "error: cannot run clang\n");
-    free(why);
-  }
+  int sent = 0, status = -1;
+  for (int attempt = 0; attempt < 2 && !sent; attempt++)
+    status = server_run(rsp.s, rsp.len, &out, &sent);
   free(rsp.s);
-  spare_refill();
+  if (!sent) {
+    free(out.s);
+    return cc_spawn(argv, NULL, output);
+  }
   *output = cc_str_take(&out);
   return status;
 }
@@ -679,7 +758,7 @@ int cc_frontend(const cc_device_desc *dev, const char *source, const cc_options 
     goto out_headers;
   }
   /* -fgnu89-inline: see keep_inline_definitions (cc_api.c).
-   * The working directory is absolute: a spare clang was started before
+   * The working directory is absolute: the fork server was started before
    * the application's current directory was last changed, maybe.
    * -disable-free: clang exits without freeing its AST (as its driver asks). */
   char wd[PATH_MAX * 2 + 2];

@@ -1,10 +1,12 @@
-/* The front end's clang processes (compiler/cc_frontend.c): after a build a
- * spare clang waits for the next one's arguments; builds from it give the
- * same results and logs; a spare that died is replaced without a SIGPIPE; a
- * spare exits with the process that started it; a process forked by the
- * application holds none of the spare's pipes (or the next build would wait
- * for that process to exit).  Each test runs in its own forked process
- * (testlib), so each starts without a spare. */
+/* The front end's clang fork server (compiler/cc_frontend.c,
+ * compiler/forkserver/): one clang process, with liblanecl_forkserver.so
+ * loaded, serves every build of the process that started it; builds through
+ * it give the same results and logs; a compile killed by a signal fails its
+ * build and leaves the server; a server that died is replaced without a
+ * SIGPIPE; the server exits with the process that started it; a process
+ * forked by the application holds none of its pipes or its socket (or the
+ * next build would wait for that process to exit).  Each test runs in its
+ * own forked process (testlib), so each starts without a server. */
 #define _GNU_SOURCE
 #include "tests/compiler/cc_test.h"
 
@@ -77,7 +79,7 @@ static int live_clang_children(pid_t *pid)
 }
 
 /* Waits up to 10 s for exactly one live clang child; returns its pid. */
-static pid_t the_spare(void)
+static pid_t the_server(void)
 {
   pid_t pid = 0;
   for (int i = 0; i < 1000; i++) {
@@ -85,32 +87,48 @@ static pid_t the_spare(void)
       return pid;
     usleep(10000);
   }
-  tl_fail(__FILE__, __LINE__, "no spare clang process (%d live clang children)", live_clang_children(&pid));
+  tl_fail(__FILE__, __LINE__, "no clang fork server (%d live clang children)", live_clang_children(&pid));
 }
 
-TEST(a_spare_waits_after_each_build)
+/* Whether process pid has liblanecl_forkserver.so mapped. */
+static int has_server_library(pid_t pid)
+{
+  char path[64], line[1024];
+  snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+  FILE *f = fopen(path, "r");
+  if (!f)
+    return 0;
+  int found = 0;
+  while (!found && fgets(line, sizeof(line), f))
+    found = strstr(line, "/liblanecl_forkserver.so") != NULL;
+  fclose(f);
+  return found;
+}
+
+TEST(one_server_serves_every_build)
 {
   pid_t none = 0;
   ASSERT_EQ(live_clang_children(&none), 0);
   char *log = NULL;
   ASSERT_EQ(build(good, &log), CC_OK);
   free(log);
-  pid_t first = the_spare();
-  ASSERT_EQ(build(good, &log), CC_OK);
-  free(log);
-  /* the build used the spare (reaped since), and left another */
-  ASSERT_EQ(proc_state(first, NULL, NULL, 0), 0);
-  pid_t second = the_spare();
-  ASSERT_NE(second, first);
+  pid_t server = the_server();
+  ASSERT_TRUE(has_server_library(server));
+  for (int i = 0; i < 3; i++) {
+    ASSERT_EQ(build(good, &log), CC_OK);
+    free(log);
+    /* the compile was the server's grandchild: still one clang child, the same */
+    ASSERT_EQ(the_server(), server);
+  }
 }
 
-TEST(logs_from_a_spare_are_the_same)
+TEST(logs_through_the_server_are_the_same)
 {
   char *first = NULL;
-  ASSERT_EQ(build(bad, &first), CC_BUILD_FAILED);  /* a clang started for it */
+  ASSERT_EQ(build(bad, &first), CC_BUILD_FAILED);
   ASSERT_CONTAINS(first, bad_diag);
   for (int i = 0; i < 3; i++) {
-    the_spare();
+    the_server();
     char *log = NULL;
     ASSERT_EQ(build(bad, &log), CC_BUILD_FAILED);
     ASSERT_STREQ(log, first);
@@ -121,27 +139,46 @@ TEST(logs_from_a_spare_are_the_same)
   free(first);
 }
 
-TEST(a_dead_spare_is_replaced)
+/* clang's own debugging pragma: the compile crashes. */
+TEST(a_compile_killed_by_a_signal_fails_its_build_only)
 {
   char *log = NULL;
   ASSERT_EQ(build(good, &log), CC_OK);
   free(log);
-  pid_t spare = the_spare();
-  ASSERT_EQ(kill(spare, SIGKILL), 0);
-  for (int i = 0; i < 1000 && proc_state(spare, NULL, NULL, 0) != 'Z'; i++)
-    usleep(10000);
-  ASSERT_EQ(proc_state(spare, NULL, NULL, 0), 'Z');
-  /* Writing the arguments to the dead spare fails (EPIPE, and no SIGPIPE
-   * ends this process): a new clang builds, with its log. */
+  pid_t server = the_server();
+  ASSERT_EQ(build("#pragma clang __debug crash\nkernel void k(global int *p) { }\n", &log), CC_BUILD_FAILED);
+  ASSERT_CONTAINS(log, "killed by signal");
+  free(log);
   ASSERT_EQ(build(bad, &log), CC_BUILD_FAILED);
   ASSERT_CONTAINS(log, bad_diag);
   free(log);
-  ASSERT_EQ(proc_state(spare, NULL, NULL, 0), 0);  /* reaped */
-  ASSERT_EQ(build(good, &log), CC_OK);
-  free(log);
+  ASSERT_EQ(the_server(), server);
 }
 
-TEST(a_spare_exits_with_its_process)
+TEST(a_dead_server_is_replaced)
+{
+  char *log = NULL;
+  ASSERT_EQ(build(good, &log), CC_OK);
+  free(log);
+  pid_t server = the_server();
+  ASSERT_EQ(kill(server, SIGKILL), 0);
+  for (int i = 0; i < 1000 && proc_state(server, NULL, NULL, 0) != 'Z'; i++)
+    usleep(10000);
+  ASSERT_EQ(proc_state(server, NULL, NULL, 0), 'Z');
+  /* Handing the build to the dead server fails (EPIPE, and no SIGPIPE ends
+   * this process): a new server builds, with its log. */
+  ASSERT_EQ(build(bad, &log), CC_BUILD_FAILED);
+  ASSERT_CONTAINS(log, bad_diag);
+  free(log);
+  ASSERT_EQ(proc_state(server, NULL, NULL, 0), 0);  /* reaped */
+  pid_t next = the_server();
+  ASSERT_NE(next, server);
+  ASSERT_EQ(build(good, &log), CC_OK);
+  free(log);
+  ASSERT_EQ(the_server(), next);
+}
+
+TEST(a_server_exits_with_its_process)
 {
   int fds[2];
   ASSERT_EQ(pipe2(fds, O_CLOEXEC), 0);
@@ -149,25 +186,25 @@ TEST(a_spare_exits_with_its_process)
   ASSERT_TRUE(child >= 0);
   if (child == 0) {
     char *log = NULL;
-    pid_t spare = build(good, &log) == CC_OK ? the_spare() : 0;
-    if (write(fds[1], &spare, sizeof(spare)) != sizeof(spare))
+    pid_t server = build(good, &log) == CC_OK ? the_server() : 0;
+    if (write(fds[1], &server, sizeof(server)) != sizeof(server))
       _exit(2);
     _exit(0);
   }
   close(fds[1]);
-  pid_t spare = 0;
-  ASSERT_EQ(read(fds[0], &spare, sizeof(spare)), (ssize_t)sizeof(spare));
+  pid_t server = 0;
+  ASSERT_EQ(read(fds[0], &server, sizeof(server)), (ssize_t)sizeof(server));
   close(fds[0]);
   int st = 0;
   ASSERT_EQ(waitpid(child, &st, 0), child);
   ASSERT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-  ASSERT_TRUE(spare > 0);
-  /* Orphaned, it reads end-of-file instead of arguments and exits. */
+  ASSERT_TRUE(server > 0);
+  /* Orphaned, it reads end-of-file on its socket and exits. */
   char state = 'S';
-  for (int i = 0; i < 1000 && (state = proc_state(spare, NULL, NULL, 0)) && state != 'Z'; i++)
+  for (int i = 0; i < 1000 && (state = proc_state(server, NULL, NULL, 0)) && state != 'Z'; i++)
     usleep(10000);
   if (state && state != 'Z')
-    tl_fail(__FILE__, __LINE__, "the orphaned spare clang %d is still running (state %c)", (int)spare, state);
+    tl_fail(__FILE__, __LINE__, "the orphaned clang fork server %d is still running (state %c)", (int)server, state);
 }
 
 TEST(a_forked_process_does_not_hold_up_builds)
@@ -175,13 +212,13 @@ TEST(a_forked_process_does_not_hold_up_builds)
   char *log = NULL;
   ASSERT_EQ(build(good, &log), CC_OK);
   free(log);
-  the_spare();
+  the_server();
   int go[2];
   ASSERT_EQ(pipe2(go, O_CLOEXEC), 0);
   pid_t child = fork();
   ASSERT_TRUE(child >= 0);
   if (child == 0) {
-    /* Builds with its own clang, then stays until told (at most 20 s)
+    /* Builds with its own server, then stays until told (at most 20 s)
      * with whatever it inherited open. */
     close(go[1]);
     char *clog = NULL;
@@ -193,7 +230,7 @@ TEST(a_forked_process_does_not_hold_up_builds)
   close(go[0]);
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  int rc = build(good, &log);  /* from the spare the child inherited */
+  int rc = build(good, &log);  /* through the server the child inherited (and closed) */
   clock_gettime(CLOCK_MONOTONIC, &t1);
   close(go[1]);
   free(log);
