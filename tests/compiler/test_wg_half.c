@@ -153,6 +153,29 @@ TEST(half_stencil_and_ushort_scatters_compute_right)
   free(out);
 }
 
+/* The clamped loads' test that no lane's index wrapped (first and last
+ * lanes of the 64-bit indices) reads the lanes of the 32-bit indices and
+ * extends them (compiler/cc_wg_affine.c): the 64-bit vectors (two registers
+ * each on AVX-512) are left to the gathers that the test guards, off the
+ * plain path that every row of the half stencil runs. */
+TEST(half_stencil_no_wrap_tests_read_32_bit_lanes)
+{
+  if (!ct_target_vectorizes(0))
+    tl_skip("the target's loop vectorizer makes no gathers (%u-bit SIMD, CPU model's tuning)", ct_target_simd_bits());
+  char *ir = optimized_ir_for(half_dev(), half_src);
+  unsigned W = ct_target_simd_bits() / 32;
+  char wide[64], narrow[64];
+  snprintf(wide, sizeof(wide), "extractelement <%u x i64>", W);
+  snprintf(narrow, sizeof(narrow), "extractelement <%u x i32>", W);
+  unsigned nwide = count_in_function(ir, "__lanecl_wg_hstencil", wide);
+  unsigned nnarrow = count_in_function(ir, "__lanecl_wg_hstencil", narrow);
+  unsigned tests = count_in_function(ir, "__lanecl_wg_hstencil", "lanes.nowrap");
+  free(ir);
+  ASSERT_TRUE(tests > 0);
+  ASSERT_EQ(nwide, 0);
+  ASSERT_TRUE(nnarrow > 0);
+}
+
 /* a * 2^k + c for half a and c, contracted (fmuladd) and explicit (fma). */
 static const char madd_src[] =
     "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
