@@ -152,6 +152,8 @@ int cc_optimize(LLVMModuleRef m, LLVMTargetMachineRef tm, const cc_device_desc *
   }
   if (!opt_disable)
     cc_vecmath_release(m, tm);
+  if (!opt_disable && dev && dev->simd_bits)
+    cc_half_fuse_pow2(m, cc_native_half(tm));
   return CC_OK;
 }
 

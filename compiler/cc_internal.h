@@ -240,6 +240,11 @@ unsigned cc_lane_width_cap(unsigned insts, unsigned min_bits, unsigned simd_bits
 unsigned cc_half_lane_widths(LLVMValueRef f, unsigned simd_bits, int native_half);
 unsigned cc_half_lane_width(int half_math, unsigned min_bits, unsigned simd_bits, int native_half);
 int cc_native_half(LLVMTargetMachineRef tm);
+/* (cc_half_fma.c) After default<O3>, without native half arithmetic: each
+ * llvm.fmuladd or llvm.fma of half values with a factor +-2^k (k in
+ * [-10, 10]) becomes one fma in float and one rounding to half (exactly the
+ * fused half result).  Returns the number of calls rewritten. */
+unsigned cc_half_fuse_pow2(LLVMModuleRef m, int native_half);
 /* CC_BUILD_FAILED and one log line per undefined function that neither the
  * module nor libc/libm provides (memcpy, memset, memmove, memcmp, printf,
  * puts, putchar, abort, __tls_get_addr, the C99 math functions). */

@@ -163,12 +163,25 @@ static LLVMValueRef lane(aff_ctx *x, LLVMValueRef v, unsigned k)
   return LLVMBuildExtractElement(x->b, v, LLVMConstInt(LLVMInt32TypeInContext(x->c), k, 0), "");
 }
 
+/* Lane k of w; of a sign or zero extension, the extension of lane k of
+ * its operand, so that the test below reads the narrow vector: the wide
+ * one (i64 lanes from i32, two registers of them on AVX-512) is then only
+ * needed by the gather or scatter that the test guards, and O3 sinks it
+ * there, out of the plain path. */
+static LLVMValueRef wide_lane(aff_ctx *x, LLVMValueRef w, unsigned k)
+{
+  LLVMOpcode op = LLVMIsAInstruction(w) ? LLVMGetInstructionOpcode(w) : (LLVMOpcode)0;
+  if (op == LLVMSExt || op == LLVMZExt)
+    return LLVMBuildCast(x->b, op, lane(x, LLVMGetOperand(w, 0), k), LLVMGetElementType(LLVMTypeOf(w)), "");
+  return lane(x, w, k);
+}
+
 /* The first and last lanes of the wide vector w (built from v) differ by
  * (W - 1) * stride: no lane of v wrapped on the way. */
 static LLVMValueRef no_wrap_guard(aff_ctx *x, LLVMValueRef w, unsigned W, int64_t stride)
 {
   LLVMTypeRef et = LLVMGetElementType(LLVMTypeOf(w));
-  LLVMValueRef d = LLVMBuildSub(x->b, lane(x, w, W - 1), lane(x, w, 0), "");
+  LLVMValueRef d = LLVMBuildSub(x->b, wide_lane(x, w, W - 1), wide_lane(x, w, 0), "");
   return LLVMBuildICmp(x->b, LLVMIntEQ, d, LLVMConstInt(et, (unsigned long long)(stride * (int64_t)(W - 1)), 1),
                        "lanes.nowrap");
 }

@@ -8,11 +8,17 @@
  *    one-lane blocks under a mask (the halo stores) are written back as
  *    gathers and scatters, which the affine rewrite (compiler/cc_wg_affine.c)
  *    makes plain or one-lane accesses, as for float.
+ *  - a half multiply-add by a power of two (the stencil's 0.5h * c + ...)
+ *    is one fma in float and one rounding (compiler/cc_half_fma.c), not a
+ *    multiply and an add each rounded to half: a pair of conversions less,
+ *    and exactly the fused result.
  * The kernels run at both levels against C (half: each operation rounded
  * to half; ushort: scatters under a condition that stay scatters). */
 #include "tests/compiler/wg_harness.h"
 
+#include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 /* ct_dev() with cl_khr_fp16 (the runtime's device has it). */
 static const cc_device_desc *half_dev(void)
@@ -145,4 +151,108 @@ TEST(half_stencil_and_ushort_scatters_compute_right)
   }
   free(in);
   free(out);
+}
+
+/* The clamped loads' test that no lane's index wrapped (first and last
+ * lanes of the 64-bit indices) reads the lanes of the 32-bit indices and
+ * extends them (compiler/cc_wg_affine.c): the 64-bit vectors (two registers
+ * each on AVX-512) are left to the gathers that the test guards, off the
+ * plain path that every row of the half stencil runs. */
+TEST(half_stencil_no_wrap_tests_read_32_bit_lanes)
+{
+  if (!ct_target_vectorizes(0))
+    tl_skip("the target's loop vectorizer makes no gathers (%u-bit SIMD, CPU model's tuning)", ct_target_simd_bits());
+  char *ir = optimized_ir_for(half_dev(), half_src);
+  unsigned W = ct_target_simd_bits() / 32;
+  char wide[64], narrow[64];
+  snprintf(wide, sizeof(wide), "extractelement <%u x i64>", W);
+  snprintf(narrow, sizeof(narrow), "extractelement <%u x i32>", W);
+  unsigned nwide = count_in_function(ir, "__lanecl_wg_hstencil", wide);
+  unsigned nnarrow = count_in_function(ir, "__lanecl_wg_hstencil", narrow);
+  unsigned tests = count_in_function(ir, "__lanecl_wg_hstencil", "lanes.nowrap");
+  free(ir);
+  ASSERT_TRUE(tests > 0);
+  ASSERT_EQ(nwide, 0);
+  ASSERT_TRUE(nnarrow > 0);
+}
+
+/* a * 2^k + c for half a and c, contracted (fmuladd) and explicit (fma). */
+static const char madd_src[] =
+    "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+    "kernel void hmadd(global const half *a, global const half *c, global half *out, global half *out2) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  out[i] = a[i] * 0.5h + c[i];\n"
+    "  out2[i] = fma(a[i], -0.25h, c[i]);\n"
+    "}\n";
+
+TEST(half_pow2_multiply_add_is_one_float_fma)
+{
+  if (ct_target_has("avx512fp16"))
+    tl_skip("the target computes in half natively: the code generator keeps the half fmuladd");
+  char *ir = optimized_ir_for(half_dev(), half_src);
+  char *ir2 = optimized_ir_for(half_dev(), madd_src);
+  /* the stencil's 0.5h * tile[ly][lx] + 0.125h * (...) */
+  /* "half @llvm.fma": a call of llvm.fma or llvm.fmuladd returning half
+   * or a vector of half */
+  unsigned left = count_in_function(ir, "__lanecl_wg_hstencil", "half @llvm.fma");
+  unsigned fused = count_in_function(ir, "__lanecl_wg_hstencil", "half.fma");
+  unsigned left2 = count_in_function(ir2, "__lanecl_wg_hmadd", "half @llvm.fma");
+  unsigned fused2 = count_in_function(ir2, "__lanecl_wg_hmadd", "half.fma");
+  free(ir);
+  free(ir2);
+  ASSERT_EQ(left, 0);
+  ASSERT_TRUE(fused > 0);
+  ASSERT_EQ(left2, 0);
+  ASSERT_TRUE(fused2 >= 2);
+}
+
+/* The half bits of every class: zeros, subnormals (odd and even: half of
+ * an odd one is a tie), normals near 1, the largest, infinities. */
+static _Float16 madd_val(int i)
+{
+  static const uint16_t bits[] = {0x0000, 0x8000, 0x0001, 0x8001, 0x0003, 0x0005, 0x03ff, 0x83ff, 0x0400, 0x0401,
+                                  0x0403, 0x3c00, 0x3c01, 0x3c03, 0xbc01, 0x4000, 0x4001, 0x7bff, 0xfbff, 0x7bfe,
+                                  0x1401, 0x9403, 0x7c00, 0xfc00};
+  enum { NB = sizeof(bits) / sizeof(bits[0]) };
+  uint16_t b = bits[i % NB];
+  _Float16 h;
+  memcpy(&h, &b, 2);
+  return h;
+}
+
+TEST(half_pow2_multiply_add_rounds_once)
+{
+  enum { NB = 24, N = NB * NB };
+  _Float16 a[N], c[N], out[N], out2[N];
+  for (int i = 0; i < N; i++) {
+    a[i] = madd_val(i % NB);
+    c[i] = madd_val(i / NB);
+  }
+  for (int lv = 0; lv < 2; lv++) {
+    wg_prog p;
+    wg_build_for(half_dev(), madd_src, levels[lv], &p);
+    _Float16 *pa = a, *pc = c, *po = out, *po2 = out2;
+    void *args[] = {&pa, &pc, &po, &po2};
+    wg_range r = range1(N, 64, NULL);
+    wg_run(&p, "hmadd", args, &r);
+    for (int i = 0; i < N; i++) {
+      double x = (double)a[i], y = (double)c[i];
+      /* fused: the exact value (a * 2^k and c fit a double's 53 bits
+       * together) rounded once; unfused: the product rounded first */
+      _Float16 fused = (_Float16)(x * 0.5 + y), unfused = (_Float16)((double)(_Float16)(x * 0.5) + y);
+      _Float16 fused2 = (_Float16)(x * -0.25 + y);
+      int same = !memcmp(&out[i], &fused, 2) || (isnan((float)out[i]) && isnan((float)fused));
+      /* -cl-opt-disable leaves the fmuladd to the code generator (either is
+       * a valid contraction); optimized, it is the fused one */
+      if (lv == 1 && !same)
+        same = !memcmp(&out[i], &unfused, 2) || (isnan((float)out[i]) && isnan((float)unfused));
+      if (!same)
+        tl_fail(__FILE__, __LINE__, "level %d: %a * 0.5 + %a = %a, want %a", lv, x, y, (double)out[i], (double)fused);
+      int same2 = !memcmp(&out2[i], &fused2, 2) || (isnan((float)out2[i]) && isnan((float)fused2));
+      if (!same2)
+        tl_fail(__FILE__, __LINE__, "level %d: fma(%a, -0.25, %a) = %a, want %a", lv, x, y, (double)out2[i],
+                (double)fused2);
+    }
+    wg_free(&p);
+  }
 }
