@@ -34,15 +34,16 @@
  * work-item, so the branches on them are uniform (constant samplers fold
  * away entirely); the per-pixel code is arithmetic, min/max and selects,
  * and the texel loads index typed rows by x (a constant stride per format).
- * RGBA float, RGBA unorm8 and R float (RGBA uint8, R int32 for integer
- * reads) are tested first, with one compare, before the general dispatch on
- * type, channel count and order.  The dispatch is a switch, which LLVM's
- * loop vectorizer refuses, so the compiler specializes: every overload F is
- * __lanecl_imgk_F with the format as a last argument k (FMT below), and the
- * lane loops of a kernel have a copy per common format where k is a
- * constant and the dispatch folds away (compiler/cc_wg_image.c).  An RGBA
- * unorm8 texel is one 32-bit load or store: a vector loop gathers words,
- * and x86 has no byte gathers.
+ * RGBA float, RGBA unorm8, RGBA unorm16/snorm16/half and R float (RGBA
+ * uint8, RGBA int16/uint16, R int32 for integer reads) are tested first,
+ * with one compare, before the general dispatch on type, channel count and
+ * order.  The dispatch is a switch, which LLVM's loop vectorizer refuses,
+ * so the compiler specializes: every overload F is __lanecl_imgk_F with the
+ * format as a last argument k (FMT below), and the lane loops of a kernel
+ * have a copy per common format where k is a constant and the dispatch
+ * folds away (compiler/cc_wg_image.c).  An RGBA unorm8 texel is one 32-bit
+ * load or store, an RGBA texel of 16-bit channels one 64-bit load or store:
+ * a vector loop gathers words, and x86 has no byte or 16-bit gathers.
  */
 
 #include "lanecl_builtins.h"
@@ -400,6 +401,42 @@ INLINE int is_bgra8(img_t im, uint f)
   return f == LANECL_IMG_FMT_RGBA8_OR_BGRA8 ? im->channel_order == CLK_BGRA : f == FMT(CLK_BGRA, CLK_UNORM_INT8);
 }
 
+/* The RGBA 16-bit path of float reads and writes: RGBA unorm16, snorm16 or
+ * half (f a constant in the lane loop's copies, so this folds). */
+INLINE int is_rgba16(uint f)
+{
+  return f == LANECL_IMG_FMT_RGBA16_FLOAT || f == FMT(CLK_RGBA, CLK_UNORM_INT16) ||
+         f == FMT(CLK_RGBA, CLK_SNORM_INT16) || f == FMT(CLK_RGBA, CLK_HALF_FLOAT);
+}
+
+/* Its channel type: from f, or from the descriptor when f is
+ * LANECL_IMG_FMT_RGBA16_FLOAT (the same for every work-item: the
+ * conversions select on it, and the lane loop stays one). */
+INLINE uint rgba16_type(img_t im, uint f)
+{
+  return f == LANECL_IMG_FMT_RGBA16_FLOAT ? im->channel_data_type : f & 0xffffu;
+}
+
+/* An RGBA texel of 16-bit channels: two 32-bit loads (a pixel is 8-byte
+ * aligned), where 4 16-bit loads would be 4 gathers x86 does not have
+ * (and 64-bit ones would halve the lane loop's width); the channels
+ * zero-extended. */
+INLINE uint4 load16x4(__global const uchar *row, int x)
+{
+  __global const uint *p = (__global const uint *)row + 2 * (long)x;
+  uint lo = p[0], hi = p[1];
+  return (uint4)(lo, lo >> 16, hi, hi >> 16) & 0xffffu;
+}
+
+/* And two 32-bit stores of the low 16 bits of each channel. */
+INLINE void store16x4(__global uchar *row, int x, uint4 v)
+{
+  __global uint *p = (__global uint *)row + 2 * (long)x;
+  v &= 0xffffu;
+  p[0] = v.x | v.y << 16;
+  p[1] = v.z | v.w << 16;
+}
+
 /* The texel at (x, y, z), inside the image, as RGBA. */
 INLINE float4 fetch_f(img_t im, uint k, int x, int y, int z)
 {
@@ -416,6 +453,14 @@ INLINE float4 fetch_f(img_t im, uint k, int x, int y, int z)
   }
   if (f == FMT(CLK_R, CLK_FLOAT))
     return (float4)(((__global const float *)row)[x], 0.0f, 0.0f, 1.0f);
+  if (is_rgba16(f)) {
+    /* the general path's conversions, selected by the type */
+    uint t16 = rgba16_type(im, f);
+    uint4 u = load16x4(row, x);
+    int sn = t16 == CLK_SNORM_INT16;
+    float4 n = fmax(convert_float4(sn ? as_int4(u << 16) >> 16 : as_int4(u)) / (sn ? 32767.0f : 65535.0f), -1.0f);
+    return t16 == CLK_HALF_FLOAT ? convert_float4(as_half4(convert_ushort4(u))) : n;
+  }
   float4 c = swz_float(order, raw_f(im, k, row, x));
   if (is_srgb(order))
     c = (float4)(srgb_to_linear(c.x), srgb_to_linear(c.y), srgb_to_linear(c.z), c.w);
@@ -430,6 +475,10 @@ INLINE int4 fetch_i(img_t im, uint k, int x, int y, int z)
     return convert_int4(vload4(x, row));
   if (f == FMT(CLK_R, CLK_SIGNED_INT32) || f == FMT(CLK_R, CLK_UNSIGNED_INT32))
     return (int4)(((__global const int *)row)[x], 0, 0, 1);
+  if (f == FMT(CLK_RGBA, CLK_SIGNED_INT16))
+    return as_int4(load16x4(row, x) << 16) >> 16;
+  if (f == FMT(CLK_RGBA, CLK_UNSIGNED_INT16))
+    return as_int4(load16x4(row, x));
   return swz_int(ORDER(im, k), raw_i(im, k, row, x));
 }
 
@@ -696,6 +745,15 @@ INLINE void store_f(img_t im, uint k, int x, int y, int z, int dims, float4 c)
     ((__global float *)row)[x] = c.x;
     return;
   }
+  if (is_rgba16(f)) {
+    /* the general path's conversions, selected by the type */
+    uint t16 = rgba16_type(im, f);
+    uint4 h = convert_uint4(as_ushort4(convert_half4_rte(c)));
+    uint4 n = t16 == CLK_SNORM_INT16 ? as_uint4(convert_int4(convert_short4_sat_rte(fmax(c * 32767.0f, -32767.0f))))
+                                     : convert_uint4(convert_ushort4_sat_rte(c * 65535.0f));
+    store16x4(row, x, t16 == CLK_HALF_FLOAT ? h : n);
+    return;
+  }
   if (is_srgb(order)) {
     /* 8-bit only: the codes directly. */
     uchar4 v = (uchar4)((uchar)linear_to_srgb_code(c.x), (uchar)linear_to_srgb_code(c.y),
@@ -766,9 +824,17 @@ INLINE void store_i(img_t im, uint k, int x, int y, int z, int dims, int4 c, int
   if (write_outside(im, x, y, z, dims))
     return;
   __global uchar *row = row_of(im, y, z);
-  uint n = NCH(im, k);
+  uint n = NCH(im, k), f = fmt_of(im, k);
   int4 m = unswz_int(ORDER(im, k), c);
   uint4 u = as_uint4(m);
+  if (f == FMT(CLK_RGBA, CLK_SIGNED_INT16)) {
+    store16x4(row, x, as_uint4(convert_int4(sign ? convert_short4_sat(m) : convert_short4_sat(u))));
+    return;
+  }
+  if (f == FMT(CLK_RGBA, CLK_UNSIGNED_INT16)) {
+    store16x4(row, x, convert_uint4(sign ? convert_ushort4_sat(m) : convert_ushort4_sat(u)));
+    return;
+  }
   switch (CTYPE(im, k)) {
   case CLK_SIGNED_INT8: {
     char4 v = sign ? convert_char4_sat(m) : convert_char4_sat(u);

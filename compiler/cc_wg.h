@@ -134,7 +134,7 @@ typedef struct wg_lanes {
 
 /* Images whose accesses the lane loops are specialized for (cc_wg_image.c). */
 #define WG_IMG_MAX 8
-#define WG_IMG_COPIES 2
+#define WG_IMG_COPIES 3
 
 typedef struct wg_gen {
   LLVMModuleRef m;

@@ -24,9 +24,13 @@
  *    a few loads, converts and selects.
  *
  * The copies: copy c gives each image its kind's c-th common format (color
- * images read or written as float: RGBA float, RGBA unorm8, R float; as
- * integers: RGBA uint8, R int32, R uint32; depth images: DEPTH float, DEPTH
- * unorm16).  An image read both ways, or through a sampler that is not a
+ * images read or written as float: RGBA float, RGBA unorm8 (or BGRA), RGBA
+ * unorm16/snorm16/half (one copy: the builtins select the conversion by
+ * the descriptor's type), R float, R unorm8; as integers, signed or
+ * unsigned: RGBA of 32-, 8- and 16-bit channels, R of 32- and 8-bit ones;
+ * depth images: DEPTH float, DEPTH unorm16).  The third copy (16-bit RGBA)
+ * exists only for images some access of which uses more than the first
+ * channel.  An image read both ways, or through a sampler that is not a
  * constant, keeps the general path in every copy (as do the images after
  * the first WG_IMG_MAX). */
 #define _GNU_SOURCE
@@ -47,22 +51,41 @@ enum {
   IMG_DEPTH = 0x10BD,
   IMG_UNORM_INT8 = 0x10D2,
   IMG_UNORM_INT16 = 0x10D3,
+  IMG_SNORM_INT16 = 0x10D1,
   IMG_SIGNED_INT8 = 0x10D7,
+  IMG_SIGNED_INT16 = 0x10D8,
   IMG_SIGNED_INT32 = 0x10D9,
   IMG_UNSIGNED_INT8 = 0x10DA,
+  IMG_UNSIGNED_INT16 = 0x10DB,
   IMG_UNSIGNED_INT32 = 0x10DC,
+  IMG_HALF_FLOAT = 0x10DD,
   IMG_FLOAT = 0x10DE,
 };
 #define IMG_FMT(o, t) ((uint32_t)(o) << 16 | (uint32_t)(t))
 
 enum { K_NONE, K_FLOAT, K_SINT, K_UINT, K_DEPTH, K_MIXED };
 
-/* Copy c's format (1 or 2) for an image of kind k, wide when some access of
+/* Copy c's format (1 to 3) for an image of kind k, wide when some access of
  * it uses more channels than the first; 0 when none.  Copy 1 has 32-bit
- * channels, copy 2 8-bit ones (depth: float, unorm16). */
+ * channels, copy 2 8-bit ones (depth: float, unorm16), copy 3 16-bit ones
+ * (RGBA only). */
 static uint32_t cand(int k, int wide, unsigned c)
 {
   unsigned o = wide ? IMG_RGBA : IMG_R;
+  if (c == 3) {
+    if (!wide)
+      return 0;
+    switch (k) {
+    case K_FLOAT:
+      return LANECL_IMG_FMT_RGBA16_FLOAT;
+    case K_SINT:
+      return IMG_FMT(IMG_RGBA, IMG_SIGNED_INT16);
+    case K_UINT:
+      return IMG_FMT(IMG_RGBA, IMG_UNSIGNED_INT16);
+    default:
+      return 0;
+    }
+  }
   switch (k) {
   case K_FLOAT:
     return c == 1 ? IMG_FMT(o, IMG_FLOAT) : wide ? LANECL_IMG_FMT_RGBA8_OR_BGRA8 : IMG_FMT(o, IMG_UNORM_INT8);
@@ -79,8 +102,11 @@ static uint32_t cand(int k, int wide, unsigned c)
 
 static const char *cand_name(int k, int wide, unsigned c)
 {
-  static const char *const n[][2] = {{"", ""},           {"float", "unorm8"}, {"int32", "int8"},
-                                     {"uint32", "uint8"}, {"float", "unorm16"}};
+  static const char *const n[][3] = {{"", "", ""},
+                                     {"float", "unorm8", "unorm16/snorm16/half"},
+                                     {"int32", "int8", "int16"},
+                                     {"uint32", "uint8", "uint16"},
+                                     {"float", "unorm16", ""}};
   static char buf[32];
   snprintf(buf, sizeof(buf), "%s %s",
            k == K_DEPTH                     ? "DEPTH"
@@ -473,12 +499,22 @@ LLVMValueRef wg_image_lane_loops(wg_gen *g, const LLVMValueRef *args, const wg_l
         if (!f)
           continue;
         LLVMValueRef have = load_fmt(g, args[g->img_param[s]]);
-        LLVMValueRef e;
-        if (f == LANECL_IMG_FMT_RGBA8_OR_BGRA8) /* the builtins swizzle */
-          e = LLVMBuildOr(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, have, wg_c32(g, IMG_FMT(IMG_RGBA, IMG_UNORM_INT8)), ""),
-                          LLVMBuildICmp(g->b, LLVMIntEQ, have, wg_c32(g, IMG_FMT(IMG_BGRA, IMG_UNORM_INT8)), ""), "");
-        else
-          e = LLVMBuildICmp(g->b, LLVMIntEQ, have, wg_c32(g, f), "");
+        /* the formats f stands for: the builtins swizzle (RGBA8_OR_BGRA8)
+         * or select the conversion (RGBA16_FLOAT) */
+        uint32_t fs[3] = {f, 0, 0};
+        if (f == LANECL_IMG_FMT_RGBA8_OR_BGRA8) {
+          fs[0] = IMG_FMT(IMG_RGBA, IMG_UNORM_INT8);
+          fs[1] = IMG_FMT(IMG_BGRA, IMG_UNORM_INT8);
+        } else if (f == LANECL_IMG_FMT_RGBA16_FLOAT) {
+          fs[0] = IMG_FMT(IMG_RGBA, IMG_UNORM_INT16);
+          fs[1] = IMG_FMT(IMG_RGBA, IMG_SNORM_INT16);
+          fs[2] = IMG_FMT(IMG_RGBA, IMG_HALF_FLOAT);
+        }
+        LLVMValueRef e = NULL;
+        for (unsigned i = 0; i < 3 && fs[i]; i++) {
+          LLVMValueRef q = LLVMBuildICmp(g->b, LLVMIntEQ, have, wg_c32(g, fs[i]), "");
+          e = e ? LLVMBuildOr(g->b, e, q, "") : q;
+        }
         ok = ok ? LLVMBuildAnd(g->b, ok, e, "") : e;
       }
       if (!ok)
@@ -790,6 +826,21 @@ static int whole_chunk_scatters(LLVMBuilderRef b, LLVMValueRef s)
     }
     if (i == last)
       break;
+  }
+  /* The values of channels > 0 may be computed between the scatters (an
+   * RGBA texel of 16-bit channels is two words, the second packed after the
+   * first is stored): everything else in the range touches no memory, so
+   * it all goes before the first, in order, and depends only on what is
+   * before it or moved with it. */
+  LLVMPositionBuilderBefore(b, first);
+  for (LLVMValueRef i = LLVMGetNextInstruction(first); i && i != last;) {
+    LLVMValueRef nx = LLVMGetNextInstruction(i);
+    int member = 0;
+    for (unsigned c = 0; c < g.k; c++)
+      member |= g.call[c] == i;
+    if (!member)
+      cc_move_to_builder(b, i);
+    i = nx;
   }
   if (in_range(g.base, first, last) || in_range(g.mask, first, last))
     return 0;

@@ -9,7 +9,9 @@
  * tests/image_ref.h; images of different formats in one kernel; the same
  * reads through a sampler argument (copies per filter) and their copy's
  * vector code; rows of writes from offsets (whole chunks stored with one
- * plain store, the edge chunk masked) against the reference. */
+ * plain store, the edge chunk masked) against the reference; the copy of
+ * RGBA images of 16-bit channels (unorm16, snorm16, half; int16, uint16)
+ * is vector code, its values byte for byte the reference's. */
 #include "tests/compiler/wg_harness.h"
 #include "tests/image_ref.h"
 
@@ -49,6 +51,9 @@ static char *lanes_src(void)
                           "kernel void copy(read_only image2d_t a, write_only image2d_t b) {\n"
                           "  int x = get_global_id(0), y = get_global_id(1);\n"
                           "  write_imagef(b, (int2)(x, y), read_imagef(a, s1, (int2)(x, y))); }\n"
+                          "kernel void copyi(read_only image2d_t a, write_only image2d_t b) {\n"
+                          "  int x = get_global_id(0), y = get_global_id(1);\n"
+                          "  write_imagei(b, (int2)(x, y), read_imagei(a, s1, (int2)(x, y))); }\n"
                           "kernel void copyx(read_only image2d_t a, write_only image2d_t b) {\n"
                           "  int x = get_global_id(0), y = get_global_id(1);\n"
                           "  write_imagef(b, (int2)(x, y), (float4)(read_imagef(a, s1, (int2)(x, y)).x, 0, 0, 1)); }\n"
@@ -146,11 +151,14 @@ static void check(const char *kernel, timg *t, unsigned s, const void *coords, c
   void *const *args = kernel[1] == 'a' ? args4 : args3;
   wg_range r = range1(NW, 16, NULL);
   wg_run(&prog, kernel, args, &r);
+  /* nearest texels of the RGBA 16-bit copy: the reference's bits */
+  int exact = (s & 0x30) == 0x10 && t->f.order == CL_RGBA &&
+              (t->f.type == CL_UNORM_INT16 || t->f.type == CL_SNORM_INT16 || t->f.type == CL_HALF_FLOAT);
   for (int i = 0; i < NW; i++) {
     float want[4];
     ref_read_f(t, s, fc[i], want);
     for (int j = 0; j < nch; j++)
-      if (!close_enough(out[i][j], want[j])) {
+      if (exact ? memcmp(&out[i][j], &want[j], sizeof(float)) != 0 : !close_enough(out[i][j], want[j])) {
         char b[64];
         tl_fail(__FILE__, __LINE__, "%s order 0x%x type 0x%x sampler %s, coords (%g, %g, %g): channel %d is %.8g, "
                 "want %.8g",
@@ -245,12 +253,61 @@ TEST(an_rgba_float_read_through_a_sampler_argument_is_vector_code)
   rgba_float_read_is_vector_code(arg_src, "sarg");
 }
 
+/* RGBA images of 16-bit channels, read and written: their copy of the lane
+ * loop (unorm16, snorm16 and half in one, the conversion a select on the
+ * descriptor's type; int16 for integers) loads each texel as two words, W
+ * lanes at a time, converts halves W lanes at a time, and stores whole
+ * chunks of a row with one store of the 2W words (the general path alone,
+ * where these formats ran before, was scalar code). */
+static const char rgba16_src[] =
+    "constant sampler_t nearest = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;\n"
+    "kernel void h16(read_only image2d_t in, write_only image2d_t out) {\n"
+    "  int x = get_global_id(0), y = get_global_id(1);\n"
+    "  write_imagef(out, (int2)(x, y), 3.0f * read_imagef(in, nearest, (int2)(x, y))); }\n"
+    "kernel void i16(read_only image2d_t in, write_only image2d_t out) {\n"
+    "  int x = get_global_id(0), y = get_global_id(1);\n"
+    "  write_imagei(out, (int2)(x, y), 3 * read_imagei(in, nearest, (int2)(x, y))); }\n";
+
+TEST(rgba_16_bit_reads_and_writes_are_vector_code_in_their_copy)
+{
+  unsigned W = ct_target_simd_bits() / 32;
+  if (W < 8)
+    tl_skip("%u-bit SIMD: float4 code is already 4 lanes wide, no telling the copies apart", ct_target_simd_bits());
+  if (!ct_target_vectorizes(0))
+    tl_skip("the target's loop vectorizer makes no gathers (%u-bit SIMD): the clamped texel loads stay scalar",
+            ct_target_simd_bits());
+  char *ir = optimized_ir(rgba16_src);
+  char want[64];
+  snprintf(want, sizeof(want), "masked.gather.v%ui32", W);
+  unsigned gathers = count_in_function(ir, "__lanecl_wg_h16", want);
+  snprintf(want, sizeof(want), "fpext <%u x half>", W);
+  unsigned ext = count_in_function(ir, "__lanecl_wg_h16", want);
+  snprintf(want, sizeof(want), "fptrunc <%u x float>", W);
+  unsigned trunc = count_in_function(ir, "__lanecl_wg_h16", want);
+  /* no calls in the lane loops but of intrinsics */
+  unsigned calls = count_in_function(ir, "__lanecl_wg_h16", " call "),
+           intr = count_in_function(ir, "__lanecl_wg_h16", " @llvm.");
+  if (gathers < 2 || ext < 4 || trunc < 4 || calls > intr)
+    tl_fail(__FILE__, __LINE__, "h16: %u gathers of %u words, %u \"fpext <%u x half>\", %u \"fptrunc <%u x float>\", %u "
+            "calls, %u intrinsics named (want >= 2, >= 4, >= 4, calls <= intrinsics)",
+            gathers, W, ext, W, trunc, W, calls, intr);
+  if (ct_target_vectorizes(1)) {
+    /* the two words of W texels: one store of 2W words in each kernel */
+    snprintf(want, sizeof(want), "store <%u x i32>", 2 * W);
+    unsigned hs = count_in_function(ir, "__lanecl_wg_h16", want), is = count_in_function(ir, "__lanecl_wg_i16", want);
+    if (hs < 1 || is < 1)
+      tl_fail(__FILE__, __LINE__, "%u and %u \"store <%u x i32>\" in h16 and i16 (want >= 1 each)", hs, is, 2 * W);
+  }
+  free(ir);
+}
+
 /* copy and copyx over every pair of these formats: the copy of the lane
  * loop runs only when both images have its formats. */
 TEST(images_of_different_formats_in_one_kernel_match_the_reference)
 {
-  static const fmt fmts[] = {{CL_RGBA, CL_FLOAT}, {CL_RGBA, CL_UNORM_INT8}, {CL_R, CL_FLOAT},
-                             {CL_R, CL_UNORM_INT8}, {CL_RGBA, CL_UNORM_INT16}, {CL_BGRA, CL_UNORM_INT8}};
+  static const fmt fmts[] = {{CL_RGBA, CL_FLOAT},       {CL_RGBA, CL_UNORM_INT8}, {CL_R, CL_FLOAT},
+                             {CL_R, CL_UNORM_INT8},     {CL_RGBA, CL_UNORM_INT16}, {CL_BGRA, CL_UNORM_INT8},
+                             {CL_RGBA, CL_SNORM_INT16}, {CL_RGBA, CL_HALF_FLOAT}};
   const unsigned n = sizeof(fmts) / sizeof(fmts[0]);
   enum { W = 37, H = 3 };
   for (unsigned k = 0; k < 2; k++)
@@ -279,6 +336,42 @@ TEST(images_of_different_formats_in_one_kernel_match_the_reference)
         free(in.mem);
         free(out.mem);
       }
+}
+
+/* copyi over every pair of these formats (integer reads and writes, the
+ * RGBA int16 copy among them): every pixel byte for byte the reference's. */
+TEST(integer_copies_between_formats_match_the_reference)
+{
+  static const fmt fmts[] = {{CL_RGBA, CL_SIGNED_INT16}, {CL_RGBA, CL_SIGNED_INT32}, {CL_RGBA, CL_SIGNED_INT8},
+                             {CL_R, CL_SIGNED_INT32},    {CL_RGBA, CL_UNSIGNED_INT16}};
+  const unsigned n = sizeof(fmts) / sizeof(fmts[0]);
+  enum { W = 37, H = 3 };
+  for (unsigned a = 0; a < n; a++)
+    for (unsigned b = 0; b < n; b++) {
+      timg in, out;
+      timg_make(&in, T2D, fmts[a], W, H, 1, 1);
+      timg_make(&out, T2D, fmts[b], W, H, 1, 1);
+      memset(out.mem, 0, out.bytes);
+      struct lanecl_image *ip = &in.d, *op = &out.d;
+      void *args[] = {&ip, &op};
+      wg_range r = {2, {W, H, 1}, {16, 1, 1}, {0, 0, 0}, NULL};
+      wg_run(&prog, "copyi", args, &r);
+      for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+          int64_t c[4];
+          int32_t c32[4];
+          ref_texel_i(&in, x, y, 0, c);
+          for (int j = 0; j < 4; j++)
+            c32[j] = (int32_t)c[j];
+          unsigned char want[16];
+          ref_encode_i(fmts[b], c32, 1, want);
+          if (memcmp(pixel(&out, x, y, 0), want, (size_t)elem_size(fmts[b])))
+            tl_fail(__FILE__, __LINE__, "copyi from order 0x%x type 0x%x to order 0x%x type 0x%x: pixel (%d, %d) differs",
+                    fmts[a].order, fmts[a].type, fmts[b].order, fmts[b].type, x, y);
+        }
+      free(in.mem);
+      free(out.mem);
+    }
 }
 
 /* bar: each lane loop of the state machine has its copies. */
@@ -388,9 +481,10 @@ TEST(row_writes_from_offsets_match_the_reference)
 {
   static const fmt ffmts[] = {{CL_RGBA, CL_FLOAT},       {CL_RGBA, CL_UNORM_INT8}, {CL_R, CL_FLOAT},
                               {CL_R, CL_UNORM_INT8},     {CL_BGRA, CL_UNORM_INT8}, {CL_RGBA, CL_UNORM_INT16},
-                              {CL_RGBA, CL_HALF_FLOAT}};
+                              {CL_RGBA, CL_HALF_FLOAT},  {CL_RGBA, CL_SNORM_INT16}};
   static const fmt ifmts[] = {{CL_RGBA, CL_SIGNED_INT32}, {CL_RGBA, CL_UNSIGNED_INT32}, {CL_R, CL_SIGNED_INT32},
-                              {CL_R, CL_UNSIGNED_INT32},  {CL_RGBA, CL_UNSIGNED_INT8},  {CL_RGBA, CL_SIGNED_INT8}};
+                              {CL_R, CL_UNSIGNED_INT32},  {CL_RGBA, CL_UNSIGNED_INT8},  {CL_RGBA, CL_SIGNED_INT8},
+                              {CL_RGBA, CL_SIGNED_INT16}, {CL_RGBA, CL_UNSIGNED_INT16}};
   static const int widths[] = {37, 48, 53}, offs[] = {-21, -5, 0, 3, 16, 29};
   enum { H = 3, L = 16 };
   for (unsigned kk = 0; kk < 4; kk++) {
@@ -400,7 +494,7 @@ TEST(row_writes_from_offsets_match_the_reference)
     for (unsigned f = 0; f < nf; f++) {
       if (kk == 2 && fmts[f].type == CL_UNSIGNED_INT32)
         continue;
-      if (kk == 3 && (fmts[f].type == CL_SIGNED_INT32 || fmts[f].type == CL_SIGNED_INT8))
+      if (kk == 3 && (fmts[f].type == CL_SIGNED_INT32 || fmts[f].type == CL_SIGNED_INT8 || fmts[f].type == CL_SIGNED_INT16))
         continue;
       for (unsigned wi = 0; wi < sizeof(widths) / sizeof(widths[0]); wi++)
         for (unsigned oi = 0; oi < sizeof(offs) / sizeof(offs[0]); oi++) {
