@@ -4,7 +4,9 @@
  * (clamped indices, the bilinear weights computed by hand).  Every result is
  * checked against C.  The layout probe: the buffer forms again with their
  * input in 8x8 tiles of pixels instead of rows (the index computed by hand),
- * which is what a tiled image layout would cost and save. */
+ * which is what a tiled image layout would cost and save.  The convolution
+ * again on RGBA half images and the resize on RGBA unorm16 ones: the same
+ * kernels, other formats. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,9 +87,29 @@ static const char images_src[] =
     "  out[y * W + x] = (float4)(x * a, y * a, (x + y) * a, 1.0f); }\n";
 
 enum { CONV_IMG, CONV_BUF, RESIZE_IMG, RESIZE_BUF, BOX_IMG, BOX_BUF, CONV_TILE, RESIZE_TILE, GEN_IMG, GEN_BUF,
-       CONV_ARG, RESIZE_ARG };
-static const char *const names[] = {"conv_img", "conv_buf", "resize_img", "resize_buf", "box_img", "box_buf",
-                                    "conv_tile", "resize_tile", "gen_img", "gen_buf", "conv_arg", "resize_arg"};
+       CONV_ARG, RESIZE_ARG, CONV_HALF, RESIZE_16 };
+static const char *const names[] = {"conv_img",  "conv_buf",    "resize_img", "resize_buf", "box_img",
+                                    "box_buf",   "conv_tile",   "resize_tile", "gen_img",   "gen_buf",
+                                    "conv_arg",  "resize_arg",  "conv_img",   "resize_img"};
+
+/* IEEE half bits -> float. */
+static float half_value(cl_half h)
+{
+  int e = (h >> 10) & 31, m = h & 1023;
+  float v = e == 31 ? INFINITY : e ? ldexpf((float)(m | 1024), e - 25) : ldexpf((float)m, -24);
+  return h & 0x8000 ? -v : v;
+}
+
+/* The half bits of k / 1024 (k < 2048): exact. */
+static cl_half half_of_k1024(unsigned k)
+{
+  if (!k)
+    return 0;
+  int e = 0;
+  while ((k >> (e + 1)) != 0)
+    e++;
+  return (cl_half)((e + 5) << 10 | ((k << (10 - e)) & 1023));
+}
 
 /* A copy of row-major pixels (elem bytes each, w and h multiples of 8) in
  * 8x8 tiles, the tiles row by row. */
@@ -116,7 +138,7 @@ typedef struct images_st {
 static int is_image(long kind)
 {
   return kind == CONV_IMG || kind == RESIZE_IMG || kind == BOX_IMG || kind == GEN_IMG || kind == CONV_ARG ||
-         kind == RESIZE_ARG;
+         kind == RESIZE_ARG || kind == CONV_HALF || kind == RESIZE_16;
 }
 
 static cl_mem image(bench_env *e, cl_mem_object_type type, cl_channel_order order, cl_channel_type ctype,
@@ -146,7 +168,7 @@ static void *images_setup(bench_env *e, long kind)
   double lin = sqrt(e->scale);
   size_t n;
   switch (kind) {
-  case CONV_IMG: case CONV_BUF: case CONV_TILE: case CONV_ARG:
+  case CONV_IMG: case CONV_BUF: case CONV_TILE: case CONV_ARG: case CONV_HALF:
     s->w = s->h = (size_t)(CW * lin) / 16 * 16, s->d = 1;
     n = s->w * s->h * 4;
     s->in = malloc(n * 4), s->out = malloc(n * 4);
@@ -155,7 +177,18 @@ static void *images_setup(bench_env *e, long kind)
     for (int i = 0; i < 25; i++)
       s->wts[i] = (float)(i % 7) * 0.03f - 0.05f;
     s->dw = bench_buffer(e, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(s->wts), s->wts);
-    if (kind == CONV_IMG || kind == CONV_ARG) {
+    if (kind == CONV_HALF) {
+      /* the same values, as halves: k / 1024 for k < 1013, exact */
+      cl_half *h = malloc(n * 2);
+      for (size_t i = 0; i < n; i++)
+        h[i] = half_of_k1024((unsigned)(i % 1013));
+      for (size_t i = 0; i < n; i++)
+        ((float *)s->in)[i] = half_value(h[i]);
+      s->din = image(e, CL_MEM_OBJECT_IMAGE2D, CL_RGBA, CL_HALF_FLOAT, s->w, s->h, 1,
+                     CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, h);
+      s->dout = image(e, CL_MEM_OBJECT_IMAGE2D, CL_RGBA, CL_HALF_FLOAT, s->w, s->h, 1, CL_MEM_WRITE_ONLY, NULL);
+      free(h);
+    } else if (kind == CONV_IMG || kind == CONV_ARG) {
       s->din = image(e, CL_MEM_OBJECT_IMAGE2D, CL_RGBA, CL_FLOAT, s->w, s->h, 1,
                      CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, s->in);
       s->dout = image(e, CL_MEM_OBJECT_IMAGE2D, CL_RGBA, CL_FLOAT, s->w, s->h, 1, CL_MEM_WRITE_ONLY, NULL);
@@ -183,6 +216,16 @@ static void *images_setup(bench_env *e, long kind)
       s->dout = bench_buffer(e, CL_MEM_WRITE_ONLY, s->ow * s->oh * 4, NULL);
     }
     break;
+  case RESIZE_16:
+    s->w = s->h = (size_t)(RW * lin) / 16 * 16, s->d = 1;
+    s->ow = s->oh = s->w * RO / RW;
+    s->in = malloc(s->w * s->h * 8), s->out = malloc(s->ow * s->oh * 8);
+    for (size_t i = 0; i < s->w * s->h * 4; i++)
+      ((cl_ushort *)s->in)[i] = (cl_ushort)((i * 2654435761u) >> 16);
+    s->din = image(e, CL_MEM_OBJECT_IMAGE2D, CL_RGBA, CL_UNORM_INT16, s->w, s->h, 1,
+                   CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, s->in);
+    s->dout = image(e, CL_MEM_OBJECT_IMAGE2D, CL_RGBA, CL_UNORM_INT16, s->ow, s->oh, 1, CL_MEM_WRITE_ONLY, NULL);
+    break;
   case GEN_IMG: case GEN_BUF:
     s->w = s->h = (size_t)(CW * lin) / 16 * 16, s->d = 1;
     s->out = malloc(s->w * s->h * 16);
@@ -209,14 +252,14 @@ static void *images_setup(bench_env *e, long kind)
   s->k = bench_kernel(s->p, names[kind]);
   int W = (int)s->w, H = (int)s->h, D = (int)s->d, OW = (int)s->ow, OH = (int)s->oh;
   switch (kind) {
-  case CONV_IMG:
+  case CONV_IMG: case CONV_HALF:
     bench_args(s->k, 3, sizeof(cl_mem), &s->din, sizeof(cl_mem), &s->dout, sizeof(cl_mem), &s->dw);
     break;
   case CONV_BUF: case CONV_TILE:
     bench_args(s->k, 5, sizeof(cl_mem), &s->din, sizeof(cl_mem), &s->dout, sizeof(cl_mem), &s->dw, sizeof(int), &W,
                sizeof(int), &H);
     break;
-  case RESIZE_IMG: case BOX_IMG:
+  case RESIZE_IMG: case RESIZE_16: case BOX_IMG:
     bench_args(s->k, 2, sizeof(cl_mem), &s->din, sizeof(cl_mem), &s->dout);
     break;
   case CONV_ARG: case RESIZE_ARG: {
@@ -255,7 +298,8 @@ static double images_run(bench_env *e, void *p)
 {
   images_st *s = p;
   size_t local[3] = {16, 16, 1};
-  if (s->kind == RESIZE_IMG || s->kind == RESIZE_BUF || s->kind == RESIZE_TILE || s->kind == RESIZE_ARG) {
+  if (s->kind == RESIZE_IMG || s->kind == RESIZE_BUF || s->kind == RESIZE_TILE || s->kind == RESIZE_ARG ||
+      s->kind == RESIZE_16) {
     size_t g[2] = {s->ow, s->oh};
     return bench_ndrange_time(e, s->k, 2, g, local);
   }
@@ -276,7 +320,8 @@ static int images_verify(bench_env *e, void *p)
 {
   images_st *s = p;
   int W = (int)s->w, H = (int)s->h, D = (int)s->d;
-  int resize = s->kind == RESIZE_IMG || s->kind == RESIZE_BUF || s->kind == RESIZE_TILE || s->kind == RESIZE_ARG;
+  int resize = s->kind == RESIZE_IMG || s->kind == RESIZE_BUF || s->kind == RESIZE_TILE || s->kind == RESIZE_ARG ||
+               s->kind == RESIZE_16;
   if (is_image(s->kind) && s->kind != BOX_IMG) {
     size_t origin[3] = {0, 0, 0}, region[3] = {resize ? s->ow : s->w, resize ? s->oh : s->h, 1};
     bench_check(clEnqueueReadImage(e->q, s->dout, CL_TRUE, origin, region, 0, 0, s->out, 0, NULL, NULL), "read");
@@ -286,8 +331,11 @@ static int images_verify(bench_env *e, void *p)
                                                                    : s->w * s->h * s->d * 4;
     bench_check(clEnqueueReadBuffer(e->q, s->dout, CL_TRUE, 0, bytes, s->out, 0, NULL, NULL), "read");
   }
-  if (s->kind == CONV_IMG || s->kind == CONV_BUF || s->kind == CONV_TILE || s->kind == CONV_ARG) {
+  if (s->kind == CONV_IMG || s->kind == CONV_BUF || s->kind == CONV_TILE || s->kind == CONV_ARG ||
+      s->kind == CONV_HALF) {
     const float *in = s->in, *out = s->out;
+    const cl_half *hout = s->out;
+    float tol = s->kind == CONV_HALF ? 1e-3f : 1e-4f; /* the result rounded to half */
     for (int y = 0; y < H; y += 7)
       for (int x = 0; x < W; x += 3)
         for (int c = 0; c < 4; c++) {
@@ -295,7 +343,8 @@ static int images_verify(bench_env *e, void *p)
           for (int j = -2; j <= 2; j++)
             for (int i = -2; i <= 2; i++)
               sum += s->wts[(j + 2) * 5 + i + 2] * in[((size_t)clampi(y + j, 0, H - 1) * W + clampi(x + i, 0, W - 1)) * 4 + c];
-          if (fabsf(out[((size_t)y * W + x) * 4 + c] - sum) > 1e-4f * (1 + fabsf(sum)))
+          size_t at = ((size_t)y * W + x) * 4 + c;
+          if (fabsf((s->kind == CONV_HALF ? half_value(hout[at]) : out[at]) - sum) > tol * (1 + fabsf(sum)))
             return 0;
         }
     return 1;
@@ -307,6 +356,24 @@ static int images_verify(bench_env *e, void *p)
         const float *o = out + ((size_t)y * W + x) * 4;
         if (o[0] != x * a || o[1] != y * a || o[2] != (x + y) * a || o[3] != 1.0f)
           return 0;
+      }
+    return 1;
+  }
+  if (s->kind == RESIZE_16) {
+    const cl_ushort *in = s->in, *out = s->out;
+    for (size_t y = 0; y < s->oh; y += 5)
+      for (size_t x = 0; x < s->ow; x += 3) {
+        float u = ((float)x + 0.5f) / (float)s->ow * (float)W - 0.5f, v = ((float)y + 0.5f) / (float)s->oh * (float)H - 0.5f;
+        float fu = floorf(u), fv = floorf(v), a = u - fu, b = v - fv;
+        int x0 = clampi((int)fu, 0, W - 1), x1 = clampi((int)fu + 1, 0, W - 1);
+        int y0 = clampi((int)fv, 0, H - 1), y1 = clampi((int)fv + 1, 0, H - 1);
+        for (int c = 0; c < 4; c++) {
+          float want = (1 - a) * (1 - b) * in[((size_t)y0 * W + x0) * 4 + c] + a * (1 - b) * in[((size_t)y0 * W + x1) * 4 + c] +
+                       (1 - a) * b * in[((size_t)y1 * W + x0) * 4 + c] + a * b * in[((size_t)y1 * W + x1) * 4 + c];
+          /* coarser weights (8 bits) as for RGBA8: 2.5 steps of 8 bits */
+          if (fabsf(out[(y * s->ow + x) * 4 + c] - want) > 2.5f * 257.0f)
+            return 0;
+        }
       }
     return 1;
   }
@@ -366,9 +433,11 @@ const bench_def bench_images_defs[] = {
   I("image conv 5x5 RGBA float 2048^2 (images)", CONV_IMG),
   I("image conv 5x5 RGBA float 2048^2 (buffers)", CONV_BUF),
   I("image conv 5x5 RGBA float 2048^2 (images, sampler argument)", CONV_ARG),
+  I("image conv 5x5 RGBA half 2048^2 (images)", CONV_HALF),
   I("image bilinear resize RGBA8 1024^2->1536^2 (images)", RESIZE_IMG),
   I("image bilinear resize RGBA8 1024^2->1536^2 (images, sampler argument)", RESIZE_ARG),
   I("image bilinear resize RGBA8 1024^2->1536^2 (buffers)", RESIZE_BUF),
+  I("image bilinear resize RGBA unorm16 1024^2->1536^2 (images)", RESIZE_16),
   I("image 3D box 3x3x3 float 128^3 (images)", BOX_IMG),
   I("image 3D box 3x3x3 float 128^3 (buffers)", BOX_BUF),
   I("image write RGBA float 2048^2 (images)", GEN_IMG),
