@@ -833,7 +833,7 @@ static int whole_chunk_scatters(LLVMBuilderRef b, LLVMValueRef s)
    * it all goes before the first, in order, and depends only on what is
    * before it or moved with it. */
   LLVMPositionBuilderBefore(b, first);
-  for (LLVMValueRef i = LLVMGetNextInstruction(first); i && i != last;) {
+  for (LLVMValueRef i = first == last ? NULL : LLVMGetNextInstruction(first); i && i != last;) {
     LLVMValueRef nx = LLVMGetNextInstruction(i);
     int member = 0;
     for (unsigned c = 0; c < g.k; c++)

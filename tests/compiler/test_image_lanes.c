@@ -76,6 +76,10 @@ static char *lanes_src(void)
                           "kernel void rowf(write_only image2d_t o, int off) {\n"
                           "  int x = get_global_id(0) + off, y = get_global_id(1);\n"
                           "  write_imagef(o, (int2)(x, y), (float4)(x * 0.03125f, y * 0.25f, 0.5f - x * 0.0625f, 0.75f)); }\n"
+                          /* a column: each texel one scatter of its own */
+                          "kernel void colr(write_only image2d_t o) {\n"
+                          "  int x = get_global_id(0), y = get_global_id(1);\n"
+                          "  write_imagef(o, (int2)(y, x), (float4)(x * 0.03125f, 0, 0, 1)); }\n"
                           "kernel void rowr(write_only image2d_t o, int off) {\n"
                           "  int x = get_global_id(0) + off, y = get_global_id(1);\n"
                           "  write_imagef(o, (int2)(x, y), (float4)(x * 0.03125f, 0, 0, 1)); }\n"
@@ -471,6 +475,35 @@ TEST(whole_chunks_of_an_rgba8_row_write_store_unmasked)
     tl_fail(__FILE__, __LINE__, "wf, RGBA unorm8: %u \"store <%u x i32>\" beside %u masked stores (want >= 1)", plain, W,
             masked);
   free(ir);
+}
+
+/* colr: work-items along x write down a column of the image, so W lanes'
+ * texels are W scatters of one channel (a group of one for the whole-chunk
+ * rewrite, which once took the rest of the block for the instructions
+ * between a group's scatters and broke the function): every pixel as the
+ * reference encodes it. */
+TEST(column_writes_match_the_reference)
+{
+  static const fmt fmts[] = {{CL_R, CL_FLOAT}, {CL_R, CL_UNORM_INT8}, {CL_RGBA, CL_FLOAT}, {CL_RGBA, CL_HALF_FLOAT}};
+  enum { IW = 19, IH = 40 };
+  for (unsigned f = 0; f < sizeof(fmts) / sizeof(fmts[0]); f++) {
+    timg t;
+    timg_make(&t, T2D, fmts[f], IW, IH, 1, 1);
+    struct lanecl_image *op = &t.d;
+    void *args[] = {&op};
+    wg_range r = {2, {IH, IW, 1}, {16, 1, 1}, {0, 0, 0}, NULL};
+    wg_run(&prog, "colr", args, &r);
+    for (int y = 0; y < IH; y++)
+      for (int x = 0; x < IW; x++) {
+        float c[4] = {y * 0.03125f, 0.0f, 0.0f, 1.0f};
+        unsigned char want[16];
+        ref_encode_f(fmts[f], c, want);
+        if (memcmp(pixel(&t, x, y, 0), want, (size_t)elem_size(fmts[f])))
+          tl_fail(__FILE__, __LINE__, "colr order 0x%x type 0x%x: pixel (%d, %d) differs", fmts[f].order, fmts[f].type,
+                  x, y);
+      }
+    free(t.mem);
+  }
 }
 
 /* rowf/rowr/rowi/rowui over rows of several widths from offsets that put
