@@ -402,11 +402,13 @@ INLINE int is_bgra8(img_t im, uint f)
 }
 
 /* The RGBA 16-bit path of float reads and writes: RGBA unorm16, snorm16 or
- * half (f a constant in the lane loop's copies, so this folds). */
-INLINE int is_rgba16(uint f)
+ * half, in the lane loop's copies only (k a constant, so this folds): the
+ * general path (k = 0) converts these formats as the others, and is not
+ * made longer by one more path. */
+INLINE int is_rgba16(uint k)
 {
-  return f == LANECL_IMG_FMT_RGBA16_FLOAT || f == FMT(CLK_RGBA, CLK_UNORM_INT16) ||
-         f == FMT(CLK_RGBA, CLK_SNORM_INT16) || f == FMT(CLK_RGBA, CLK_HALF_FLOAT);
+  return k == LANECL_IMG_FMT_RGBA16_FLOAT || k == FMT(CLK_RGBA, CLK_UNORM_INT16) ||
+         k == FMT(CLK_RGBA, CLK_SNORM_INT16) || k == FMT(CLK_RGBA, CLK_HALF_FLOAT);
 }
 
 /* Its channel type: from f, or from the descriptor when f is
@@ -453,7 +455,7 @@ INLINE float4 fetch_f(img_t im, uint k, int x, int y, int z)
   }
   if (f == FMT(CLK_R, CLK_FLOAT))
     return (float4)(((__global const float *)row)[x], 0.0f, 0.0f, 1.0f);
-  if (is_rgba16(f)) {
+  if (is_rgba16(k)) {
     /* the general path's conversions, selected by the type */
     uint t16 = rgba16_type(im, f);
     uint4 u = load16x4(row, x);
@@ -475,9 +477,10 @@ INLINE int4 fetch_i(img_t im, uint k, int x, int y, int z)
     return convert_int4(vload4(x, row));
   if (f == FMT(CLK_R, CLK_SIGNED_INT32) || f == FMT(CLK_R, CLK_UNSIGNED_INT32))
     return (int4)(((__global const int *)row)[x], 0, 0, 1);
-  if (f == FMT(CLK_RGBA, CLK_SIGNED_INT16))
+  /* RGBA int16, uint16: in the copies only (see is_rgba16) */
+  if (k == FMT(CLK_RGBA, CLK_SIGNED_INT16))
     return as_int4(load16x4(row, x) << 16) >> 16;
-  if (f == FMT(CLK_RGBA, CLK_UNSIGNED_INT16))
+  if (k == FMT(CLK_RGBA, CLK_UNSIGNED_INT16))
     return as_int4(load16x4(row, x));
   return swz_int(ORDER(im, k), raw_i(im, k, row, x));
 }
@@ -745,7 +748,7 @@ INLINE void store_f(img_t im, uint k, int x, int y, int z, int dims, float4 c)
     ((__global float *)row)[x] = c.x;
     return;
   }
-  if (is_rgba16(f)) {
+  if (is_rgba16(k)) {
     /* the general path's conversions, selected by the type */
     uint t16 = rgba16_type(im, f);
     uint4 h = convert_uint4(as_ushort4(convert_half4_rte(c)));
@@ -824,14 +827,15 @@ INLINE void store_i(img_t im, uint k, int x, int y, int z, int dims, int4 c, int
   if (write_outside(im, x, y, z, dims))
     return;
   __global uchar *row = row_of(im, y, z);
-  uint n = NCH(im, k), f = fmt_of(im, k);
+  uint n = NCH(im, k);
   int4 m = unswz_int(ORDER(im, k), c);
   uint4 u = as_uint4(m);
-  if (f == FMT(CLK_RGBA, CLK_SIGNED_INT16)) {
+  /* RGBA int16, uint16: in the copies only (see is_rgba16) */
+  if (k == FMT(CLK_RGBA, CLK_SIGNED_INT16)) {
     store16x4(row, x, as_uint4(convert_int4(sign ? convert_short4_sat(m) : convert_short4_sat(u))));
     return;
   }
-  if (f == FMT(CLK_RGBA, CLK_UNSIGNED_INT16)) {
+  if (k == FMT(CLK_RGBA, CLK_UNSIGNED_INT16)) {
     store16x4(row, x, convert_uint4(sign ? convert_ushort4_sat(m) : convert_ushort4_sat(u)));
     return;
   }
