@@ -336,7 +336,9 @@ static struct {
   pid_t pid;    /* the server process, 0: none */
   pid_t owner;  /* getpid() of the process that started it */
   int sock;     /* this side of its socket, -1: none */
-} server = {0, 0, -1};
+  int served;   /* it has run a build */
+  int lost;     /* servers in a row that could not start or died before serving one */
+} server = {0, 0, -1, 0, 0};
 static pthread_once_t procs_once = PTHREAD_ONCE_INIT;
 static int server_mode;          /* 0: one clang process per build */
 static char server_lib[PATH_MAX];
@@ -413,6 +415,8 @@ static void reqs_unlink(clang_req *r)
  * Under procs_lock. */
 static void server_drop(void)
 {
+  if (server.sock >= 0 && server.owner == getpid())
+    server.lost = server.served ? 0 : server.lost + 1;
   close_fd(&server.sock);
   if (server.pid > 0 && server.owner == getpid())
     waitpid(server.pid, NULL, WNOHANG);
@@ -464,6 +468,7 @@ static int server_start(void)
   server.pid = pid;
   server.owner = getpid();
   server.sock = sv[0];
+  server.served = 0;
   return 0;
 }
 
@@ -564,8 +569,12 @@ static int server_run(const char *args, size_t nargs, cc_str *out, int *sent)
   pthread_mutex_lock(&procs_lock);
   if (server.sock < 0 || server.owner != getpid()) {
     server_drop();
-    server_start();
+    /* Three servers lost in a row (clang would not load the library, say):
+     * this process builds without one. */
+    if (server.lost < 3 && server_start())
+      server.lost++;
   }
+  pid_t used = server.pid;
   int ok = server.sock >= 0 && !pipe2(in, O_CLOEXEC) && !pipe2(outp, O_CLOEXEC) && !pipe2(st, O_CLOEXEC);
   if (ok) {
     int fds[3] = {in[0], outp[1], st[1]};
@@ -604,6 +613,12 @@ static int server_run(const char *args, size_t nargs, cc_str *out, int *sent)
     ;
   req_close(&r, &r.status_fd);
   free(dropped.s);
+  pthread_mutex_lock(&procs_lock);
+  if (*sent)
+    server.served = 1;
+  else if (server.owner == getpid() && server.pid == used)
+    server_drop(); /* it went with the build: the next one starts another */
+  pthread_mutex_unlock(&procs_lock);
   if (!*sent)
     return -1;
   if (got != (ssize_t)sizeof(status)) {
