@@ -316,6 +316,34 @@ static int clampi(int v, int lo, int hi)
   return v < lo ? lo : v > hi ? hi : v;
 }
 
+/* Channel i of an RGBA image of 8-bit (bytes 1) or 16-bit channels. */
+static float channel(const void *p, size_t i, int bytes)
+{
+  return bytes == 2 ? (float)((const cl_ushort *)p)[i] : (float)((const unsigned char *)p)[i];
+}
+
+/* The bilinear resize against C (every 5th row, 3rd column), within tol. */
+static int resize_ok(const images_st *s, int bytes, float tol)
+{
+  int W = (int)s->w, H = (int)s->h;
+  for (size_t y = 0; y < s->oh; y += 5)
+    for (size_t x = 0; x < s->ow; x += 3) {
+      float u = ((float)x + 0.5f) / (float)s->ow * (float)W - 0.5f, v = ((float)y + 0.5f) / (float)s->oh * (float)H - 0.5f;
+      float fu = floorf(u), fv = floorf(v), a = u - fu, b = v - fv;
+      int x0 = clampi((int)fu, 0, W - 1), x1 = clampi((int)fu + 1, 0, W - 1);
+      int y0 = clampi((int)fv, 0, H - 1), y1 = clampi((int)fv + 1, 0, H - 1);
+      for (int c = 0; c < 4; c++) {
+        float want = (1 - a) * (1 - b) * channel(s->in, ((size_t)y0 * W + x0) * 4 + c, bytes) +
+                     a * (1 - b) * channel(s->in, ((size_t)y0 * W + x1) * 4 + c, bytes) +
+                     (1 - a) * b * channel(s->in, ((size_t)y1 * W + x0) * 4 + c, bytes) +
+                     a * b * channel(s->in, ((size_t)y1 * W + x1) * 4 + c, bytes);
+        if (fabsf(channel(s->out, (y * s->ow + x) * 4 + c, bytes) - want) > tol)
+          return 0;
+      }
+    }
+  return 1;
+}
+
 static int images_verify(bench_env *e, void *p)
 {
   images_st *s = p;
@@ -359,42 +387,10 @@ static int images_verify(bench_env *e, void *p)
       }
     return 1;
   }
-  if (s->kind == RESIZE_16) {
-    const cl_ushort *in = s->in, *out = s->out;
-    for (size_t y = 0; y < s->oh; y += 5)
-      for (size_t x = 0; x < s->ow; x += 3) {
-        float u = ((float)x + 0.5f) / (float)s->ow * (float)W - 0.5f, v = ((float)y + 0.5f) / (float)s->oh * (float)H - 0.5f;
-        float fu = floorf(u), fv = floorf(v), a = u - fu, b = v - fv;
-        int x0 = clampi((int)fu, 0, W - 1), x1 = clampi((int)fu + 1, 0, W - 1);
-        int y0 = clampi((int)fv, 0, H - 1), y1 = clampi((int)fv + 1, 0, H - 1);
-        for (int c = 0; c < 4; c++) {
-          float want = (1 - a) * (1 - b) * in[((size_t)y0 * W + x0) * 4 + c] + a * (1 - b) * in[((size_t)y0 * W + x1) * 4 + c] +
-                       (1 - a) * b * in[((size_t)y1 * W + x0) * 4 + c] + a * b * in[((size_t)y1 * W + x1) * 4 + c];
-          /* coarser weights (8 bits) as for RGBA8: 2.5 steps of 8 bits */
-          if (fabsf(out[(y * s->ow + x) * 4 + c] - want) > 2.5f * 257.0f)
-            return 0;
-        }
-      }
-    return 1;
-  }
-  if (resize) {
-    const unsigned char *in = s->in, *out = s->out;
-    for (size_t y = 0; y < s->oh; y += 5)
-      for (size_t x = 0; x < s->ow; x += 3) {
-        float u = ((float)x + 0.5f) / (float)s->ow * (float)W - 0.5f, v = ((float)y + 0.5f) / (float)s->oh * (float)H - 0.5f;
-        float fu = floorf(u), fv = floorf(v), a = u - fu, b = v - fv;
-        int x0 = clampi((int)fu, 0, W - 1), x1 = clampi((int)fu + 1, 0, W - 1);
-        int y0 = clampi((int)fv, 0, H - 1), y1 = clampi((int)fv + 1, 0, H - 1);
-        for (int c = 0; c < 4; c++) {
-          float want = (1 - a) * (1 - b) * in[((size_t)y0 * W + x0) * 4 + c] + a * (1 - b) * in[((size_t)y0 * W + x1) * 4 + c] +
-                       (1 - a) * b * in[((size_t)y1 * W + x0) * 4 + c] + a * b * in[((size_t)y1 * W + x1) * 4 + c];
-          /* An image's weights may be coarser (PoCL, GPUs: 8 bits): a step of 2. */
-          if (fabsf(out[(y * s->ow + x) * 4 + c] - want) > 2.5f)
-            return 0;
-        }
-      }
-    return 1;
-  }
+  if (s->kind == RESIZE_16) /* coarser weights (8 bits) as for RGBA8: 2.5 steps of 8 bits */
+    return resize_ok(s, 2, 2.5f * 257.0f);
+  if (resize) /* an image's weights may be coarser (PoCL, GPUs: 8 bits): a step of 2 */
+    return resize_ok(s, 1, 2.5f);
   const float *in = s->in, *out = s->out;
   for (int z = 0; z < D; z += 5)
     for (int y = 0; y < H; y += 3)
