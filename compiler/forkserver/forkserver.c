@@ -110,8 +110,11 @@ static int server_main(int argc, char **argv, char **envp)
       ;
     int fds[3];
     int r = receive(sock, fds);
-    if (r < 0)
+    if (r < 0) {
+      while (waitpid(-1, NULL, WNOHANG) > 0) /* (not left to init) */
+        ;
       _exit(0);
+    }
     if (r == 0)
       continue;
     pid_t waiter = fork();
