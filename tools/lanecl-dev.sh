@@ -56,12 +56,21 @@ asan_rerun_tracer_crashes() { # dir
   (cd "$1" && ctest --output-on-failure --rerun-failed)
 }
 
+# The sanitizer builds copy the plain build's builtins library (the same
+# sources and clang, so the same bitcode) where there is one: about 35 s of
+# clang each.
+builtins_from() {
+  [ -f "$PWD/$BUILD_DIR/lanecl_builtins.bc" ] && echo "$PWD/$BUILD_DIR/lanecl_builtins.bc"
+  return 0
+}
+
 # The tests of several host threads on one context and queue, and of the
 # worker pool (ctest label tsan), in a ThreadSanitizer build
 # ($BUILD_DIR-tsan) of the driver, the compiler and those tests only.  A
 # test with any report fails; tests/tsan.supp holds the one inside LLVM.
 tsan() {
-  cmake -S . -B "$BUILD_DIR-tsan" -DCMAKE_BUILD_TYPE=RelWithDebInfo ${CMAKE_ARGS:-} -DLANECL_ASAN=OFF -DLANECL_TSAN=ON
+  cmake -S . -B "$BUILD_DIR-tsan" -DCMAKE_BUILD_TYPE=RelWithDebInfo ${CMAKE_ARGS:-} -DLANECL_ASAN=OFF -DLANECL_TSAN=ON \
+    -DLANECL_BUILTINS_FROM="$(builtins_from)"
   cmake --build "$BUILD_DIR-tsan" -j "$JOBS" --target lanecl_tsan_tests
   (cd "$BUILD_DIR-tsan" && ctest --output-on-failure -j "$JOBS" -L tsan ${CTEST_ARGS:-})
 }
@@ -85,7 +94,8 @@ test)
   (cd "$BUILD_DIR" && ctest --output-on-failure -j "$JOBS" ${CTEST_ARGS:-})
   if [ -z "${LANECL_QUICK:-}" ]; then
     echo "== AddressSanitizer build ($BUILD_DIR-asan)"
-    build "$BUILD_DIR-asan" -DLANECL_ASAN=ON -DLANECL_TSAN=OFF -DLANECL_VALGRIND_TESTS=OFF
+    build "$BUILD_DIR-asan" -DLANECL_ASAN=ON -DLANECL_TSAN=OFF -DLANECL_VALGRIND_TESTS=OFF \
+      -DLANECL_BUILTINS_FROM="$(builtins_from)"
     (cd "$BUILD_DIR-asan" && ctest --output-on-failure -j "$JOBS" -LE valgrind ${CTEST_ARGS:-}) ||
       asan_rerun_tracer_crashes "$BUILD_DIR-asan"
     echo "== ThreadSanitizer build ($BUILD_DIR-tsan): the threaded tests"
