@@ -302,50 +302,40 @@ TEST(rgba_16_bit_reads_and_writes_are_vector_code_in_their_copy)
   }
 }
 
-/* copy and copyx over every pair of these formats: the copy of the lane
- * loop runs only when both images have its formats. */
-TEST(images_of_different_formats_in_one_kernel_match_the_reference)
+/* The bytes a copy kernel must write at pixel (x, y) of an image of format
+ * f, read from pixel (x, y) of in, by the reference. */
+typedef void (*copy_expect)(const timg *in, fmt f, int x, int y, unsigned char *want);
+
+static void expect_copy(const timg *in, fmt f, int x, int y, unsigned char *want)
 {
-  static const fmt fmts[] = {{CL_RGBA, CL_FLOAT},       {CL_RGBA, CL_UNORM_INT8}, {CL_R, CL_FLOAT},
-                             {CL_R, CL_UNORM_INT8},     {CL_RGBA, CL_UNORM_INT16}, {CL_BGRA, CL_UNORM_INT8},
-                             {CL_RGBA, CL_SNORM_INT16}, {CL_RGBA, CL_HALF_FLOAT}};
-  const unsigned n = sizeof(fmts) / sizeof(fmts[0]);
-  enum { W = 37, H = 3 };
-  for (unsigned k = 0; k < 2; k++)
-    for (unsigned a = 0; a < n; a++)
-      for (unsigned b = 0; b < n; b++) {
-        timg in, out;
-        timg_make(&in, T2D, fmts[a], W, H, 1, 1);
-        timg_make(&out, T2D, fmts[b], W, H, 1, 1);
-        memset(out.mem, 0, out.bytes);
-        struct lanecl_image *ip = &in.d, *op = &out.d;
-        void *args[] = {&ip, &op};
-        wg_range r = {2, {W, H, 1}, {16, 1, 1}, {0, 0, 0}, NULL};
-        wg_run(&prog, k ? "copyx" : "copy", args, &r);
-        for (int y = 0; y < H; y++)
-          for (int x = 0; x < W; x++) {
-            float c[4];
-            ref_texel_f(&in, x, y, 0, c);
-            if (k)
-              c[1] = c[2] = 0.0f, c[3] = 1.0f;
-            unsigned char want[16];
-            ref_encode_f(fmts[b], c, want);
-            if (memcmp(pixel(&out, x, y, 0), want, (size_t)elem_size(fmts[b])))
-              tl_fail(__FILE__, __LINE__, "%s from order 0x%x type 0x%x to order 0x%x type 0x%x: pixel (%d, %d) differs",
-                      k ? "copyx" : "copy", fmts[a].order, fmts[a].type, fmts[b].order, fmts[b].type, x, y);
-          }
-        free(in.mem);
-        free(out.mem);
-      }
+  float c[4];
+  ref_texel_f(in, x, y, 0, c);
+  ref_encode_f(f, c, want);
 }
 
-/* copyi over every pair of these formats (integer reads and writes, the
- * RGBA int16 copy among them): every pixel byte for byte the reference's. */
-TEST(integer_copies_between_formats_match_the_reference)
+/* copyx: the first channel only */
+static void expect_copyx(const timg *in, fmt f, int x, int y, unsigned char *want)
 {
-  static const fmt fmts[] = {{CL_RGBA, CL_SIGNED_INT16}, {CL_RGBA, CL_SIGNED_INT32}, {CL_RGBA, CL_SIGNED_INT8},
-                             {CL_R, CL_SIGNED_INT32},    {CL_RGBA, CL_UNSIGNED_INT16}};
-  const unsigned n = sizeof(fmts) / sizeof(fmts[0]);
+  float c[4];
+  ref_texel_f(in, x, y, 0, c);
+  c[1] = c[2] = 0.0f, c[3] = 1.0f;
+  ref_encode_f(f, c, want);
+}
+
+static void expect_copyi(const timg *in, fmt f, int x, int y, unsigned char *want)
+{
+  int64_t c[4];
+  int32_t c32[4];
+  ref_texel_i(in, x, y, 0, c);
+  for (int j = 0; j < 4; j++)
+    c32[j] = (int32_t)c[j];
+  ref_encode_i(f, c32, 1, want);
+}
+
+/* kernel (in, out) over every pair of fmts, 37 x 3 pixels in groups of 16:
+ * every pixel byte for byte what expect says. */
+static void copy_every_pair(const char *kernel, const fmt *fmts, unsigned n, copy_expect expect)
+{
   enum { W = 37, H = 3 };
   for (unsigned a = 0; a < n; a++)
     for (unsigned b = 0; b < n; b++) {
@@ -356,23 +346,38 @@ TEST(integer_copies_between_formats_match_the_reference)
       struct lanecl_image *ip = &in.d, *op = &out.d;
       void *args[] = {&ip, &op};
       wg_range r = {2, {W, H, 1}, {16, 1, 1}, {0, 0, 0}, NULL};
-      wg_run(&prog, "copyi", args, &r);
+      wg_run(&prog, kernel, args, &r);
       for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++) {
-          int64_t c[4];
-          int32_t c32[4];
-          ref_texel_i(&in, x, y, 0, c);
-          for (int j = 0; j < 4; j++)
-            c32[j] = (int32_t)c[j];
           unsigned char want[16];
-          ref_encode_i(fmts[b], c32, 1, want);
+          expect(&in, fmts[b], x, y, want);
           if (memcmp(pixel(&out, x, y, 0), want, (size_t)elem_size(fmts[b])))
-            tl_fail(__FILE__, __LINE__, "copyi from order 0x%x type 0x%x to order 0x%x type 0x%x: pixel (%d, %d) differs",
-                    fmts[a].order, fmts[a].type, fmts[b].order, fmts[b].type, x, y);
+            tl_fail(__FILE__, __LINE__, "%s from order 0x%x type 0x%x to order 0x%x type 0x%x: pixel (%d, %d) differs",
+                    kernel, fmts[a].order, fmts[a].type, fmts[b].order, fmts[b].type, x, y);
         }
       free(in.mem);
       free(out.mem);
     }
+}
+
+/* copy and copyx over every pair of these formats: the copy of the lane
+ * loop runs only when both images have its formats. */
+TEST(images_of_different_formats_in_one_kernel_match_the_reference)
+{
+  static const fmt fmts[] = {{CL_RGBA, CL_FLOAT},       {CL_RGBA, CL_UNORM_INT8}, {CL_R, CL_FLOAT},
+                             {CL_R, CL_UNORM_INT8},     {CL_RGBA, CL_UNORM_INT16}, {CL_BGRA, CL_UNORM_INT8},
+                             {CL_RGBA, CL_SNORM_INT16}, {CL_RGBA, CL_HALF_FLOAT}};
+  copy_every_pair("copy", fmts, sizeof(fmts) / sizeof(fmts[0]), expect_copy);
+  copy_every_pair("copyx", fmts, sizeof(fmts) / sizeof(fmts[0]), expect_copyx);
+}
+
+/* copyi over every pair of these formats (integer reads and writes, the
+ * RGBA int16 copy among them): every pixel byte for byte the reference's. */
+TEST(integer_copies_between_formats_match_the_reference)
+{
+  static const fmt fmts[] = {{CL_RGBA, CL_SIGNED_INT16}, {CL_RGBA, CL_SIGNED_INT32}, {CL_RGBA, CL_SIGNED_INT8},
+                             {CL_R, CL_SIGNED_INT32},    {CL_RGBA, CL_UNSIGNED_INT16}};
+  copy_every_pair("copyi", fmts, sizeof(fmts) / sizeof(fmts[0]), expect_copyi);
 }
 
 /* bar: each lane loop of the state machine has its copies. */
