@@ -42,8 +42,8 @@
  * format as a last argument k (FMT below), and the lane loops of a kernel
  * have a copy per common format where k is a constant and the dispatch
  * folds away (compiler/cc_wg_image.c).  An RGBA unorm8 texel is one 32-bit
- * load or store, an RGBA texel of 16-bit channels one 64-bit load or store:
- * a vector loop gathers words, and x86 has no byte or 16-bit gathers.
+ * load or store, an RGBA texel of 16-bit channels two: a vector loop
+ * gathers words, and x86 has no byte or 16-bit gathers.
  */
 
 #include "lanecl_builtins.h"
