@@ -220,6 +220,12 @@ static _Float16 madd_val(int i)
   return h;
 }
 
+/* The same half bits, or both NaN. */
+static int half_same(_Float16 a, _Float16 b)
+{
+  return !memcmp(&a, &b, 2) || (isnan((float)a) && isnan((float)b));
+}
+
 TEST(half_pow2_multiply_add_rounds_once)
 {
   enum { NB = 24, N = NB * NB };
@@ -241,15 +247,11 @@ TEST(half_pow2_multiply_add_rounds_once)
        * together) rounded once; unfused: the product rounded first */
       _Float16 fused = (_Float16)(x * 0.5 + y), unfused = (_Float16)((double)(_Float16)(x * 0.5) + y);
       _Float16 fused2 = (_Float16)(x * -0.25 + y);
-      int same = !memcmp(&out[i], &fused, 2) || (isnan((float)out[i]) && isnan((float)fused));
       /* -cl-opt-disable leaves the fmuladd to the code generator (either is
        * a valid contraction); optimized, it is the fused one */
-      if (lv == 1 && !same)
-        same = !memcmp(&out[i], &unfused, 2) || (isnan((float)out[i]) && isnan((float)unfused));
-      if (!same)
+      if (!half_same(out[i], fused) && !(lv == 1 && half_same(out[i], unfused)))
         tl_fail(__FILE__, __LINE__, "level %d: %a * 0.5 + %a = %a, want %a", lv, x, y, (double)out[i], (double)fused);
-      int same2 = !memcmp(&out2[i], &fused2, 2) || (isnan((float)out2[i]) && isnan((float)fused2));
-      if (!same2)
+      if (!half_same(out2[i], fused2))
         tl_fail(__FILE__, __LINE__, "level %d: fma(%a, -0.25, %a) = %a, want %a", lv, x, y, (double)out2[i],
                 (double)fused2);
     }
