@@ -23,6 +23,7 @@
  */
 #define _GNU_SOURCE
 #include "compiler/cc_internal.h"
+#include "compiler/forkserver/forkserver.h"
 #include "config/lanecl_config.h"
 
 #include <dlfcn.h>
@@ -474,28 +475,17 @@ static int server_start(void)
 
 /* Hands the server a build's three pipe ends; 0 when sent.  Under
  * procs_lock. */
-static int server_send(const int fds[3])
+static int server_send(const int fds[FS_NFDS])
 {
-  char byte = 0;
-  struct iovec iov = {&byte, 1};
-  union {
-    struct cmsghdr h;
-    char buf[CMSG_SPACE(3 * sizeof(int))];
-  } u;
-  memset(&u, 0, sizeof(u));
-  struct msghdr m;
-  memset(&m, 0, sizeof(m));
-  m.msg_iov = &iov;
-  m.msg_iovlen = 1;
-  m.msg_control = u.buf;
-  m.msg_controllen = sizeof(u.buf);
-  struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+  fs_msg x;
+  fs_msg_init(&x);
+  struct cmsghdr *c = CMSG_FIRSTHDR(&x.m);
   c->cmsg_level = SOL_SOCKET;
   c->cmsg_type = SCM_RIGHTS;
-  c->cmsg_len = CMSG_LEN(3 * sizeof(int));
-  memcpy(CMSG_DATA(c), fds, 3 * sizeof(int));
+  c->cmsg_len = CMSG_LEN(FS_NFDS * sizeof(int));
+  memcpy(CMSG_DATA(c), fds, FS_NFDS * sizeof(int));
   ssize_t w;
-  while ((w = sendmsg(server.sock, &m, MSG_NOSIGNAL)) < 0 && errno == EINTR)
+  while ((w = sendmsg(server.sock, &x.m, MSG_NOSIGNAL)) < 0 && errno == EINTR)
     ;
   return w == 1 ? 0 : -1;
 }
@@ -577,7 +567,7 @@ static int server_run(const char *args, size_t nargs, cc_str *out, int *sent)
   pid_t used = server.pid;
   int ok = server.sock >= 0 && !pipe2(in, O_CLOEXEC) && !pipe2(outp, O_CLOEXEC) && !pipe2(st, O_CLOEXEC);
   if (ok) {
-    int fds[3] = {in[0], outp[1], st[1]};
+    int fds[FS_NFDS] = {in[0], outp[1], st[1]};
     ok = server_send(fds) == 0;
     if (!ok)
       server_drop(); /* it exited (killed?): the next build starts another */

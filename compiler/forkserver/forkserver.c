@@ -31,6 +31,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "compiler/forkserver/forkserver.h"
+
 typedef int (*main_fn)(int, char **, char **);
 typedef int (*start_fn)(main_fn, int, char **, void (*)(void), void (*)(void), void (*)(void), void *);
 
@@ -38,33 +40,23 @@ static main_fn clang_main;
 
 /* One request: 1 with its three descriptors in fds, 0 for a message
  * without them, -1 when the socket is closed. */
-static int receive(int sock, int fds[3])
+static int receive(int sock, int fds[FS_NFDS])
 {
-  char byte;
-  struct iovec iov = {&byte, 1};
-  union {
-    struct cmsghdr h;
-    char buf[CMSG_SPACE(3 * sizeof(int))];
-  } u;
-  struct msghdr m;
-  memset(&m, 0, sizeof(m));
-  m.msg_iov = &iov;
-  m.msg_iovlen = 1;
-  m.msg_control = u.buf;
-  m.msg_controllen = sizeof(u.buf);
+  fs_msg x;
+  fs_msg_init(&x);
   ssize_t n;
-  while ((n = recvmsg(sock, &m, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR)
+  while ((n = recvmsg(sock, &x.m, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR)
     ;
   if (n <= 0)
     return -1;
-  struct cmsghdr *c = CMSG_FIRSTHDR(&m);
-  if (!c || c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS || c->cmsg_len != CMSG_LEN(3 * sizeof(int))) {
+  struct cmsghdr *c = CMSG_FIRSTHDR(&x.m);
+  if (!c || c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS || c->cmsg_len != CMSG_LEN(FS_NFDS * sizeof(int))) {
     if (c && c->cmsg_type == SCM_RIGHTS) /* close what came */
       for (int *fd = (int *)CMSG_DATA(c); (char *)(fd + 1) <= (char *)c + c->cmsg_len; fd++)
         close(*fd);
     return 0;
   }
-  memcpy(fds, CMSG_DATA(c), 3 * sizeof(int));
+  memcpy(fds, CMSG_DATA(c), FS_NFDS * sizeof(int));
   return 1;
 }
 
