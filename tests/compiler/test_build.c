@@ -185,6 +185,110 @@ TEST(libm_functions_may_stay_undefined)
   cc_binary_free(&bin);
 }
 
+/* min, max, clamp and select are declared by the front end's prelude
+ * (compiler/cc_prelude.c), every overload: the vector-with-scalar forms, both
+ * signednesses of select's mask, char to double, resolve to the builtins and
+ * compute what the spec says. */
+TEST(min_max_clamp_select_every_form)
+{
+  const char *src =
+    "kernel void k(global int *o, global float *f, global double *d, global long *l) {\n"
+    "  int i = (int)get_global_id(0);\n"
+    "  int4 v = (int4)(i - 8, i, 2 * i, -i);\n"
+    "  int4 a = clamp(v, -3, 5) + min(v, 4) + max(v, (int4)(1)) + clamp(v, (int4)(-1), (int4)(2));\n"
+    "  o[i * 8 + 0] = a.x; o[i * 8 + 1] = a.y; o[i * 8 + 2] = a.z; o[i * 8 + 3] = a.w;\n"
+    "  o[i * 8 + 4] = clamp((uchar)(i * 20), (uchar)10, (uchar)200);\n"
+    "  o[i * 8 + 5] = max((char)(i - 8), (char)-3) + min((short)(i * 1000), (short)9000);\n"
+    "  int4 s = select(v, -v, v > 4) + select((int4)(7), (int4)(9), (uint4)(i & 1 ? 0x80000000u : 0u));\n"
+    "  o[i * 8 + 6] = s.x + s.y * 3 + s.z * 5 + s.w * 7;\n"
+    "  o[i * 8 + 7] = select(11, 22, i - 5) + (int)select((ushort)3, (ushort)4, (ushort)(i & 2));\n"
+    "  float4 fv = (float4)(i) * 0.5f;\n"
+    "  float4 fc = clamp(fv, 1.0f, 3.0f) + min(fv, 2.0f) + max(fv, (float4)(0.75f)) + select(fv, -fv, v > 4);\n"
+    "  f[i] = fc.x + fc.y * 10.0f + fc.z * 100.0f + fc.w * 1000.0f;\n"
+    "  d[i] = clamp((double)i * 0.25, 0.5, 2.0) + min((double2)(i), 3.0).y;\n"
+    "  l[i] = max((long)i << 40, 3L) + min((ulong)i, 5UL) + clamp((long2)(i), -1L, 4L).x;\n"
+    "}\n";
+  cc_binary bin;
+  build_read(src, "-cl-std=CL3.0", &bin);
+  void *h = load_native(&bin);
+  enum { N = 16 };
+  int o[N * 8];
+  float f[N];
+  double d[N];
+  long long l[N];
+  int *op = o;
+  float *fp = f;
+  double *dp = d;
+  long long *lp = l;
+  void *args[] = {&op, &fp, &dp, &lp};
+  run_group(wg_function(h, "k"), args, N, NULL);
+#define CLAMP(x, a, b) ((x) < (a) ? (a) : (x) > (b) ? (b) : (x))
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+  for (int i = 0; i < N; i++) {
+    int v[4] = {i - 8, i, 2 * i, -i}, s[4];
+    for (int c = 0; c < 4; c++) {
+      ASSERT_EQ(o[i * 8 + c], CLAMP(v[c], -3, 5) + MIN(v[c], 4) + MAX(v[c], 1) + CLAMP(v[c], -1, 2));
+      s[c] = (v[c] > 4 ? -v[c] : v[c]) + (i & 1 ? 9 : 7);
+    }
+    ASSERT_EQ(o[i * 8 + 4], CLAMP((i * 20) & 255, 10, 200));
+    ASSERT_EQ(o[i * 8 + 5], MAX(i - 8, -3) + MIN(i * 1000, 9000));
+    ASSERT_EQ(o[i * 8 + 6], s[0] + s[1] * 3 + s[2] * 5 + s[3] * 7);
+    /* scalar select: b where c is not zero */
+    ASSERT_EQ(o[i * 8 + 7], (i - 5 ? 22 : 11) + (i & 2 ? 4 : 3));
+    float fc[4];
+    for (int c = 0; c < 4; c++) {
+      float x = i * 0.5f;
+      fc[c] = CLAMP(x, 1.0f, 3.0f) + MIN(x, 2.0f) + MAX(x, 0.75f) + (v[c] > 4 ? -x : x);
+    }
+    ASSERT_EQ(f[i], fc[0] + fc[1] * 10.0f + fc[2] * 100.0f + fc[3] * 1000.0f);
+    ASSERT_EQ(d[i], CLAMP(i * 0.25, 0.5, 2.0) + MIN((double)i, 3.0));
+    ASSERT_EQ(l[i], MAX((long long)i << 40, 3LL) + MIN(i, 5) + CLAMP(i, -1, 4));
+  }
+#undef CLAMP
+#undef MIN
+#undef MAX
+  dlclose(h);
+  cc_binary_free(&bin);
+}
+
+/* What the prelude's declarations change for programs: a function of one of
+ * these names must be overloadable (as with any full declaration header);
+ * macros of these names, in the source or on the command line, still work. */
+TEST(functions_and_macros_named_min_max_clamp_select)
+{
+  cc_blob out = {0};
+  char *log = NULL;
+  ASSERT_EQ(build("int max(int a, int b) { return a > b ? a : b; }\n"
+                  "kernel void k(global int *p) { p[0] = max(p[1], 3); }\n",
+                  "", &out, &log),
+            CC_BUILD_FAILED);
+  ASSERT_CONTAINS(log, "redeclaration of 'max' must have the 'overloadable' attribute");
+  free(log);
+  const char *ok[][2] = {
+    {"int __attribute__((overloadable)) max(int a, int b, int c) { return max(max(a, b), c); }\n"
+     "kernel void k(global int *p) { p[0] = max(p[1], 3, p[2]); }\n", ""},
+    {"#define min(a, b) ((a) < (b) ? (a) : (b))\n"
+     "kernel void k(global int *p) { p[0] = min(p[1], 3) + clamp(p[2], 0, 4); }\n", ""},
+    {"int my_select(int a, int b, int c) { return c ? b : a; }\n"
+     "kernel void k(global int *p) { p[0] = select(p[1], 3, p[2]) + max(p[1], 1); }\n", "-Dselect=my_select"},
+    {"kernel void k(global int *p) { p[0] = clamp(p[1], 1, 2); }\n", "-Dclamp(x,a,b)=((x)+(a)+(b))"},
+  };
+  for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+    cc_binary bin;
+    build_read(ok[i][0], ok[i][1], &bin);
+    void *h = load_native(&bin);
+    int p[3] = {0, 5, 7};
+    int *pp = p;
+    void *args[] = {&pp};
+    run_group(wg_function(h, "k"), args, 1, NULL);
+    static const int want[] = {7, 3 + 4, 3 + 5, 5 + 1 + 2};
+    ASSERT_EQ(p[0], want[i]);
+    dlclose(h);
+    cc_binary_free(&bin);
+  }
+}
+
 TEST(front_end_errors_fail_the_build)
 {
   cc_blob out = {0};
@@ -329,14 +433,17 @@ TEST(disassemble_ir_and_assembly)
   cc_blob_free(&out);
 }
 
-TEST(build_time_of_a_small_kernel)
+/* The same source built again gives the same container, byte for byte (the
+ * program cache and CL_PROGRAM_BINARIES rely on it).  The build times are
+ * printed for information only: speed is the benchmark suite's business. */
+TEST(a_small_kernel_builds_the_same_each_time)
 {
   const char *src = "kernel void saxpy(global float *y, global const float *x, float a)\n"
                     "{ size_t i = get_global_id(0); y[i] = a * x[i] + y[i]; }\n";
-  cc_blob out;
+  cc_blob first = {0}, out;
   char *log = NULL;
   double best_c = 1e9, best_b = 1e9;
-  for (int i = 0; i < 5; i++) {
+  for (int i = 0; i < 3; i++) {
     double t0 = ct_now_ms();
     ASSERT_EQ(ct_compile(src, "", &out, &log), CC_OK);
     double t1 = ct_now_ms();
@@ -344,12 +451,17 @@ TEST(build_time_of_a_small_kernel)
     free(log);
     ASSERT_EQ(build(src, "", &out, &log), CC_OK);
     double t2 = ct_now_ms();
-    cc_blob_free(&out);
     free(log);
+    if (!first.data) {
+      first = out;
+    } else {
+      ASSERT_EQ(out.size, first.size);
+      ASSERT_TRUE(memcmp(out.data, first.data, out.size) == 0);
+      cc_blob_free(&out);
+    }
     best_c = t1 - t0 < best_c ? t1 - t0 : best_c;
     best_b = t2 - t1 < best_b ? t2 - t1 : best_b;
   }
-  printf("  saxpy: compile %.1f ms, build %.1f ms (best of 5)\n", best_c, best_b);
-  /* Generous bound on a loaded 2-core machine: catches a pathological regression. */
-  ASSERT_TRUE(best_b < 2000);
+  printf("  saxpy: compile %.1f ms, build %.1f ms (best of 3)\n", best_c, best_b);
+  cc_blob_free(&first);
 }
