@@ -15,6 +15,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <execinfo.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -88,12 +89,38 @@ static int fa_watched(const void *ret)
   return 0;
 }
 
+/* The site of each watched allocation of a counting run (armed with 0), by
+ * position: a hash of the return addresses of the FA_SITE_FRAMES innermost
+ * frames above the allocation function (its caller, and the callers of an
+ * allocating helper).  The addresses are those of this process: children
+ * forked from one parent share them. */
+#define FA_MAX_SITES 8192
+#define FA_SITE_FRAMES 4
+static uint64_t fa_g_site[FA_MAX_SITES];
+static _Thread_local int fa_in_backtrace;
+
+static uint64_t fa_site_hash(void)
+{
+  void *frames[FA_SITE_FRAMES + 2];
+  if (fa_in_backtrace)
+    return 0;
+  fa_in_backtrace = 1;
+  int n = backtrace(frames, FA_SITE_FRAMES + 2);
+  fa_in_backtrace = 0;
+  uint64_t h = 1469598103934665603ull;
+  for (int i = 2; i < n; i++) /* 0: this function, 1: fa_fail_at_ret */
+    h = (h ^ (uint64_t)(uintptr_t)frames[i]) * 1099511628211ull;
+  return h;
+}
+
 /* True when this allocation (called from ret) is to fail. */
 static int fa_fail_at_ret(const void *ret)
 {
   atomic_fetch_add_explicit(&fa_total, 1, memory_order_relaxed);
   if (atomic_load_explicit(&fa_g_fail_at, memory_order_relaxed) >= 0 && fa_watched(ret)) {
     long n = atomic_fetch_add(&fa_g_seen, 1) + 1;
+    if (atomic_load(&fa_g_fail_at) == 0 && n <= FA_MAX_SITES)
+      fa_g_site[n - 1] = fa_site_hash();
     if (n == atomic_load(&fa_g_fail_at)) {
       atomic_store(&fa_g_hit, 1);
       return 1;
@@ -285,6 +312,19 @@ static inline void fa_global_arm(long n)
 static inline long fa_global_count(void)
 {
   return atomic_load(&fa_g_seen);
+}
+
+/* After a counting run: the site of watched allocation n (1-based, n <=
+ * FA_MAX_SITES).  fa_site_prime: backtrace's first use loads libgcc_s
+ * (allocating); call it once before arming. */
+static inline uint64_t fa_global_site(long n)
+{
+  return fa_g_site[n - 1];
+}
+
+static inline void fa_site_prime(void)
+{
+  (void)fa_site_hash();
 }
 
 static inline int fa_global_hit(void)

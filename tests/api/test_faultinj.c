@@ -1,7 +1,8 @@
 /* Fault injection: a representative program (build, buffers, kernels,
  * enqueues with wait lists on in-order and out-of-order queues, user
  * events, markers, barriers, callbacks, blocking reads) runs once per
- * allocation the driver makes, in a fresh process each time, with that one
+ * allocation site of the driver (the first allocation made there; see
+ * sweep), in a fresh process each time, with that one
  * allocation failing (tests/api/failalloc.h: the allocations made straight
  * from liblanecl.so's code, and liblanecl_cc.so's when the program is
  * compiled, on any thread).  Every run must end cleanly: each call succeeds
@@ -162,8 +163,9 @@ static bool load_compiler_beside_driver(void)
 }
 
 /* One run in a child: fail the n-th watched allocation (0: none).  The
- * child writes how many watched allocations it saw to *seen. */
-static int run_child(long n, bool compile, long *seen, int *outcome)
+ * child writes how many watched allocations it saw to *seen; with n = 0 and
+ * sites, also the site of each (fa_global_site), at most FA_MAX_SITES. */
+static int run_child_sites(long n, bool compile, long *seen, int *outcome, uint64_t *sites)
 {
   int fds[2];
   ASSERT_EQ(pipe(fds), 0);
@@ -190,12 +192,28 @@ static int run_child(long n, bool compile, long *seen, int *outcome)
     clReleaseContext(ctx);
     if (write(fds[1], &count, sizeof(count)) != sizeof(count))
       _exit(92);
+    for (long i = 1; sites && i <= count && i <= FA_MAX_SITES; i++) {
+      uint64_t site = fa_global_site(i);
+      if (write(fds[1], &site, sizeof(site)) != sizeof(site))
+        _exit(92);
+    }
     int code = r == 2 ? 2 : 10 + r;
     exit(code); /* exit(): LeakSanitizer runs in the ASan build */
   }
   close(fds[1]);
   long count = -1;
   ssize_t got = read(fds[0], &count, sizeof(count));
+  for (long i = 0; sites && got == sizeof(count) && i < count && i < FA_MAX_SITES; i++) {
+    size_t have = 0;
+    while (have < sizeof(sites[i])) {
+      ssize_t r = read(fds[0], (char *)&sites[i] + have, sizeof(sites[i]) - have);
+      if (r <= 0)
+        break;
+      have += (size_t)r;
+    }
+    if (have != sizeof(sites[i]))
+      got = -1;
+  }
   close(fds[0]);
   int st = 0;
   ASSERT_EQ(waitpid(pid, &st, 0), pid);
@@ -208,21 +226,43 @@ static int run_child(long n, bool compile, long *seen, int *outcome)
   return WEXITSTATUS(st) == 10 || WEXITSTATUS(st) == 11;
 }
 
+static int run_child(long n, bool compile, long *seen, int *outcome)
+{
+  return run_child_sites(n, compile, seen, outcome, NULL);
+}
+
+/* The positions to fail: each allocation site's first per_site occurrences
+ * (a site: the allocation's caller and the three callers above it, so the
+ * sites of an allocating helper are told apart by who called it).  The
+ * later occurrences of a site, in the loops of the driver and the compiler,
+ * take the same error paths with more of the same state to unwind.
+ * LANECL_TEST_FI_PER_SITE=k sets per_site (default 1; 0: every position);
+ * LANECL_TEST_FI_STRIDE=k instead fails every k-th position (the sanitizer
+ * build: 5, its leak checks on positions of every kind). */
 static void sweep(bool compile)
 {
+  static uint64_t sites[FA_MAX_SITES];
   long total = 0;
   int outcome = 0;
-  ASSERT_TRUE(run_child(0, compile, &total, &outcome));
+  fa_site_prime();
+  ASSERT_TRUE(run_child_sites(0, compile, &total, &outcome, sites));
   ASSERT_EQ(outcome, 10); /* no failure: every call succeeds, results right */
   ASSERT_TRUE(total > 10);
-  /* LANECL_TEST_FI_STRIDE=k: every k-th position only (slow builds). */
+  ASSERT_TRUE(total <= FA_MAX_SITES);
+  const char *per_site_env = getenv("LANECL_TEST_FI_PER_SITE");
   const char *stride_env = getenv("LANECL_TEST_FI_STRIDE");
-  long stride = stride_env ? atol(stride_env) : 1;
-  if (stride < 1)
-    stride = 1;
-  int clean_errors = 0, completed = 0, bad = 0;
-  for (long n = 1; n <= total; n += stride) {
+  long per_site = per_site_env ? atol(per_site_env) : 1;
+  long stride = stride_env ? atol(stride_env) : 0;
+  int clean_errors = 0, completed = 0, bad = 0, tried = 0, distinct = 0;
+  for (long n = 1; n <= total; n++) {
+    long before = 0;
+    for (long i = 1; i < n; i++)
+      before += sites[i - 1] == sites[n - 1];
+    distinct += before == 0;
+    if (stride > 0 ? (n - 1) % stride != 0 : per_site > 0 && before >= per_site)
+      continue;
     long seen = 0;
+    tried++;
     if (run_child(n, compile, &seen, &outcome)) {
       outcome == 10 ? completed++ : clean_errors++;
     } else {
@@ -231,8 +271,10 @@ static void sweep(bool compile)
              outcome < 0 ? -outcome : outcome);
     }
   }
-  printf("%s: %ld allocation positions, every %ld failed in turn: %d clean errors, %d completed correctly, "
-         "%d bad\n", compile ? "compiled program" : "cached program", total, stride, clean_errors, completed, bad);
+  printf("%s: %ld allocation positions at %d sites, %d failed in turn (", compile ? "compiled program" : "cached program",
+         total, distinct, tried);
+  printf(stride > 0 ? "one position in %ld" : "the first %ld of each site", stride > 0 ? stride : per_site);
+  printf("): %d clean errors, %d completed correctly, %d bad\n", clean_errors, completed, bad);
   ASSERT_EQ(bad, 0);
 }
 
