@@ -555,6 +555,7 @@ static int server_run(const char *args, size_t nargs, cc_str *out, int *sent)
 {
   clang_req r = {-1, -1, -1, NULL};
   int in[2] = {-1, -1}, outp[2] = {-1, -1}, st[2] = {-1, -1};
+  size_t mark = out->len;
   *sent = 0;
   pthread_mutex_lock(&procs_lock);
   if (server.sock < 0 || server.owner != getpid()) {
@@ -603,6 +604,18 @@ static int server_run(const char *args, size_t nargs, cc_str *out, int *sent)
     ;
   req_close(&r, &r.status_fd);
   free(dropped.s);
+  /* No exit status: the server ended before its waiter reported one, most
+   * often a server that exited before it read the build (its socket closed
+   * with the message in it, whose pipe ends kept the arguments and output
+   * pipes open until then).  The build was not run to its end: like one the
+   * server never got, it goes to a new server or to a clang of its own, and
+   * what it wrote is dropped. */
+  if (*sent && got != (ssize_t)sizeof(status)) {
+    *sent = 0;
+    out->len = mark;
+    if (out->s)
+      out->s[mark] = 0;
+  }
   pthread_mutex_lock(&procs_lock);
   if (*sent)
     server.served = 1;
@@ -611,10 +624,6 @@ static int server_run(const char *args, size_t nargs, cc_str *out, int *sent)
   pthread_mutex_unlock(&procs_lock);
   if (!*sent)
     return -1;
-  if (got != (ssize_t)sizeof(status)) {
-    cc_str_printf(out, "error: %s ended without an exit status\n", LANECL_CLANG);
-    return -1;
-  }
   if (WIFEXITED(status))
     return WEXITSTATUS(status);
   cc_str_printf(out, "error: %s killed by signal %d\n", LANECL_CLANG, WIFSIGNALED(status) ? WTERMSIG(status) : 0);

@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -176,6 +177,43 @@ TEST(a_dead_server_is_replaced)
   ASSERT_EQ(build(good, &log), CC_OK);
   free(log);
   ASSERT_EQ(the_server(), next);
+}
+
+/* A clang that never serves (tests/compiler/server_refuses.c, preloaded
+ * beside the server library, exits before the server's loop, maybe after
+ * the build was handed to it): every build still succeeds or fails on its
+ * own source, through a new server or a clang of its own; after three
+ * servers lost in a row the process starts no more. */
+TEST(a_process_gives_up_the_server_after_three_lost)
+{
+  const char *dir = getenv("LANECL_BUILD_DIR");
+  if (!dir)
+    tl_skip("LANECL_BUILD_DIR is not set");
+  char lib[PATH_MAX], starts[] = "/tmp/lanecl-test-starts-XXXXXX";
+  snprintf(lib, sizeof(lib), "%s/liblanecl_test_server_refuses.so", dir);
+  ASSERT_EQ(access(lib, R_OK), 0);
+  int fd = mkstemp(starts);
+  ASSERT_TRUE(fd >= 0);
+  close(fd);
+  /* for the clang processes this one starts (this process is running) */
+  setenv("LD_PRELOAD", lib, 1);
+  setenv("LANECL_TEST_SERVER_STARTS", starts, 1);
+  for (int i = 0; i < 6; i++) {
+    char *log = NULL;
+    if (i & 1) {
+      ASSERT_EQ(build(bad, &log), CC_BUILD_FAILED);
+      ASSERT_CONTAINS(log, bad_diag);
+    } else if (build(good, &log) != CC_OK) {
+      tl_fail(__FILE__, __LINE__, "build %d failed:\n%s", i, log ? log : "(no log)");
+    }
+    free(log);
+  }
+  struct stat st;
+  ASSERT_EQ(stat(starts, &st), 0);
+  unlink(starts);
+  ASSERT_EQ((long)st.st_size, 3L);
+  pid_t any;
+  ASSERT_EQ(live_clang_children(&any), 0);
 }
 
 TEST(a_server_exits_with_its_process)
