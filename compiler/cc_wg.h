@@ -216,8 +216,11 @@ typedef struct wg_gen {
   int img_busy;
   uint64_t img_states;  /* bit s: the lane loop of state s has copies */
   /* the sampler arguments of the reads that take the copies: each copy is
-   * built once per filter (nearest, linear), chosen by the samplers' bits */
+   * built once per class of the samplers' bits (cc_wg_image.c,
+   * smp_classes), which depend on whether some such read takes float
+   * coordinates (img_smp_float) */
   unsigned img_smp_n, img_smp_param[WG_IMG_MAX];
+  int img_smp_float;
 
   cc_str report;
 } wg_gen;

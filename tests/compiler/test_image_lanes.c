@@ -7,8 +7,10 @@
  * the lane loop scalar); every constant sampler and every format, through
  * the copies and the general path, against the reference of
  * tests/image_ref.h; images of different formats in one kernel; the same
- * reads through a sampler argument (copies per filter) and their copy's
- * vector code; rows of writes from offsets (whole chunks stored with one
+ * reads through a sampler argument (copies per class of its bits: the
+ * filter, or CLAMP or not) and their copy's vector code; at integer
+ * coordinates, one or two sampler arguments, the border's select only in
+ * the copies for CLAMP; rows of writes from offsets (whole chunks stored with one
  * plain store, the edge chunk masked) against the reference; the copy of
  * RGBA images of 16-bit channels (unorm16, snorm16, half; int16, uint16)
  * is vector code, its values byte for byte the reference's. */
@@ -70,6 +72,13 @@ static char *lanes_src(void)
                           "{ size_t i = get_global_id(0); o[i] = read_imagef(im, s, c[i]); }\n"
                           "kernel void ia(read_only image2d_t im, sampler_t s, global const int4 *c, global float4 *o)\n"
                           "{ size_t i = get_global_id(0); o[i] = read_imagef(im, s, c[i].xy); }\n"
+                          /* two sampler arguments, integer coordinates; one at both kinds of coordinates */
+                          "kernel void ib(read_only image2d_t im, sampler_t s, sampler_t t, global const int4 *c,\n"
+                          "               global float4 *o)\n"
+                          "{ size_t i = get_global_id(0); o[i] = read_imagef(im, s, c[i].xy) + 2.0f * read_imagef(im, t, c[i].xy); }\n"
+                          "kernel void im(read_only image2d_t im, sampler_t s, global const int4 *c, global float4 *o)\n"
+                          "{ size_t i = get_global_id(0); float2 f = convert_float2(c[i].xy) + (float2)(0.25f, 0.75f);\n"
+                          "  o[i] = read_imagef(im, s, c[i].xy) + 2.0f * read_imagef(im, s, f.yx); }\n"
                           /* rows of pixels written from an offset: whole chunks and edge chunks */
                           "kernel void rowf(write_only image2d_t o, int off) {\n"
                           "  int x = get_global_id(0) + off, y = get_global_id(1);\n"
@@ -246,6 +255,124 @@ TEST(sampler_argument_reads_of_every_format_match_the_reference)
       check("ia", &t, b, ic, (const float(*)[4])c, 4);
       free(t.mem);
     }
+}
+
+/* ib and im (sampler arguments at integer coordinates: the copies per
+ * CLAMP or not; two of them, of the same class or not; one sampler at
+ * integer and float coordinates, the copies per filter) for each
+ * unnormalized nearest sampler (integer coordinates take no other) and
+ * formats of each copy and of the general path. */
+TEST(sampler_arguments_at_integer_coordinates_match_the_reference)
+{
+  static const fmt fmts[] = {{CL_RGBA, CL_FLOAT}, {CL_RGBA, CL_UNORM_INT8}, {CL_BGRA, CL_UNORM_INT8},
+                             {CL_RGBA, CL_UNORM_INT16}, {CL_RGBA, CL_HALF_FLOAT}, {CL_RG, CL_FLOAT}};
+  static const unsigned smp[] = {0x10 | 0x0, 0x10 | 0x2, 0x10 | 0x4}; /* NONE, CLAMP_TO_EDGE, CLAMP */
+  for (unsigned f = 0; f < sizeof(fmts) / sizeof(fmts[0]); f++)
+    for (unsigned a = 0; a < 3; a++)
+      for (unsigned b = 0; b < 4; b++) {
+        /* b < 3: ib with samplers a and b; b == 3: im with sampler a */
+        unsigned sa = smp[a], sb = smp[b < 3 ? b : a];
+        timg t;
+        timg_make(&t, T2D, fmts[f], 40, 5, 1, 1);
+        int ic[NW][4];
+        int inside = !(sa & 0xe) || !(sb & 0xe); /* NONE: undefined outside */
+        for (int i = 0; i < NW; i++) {
+          ic[i][0] = inside ? (int)(rnd() % 40u) : (int)(rnd() % 46u) - 3;
+          ic[i][1] = inside ? (int)(rnd() % 5u) : (int)(rnd() % 9u) - 2;
+          ic[i][2] = ic[i][3] = 0;
+        }
+        float out[NW][4];
+        struct lanecl_image *dp = &t.d;
+        const void *cp = ic;
+        void *op = out;
+        uintptr_t va = sa, vb = sb;
+        void *argsb[] = {&dp, &va, &vb, &cp, &op}, *argsm[] = {&dp, &va, &cp, &op};
+        wg_range r = range1(NW, 16, NULL);
+        wg_run(&prog, b < 3 ? "ib" : "im", b < 3 ? argsb : argsm, &r);
+        for (int i = 0; i < NW; i++) {
+          float c0[4] = {(float)ic[i][0] + 0.5f, (float)ic[i][1] + 0.5f, 0.0f, 0.0f}, w0[4], w1[4];
+          /* im's second read: (y + 0.75, x + 0.25) */
+          float c1[4] = {(float)ic[i][1] + 0.75f, (float)ic[i][0] + 0.25f, 0.0f, 0.0f};
+          ref_read_f(&t, sa, c0, w0);
+          ref_read_f(&t, sb, b < 3 ? c0 : c1, w1);
+          for (int j = 0; j < 4; j++) {
+            float want = w0[j] + 2.0f * w1[j];
+            if (!close_enough(out[i][j], want)) {
+              char n0[64], n1[64];
+              tl_fail(__FILE__, __LINE__, "%s order 0x%x type 0x%x samplers %s, %s, (%d, %d): channel %d is %.8g, "
+                      "want %.8g",
+                      b < 3 ? "ib" : "im", t.f.order, t.f.type, sampler_name(sa, n0), sampler_name(sb, n1), ic[i][0],
+                      ic[i][1], j, out[i][j], want);
+            }
+          }
+        }
+        free(t.mem);
+      }
+}
+
+/* A read through a sampler argument at integer coordinates: the copies for
+ * an addressing mode other than CLAMP are those of a constant CLAMP_TO_EDGE
+ * sampler, without the border color's select; those for CLAMP a constant
+ * CLAMP sampler's.  Counted: the selects of the border color (RGBA: 0, a
+ * zeroinitializer) and all selects, against the same kernel with each
+ * constant sampler.  (Built per filter, the copies each kept the border's
+ * select on the sampler's bits: a blend per texel, in the scalar RGBA float
+ * copy a branch, the 5x5 convolution of bench/images.c 2.4 times slower
+ * than with a constant sampler.) */
+static const char border_src[] =
+    "constant sampler_t edge = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;\n"
+    "constant sampler_t bord = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP | CLK_FILTER_NEAREST;\n"
+    "kernel void ke(read_only image2d_t in, global float4 *o) {\n"
+    "  int x = get_global_id(0), y = get_global_id(1);\n"
+    "  o[y * get_image_width(in) + x] = 3.0f * read_imagef(in, edge, (int2)(x, y)); }\n"
+    "kernel void kc(read_only image2d_t in, global float4 *o) {\n"
+    "  int x = get_global_id(0), y = get_global_id(1);\n"
+    "  o[y * get_image_width(in) + x] = 3.0f * read_imagef(in, bord, (int2)(x, y)); }\n"
+    "kernel void ka(read_only image2d_t in, sampler_t s, global float4 *o) {\n"
+    "  int x = get_global_id(0), y = get_global_id(1);\n"
+    "  o[y * get_image_width(in) + x] = 3.0f * read_imagef(in, s, (int2)(x, y)); }\n";
+
+/* Lines of function fn of the IR that hold both a and b. */
+static unsigned lines_with(const char *ir, const char *fn, const char *a, const char *b)
+{
+  char def[160];
+  snprintf(def, sizeof(def), "define void @%s(", fn);
+  const char *p = strstr(ir, def);
+  if (!p)
+    tl_fail(__FILE__, __LINE__, "no %s in the IR", fn);
+  const char *end = strstr(p, "\n}\n");
+  unsigned n = 0;
+  for (const char *nl; p && (!end || p < end); p = nl ? nl + 1 : NULL) {
+    nl = strchr(p, '\n');
+    size_t len = nl ? (size_t)(nl - p) : strlen(p);
+    char line[1024];
+    if (len >= sizeof(line))
+      continue;
+    memcpy(line, p, len);
+    line[len] = 0;
+    n += strstr(line, a) && strstr(line, b);
+  }
+  return n;
+}
+
+TEST(a_sampler_argument_at_integer_coordinates_selects_the_border_only_for_clamp)
+{
+  char *ir = optimized_ir(border_src);
+  static const char *const fn[] = {"__lanecl_wg_ke", "__lanecl_wg_kc", "__lanecl_wg_ka"};
+  unsigned border[3], all[3];
+  for (int k = 0; k < 3; k++) {
+    border[k] = lines_with(ir, fn[k], " = select ", " zeroinitializer");
+    all[k] = lines_with(ir, fn[k], " = select ", "");
+  }
+  /* the border is counted: none with CLAMP_TO_EDGE, some with CLAMP */
+  if (border[0] || !border[1])
+    tl_fail(__FILE__, __LINE__, "border selects: %u with CLAMP_TO_EDGE, %u with CLAMP (want 0, > 0)", border[0],
+            border[1]);
+  if (border[2] > border[1] || all[2] > all[0] + all[1])
+    tl_fail(__FILE__, __LINE__, "the sampler argument's kernel: %u border selects, %u selects (want <= %u, the "
+            "constant CLAMP sampler's, and <= %u + %u, the constant samplers')",
+            border[2], all[2], border[1], all[0], all[1]);
+  free(ir);
 }
 
 /* An RGBA float read through a sampler argument: the copy for its format
