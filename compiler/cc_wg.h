@@ -14,6 +14,7 @@
  *                    scans, packed and spanned small groups
  *   cc_wg_outer.c, cc_wg_diverge*.c, cc_wg_affine.c   lane loops with inner
  *                    loops, divergence, affine accesses (after linking)
+ *   cc_wg_rows.c     inner-loop gathers along rows read as vectors and transposed
  *   cc_wg_image.c    lane loops specialized for the images' formats
  *   cc_wg_late.c     after linking and after O3 */
 #ifndef LANECL_CC_WG_H
@@ -460,5 +461,12 @@ unsigned wg_plain_accesses(LLVMValueRef fn);
  * scalar load when a lane is on, and a broadcast (after O3).  Returns how
  * many. */
 unsigned wg_uniform_gathers(LLVMValueRef fn);
+
+/* cc_wg_rows.c */
+/* After O3 (cc_wg_late_shuffles): an inner loop of a vectorized lane loop whose
+ * gathers move one element per iteration (a row dot product, A[i * n + j])
+ * gets a form that loads W iterations of each lane at once and transposes
+ * them, chosen per chunk by the stores' spans.  Returns how many loops. */
+unsigned wg_rows(LLVMValueRef fn);
 
 #endif

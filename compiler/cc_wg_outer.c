@@ -543,6 +543,8 @@ typedef struct verdict {
   int refused;      /* some copy of the loop was not vectorized */
   char why[360];    /* the first reason given (both widenings' reasons: up to 340 bytes) */
   int why_rank;     /* 2 a reason, 1 only "loop not vectorized" */
+  char rows[240];   /* what cc_wg_rows.c made of its inner loop's gathers ("" nothing) */
+  int rows_done;    /* ... it read some as rows */
 } verdict;
 
 /* The remarks located at name:line:... */
@@ -568,7 +570,14 @@ static void collect_verdict(const char *remarks, const char *name, unsigned line
     msg += 2;
     size_t mlen = (size_t)(p + len - msg);
     const char *w = memmem(msg, mlen, "(vectorization width: ", 22);
-    if (!strncmp(msg, "vectorized ", 11) && w) {
+    if (mlen > 6 && !strncmp(msg, "rows: ", 6)) {
+      /* one verdict per lane loop: a form taken wins over one refused */
+      int done = mlen > 22 && !strncmp(msg + 6, "inner loop reads ", 17);
+      if (!v->rows[0] || (done && !v->rows_done)) {
+        snprintf(v->rows, sizeof(v->rows), "%.*s", (int)(mlen - 6), msg + 6);
+        v->rows_done = done;
+      }
+    } else if (!strncmp(msg, "vectorized ", 11) && w) {
       unsigned width = (unsigned)strtoul(w + 22, NULL, 10);
       if (width > v->width)
         v->width = width;
@@ -612,6 +621,8 @@ static void put_verdict(cc_str *out, const verdict *v)
                   v->width);
     if (v->refused && v->why_rank == 2)
       cc_str_printf(out, " (a copy of it not: %s)", v->why);
+    if (v->rows[0])
+      cc_str_printf(out, "; %s", v->rows);
   } else if (v->why_rank == 2) {
     cc_str_printf(out, "lane loop not vectorized: %s", v->why);
   } else if (v->refused) {

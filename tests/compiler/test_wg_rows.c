@@ -1,0 +1,227 @@
+/* Inner-loop gathers read as rows (compiler/cc_wg_rows.c): the row dot
+ * product A[i * n + j] vectorized across work-items reads, in its new form,
+ * each lane's next W elements with one vector load and transposes them, with
+ * no gather in that loop; the results are those of the loop as written, also
+ * where stores overlap the rows (the loop as written then runs), where
+ * arguments are the same buffer, for trip counts and local sizes that are
+ * and aren't multiples of the vector width, and at -cl-opt-disable. */
+#include "tests/compiler/wg_harness.h"
+
+static unsigned lanes(void)
+{
+  return ct_target_simd_bits() / 32;
+}
+
+static const char src[] =
+    "kernel void gesummv(global float *a, global float *b, global float *x, global float *y, global float *tmp,\n"
+    "                    float alpha, float beta, int n) {\n"
+    "  int i = get_global_id(0);\n"
+    "  if (i < n) { for (int j = 0; j < n; j++) { tmp[i] += a[i * n + j] * x[j]; y[i] += b[i * n + j] * x[j]; }\n"
+    "               y[i] = alpha * tmp[i] + beta * y[i]; } }\n"
+    "kernel void own_row(global float *A, global const float *x, int n, int c) {\n"
+    "  int i = get_global_id(0);\n"
+    "  if (i < n) for (int j = 0; j < n; j++) A[i * n + c] += A[i * n + j] * x[j]; }\n"
+    "kernel void irow(global uint *y, global const uint *A, global const uint *x, int n) {\n"
+    "  int i = get_global_id(0); if (i < n) { uint s = 0;\n"
+    "  for (int j = 0; j < n; j++) s += A[i * n + j] * x[j]; y[i] = s; } }\n";
+
+/* Occurrences of s in text[0..len). */
+static unsigned count_in(const char *text, size_t len, const char *s)
+{
+  unsigned n = 0;
+  size_t sl = strlen(s);
+  for (size_t k = 0; k + sl <= len; k++)
+    n += !strncmp(text + k, s, sl);
+  return n;
+}
+
+/* The blocks of fn whose label starts with `label`: how many have no gather
+ * and at least `loads` occurrences of `load`. */
+static unsigned blocks_without_gathers(const char *ir, const char *fn, const char *label, const char *load,
+                                       unsigned loads, unsigned *seen)
+{
+  char def[160], lab[64];
+  snprintf(def, sizeof(def), "define void @%s(", fn);
+  const char *body = strstr(ir, def);
+  if (!body)
+    tl_fail(__FILE__, __LINE__, "no %s in the IR", fn);
+  const char *end = strstr(body, "\n}\n");
+  if (!end)
+    end = body + strlen(body);
+  snprintf(lab, sizeof(lab), "\n%s", label);
+  unsigned good = 0;
+  *seen = 0;
+  for (const char *p = strstr(body, lab); p && p < end; p = strstr(p + 1, lab)) {
+    const char *next = strstr(p + 1, "\n\n");
+    if (!next || next > end)
+      next = end;
+    size_t len = (size_t)(next - p);
+    (*seen)++;
+    if (!count_in(p, len, "llvm.masked.gather") && count_in(p, len, load) >= loads)
+      good++;
+  }
+  return good;
+}
+
+TEST(row_dot_product_reads_rows_without_gathers)
+{
+  unsigned W = lanes();
+  if (W < 4)
+    tl_skip("no vector lanes on this target");
+  char *ir = optimized_ir(src);
+  char fload[64], iload[64];
+  snprintf(fload, sizeof(fload), "load <%u x float>, ptr", W);
+  snprintf(iload, sizeof(iload), "load <%u x i32>, ptr", W);
+  unsigned seen, seen_i;
+  /* W rows of a and W of b per run of W iterations, no gather */
+  unsigned g = blocks_without_gathers(ir, "__lanecl_wg_gesummv", "rows.block", fload, 2 * W, &seen);
+  unsigned gi = blocks_without_gathers(ir, "__lanecl_wg_irow", "rows.block", iload, W, &seen_i);
+  free(ir);
+  ASSERT_TRUE(seen >= 1);
+  ASSERT_TRUE(g >= 1);
+  ASSERT_TRUE(gi >= 1);
+
+  wg_prog p;
+  wg_build(src, levels[0], &p);
+  ASSERT_CONTAINS(ct_kernel(&p.bin, "gesummv")->report, "inner loop reads 2 strided gathers as rows");
+  ASSERT_CONTAINS(ct_kernel(&p.bin, "own_row")->report, "inner loop reads 1 strided gather as rows");
+  ASSERT_CONTAINS(ct_kernel(&p.bin, "irow")->report, "inner loop reads 1 strided gather as rows");
+  wg_free(&p);
+}
+
+/* Small integers: every sum is exact in float, whatever the rounding of
+ * each step, so the reference is exact. */
+static float av(size_t k) { return (float)((int)(k % 7) - 3); }
+static float bv(size_t k) { return (float)((int)(k % 3) - 1); }
+static float xv(size_t k) { return (float)((int)(k % 5) - 2); }
+
+enum { PLAIN, TMP_IS_Y, X_IS_A };
+
+/* src built once per level */
+static wg_prog *built(unsigned level)
+{
+  static wg_prog progs[2];
+  static int done[2];
+  if (!done[level]) {
+    wg_build(src, levels[level], &progs[level]);
+    done[level] = 1;
+  }
+  return &progs[level];
+}
+
+static void run_gesummv(unsigned level, int n, size_t local, int alias)
+{
+  size_t nn = (size_t)n * n;
+  float *a = malloc(nn * 4), *b = malloc(nn * 4), *x = malloc((size_t)n * 4), *y = malloc((size_t)n * 4),
+        *tmp = malloc((size_t)n * 4), *want = malloc((size_t)n * 4);
+  ASSERT_TRUE(a && b && x && y && tmp && want);
+  for (size_t k = 0; k < nn; k++)
+    a[k] = av(k), b[k] = bv(k);
+  for (int k = 0; k < n; k++)
+    x[k] = xv((size_t)k), y[k] = (float)(k % 4), tmp[k] = (float)(k % 3);
+  float alpha = 2.0f, beta = 3.0f;
+  float *xp = alias == X_IS_A ? a : x, *tp = alias == TMP_IS_Y ? y : tmp;
+  for (int i = 0; i < n; i++) {
+    float t = tp[i], s = y[i];
+    if (alias == TMP_IS_Y) {
+      for (int j = 0; j < n; j++) {
+        t += a[(size_t)i * n + j] * xp[j];
+        t += b[(size_t)i * n + j] * xp[j];
+      }
+      want[i] = alpha * t + beta * t;
+    } else {
+      for (int j = 0; j < n; j++) {
+        t += a[(size_t)i * n + j] * xp[j];
+        s += b[(size_t)i * n + j] * xp[j];
+      }
+      want[i] = alpha * t + beta * s;
+    }
+  }
+  void *args[] = {&a, &b, &xp, &y, &tp, &alpha, &beta, &n};
+  wg_range r = range1((n + local - 1) / local * local, local, NULL);
+  wg_run(built(level), "gesummv", args, &r);
+  for (int i = 0; i < n; i++)
+    if (y[i] != want[i])
+      tl_fail(__FILE__, __LINE__, "%s n=%d local=%zu alias=%d: y[%d] = %g, want %g", levels[level], n, local, alias,
+              i, y[i], want[i]);
+  free(a), free(b), free(x), free(y), free(tmp), free(want);
+}
+
+TEST(row_dot_product_results_at_every_size)
+{
+  static const int ns[] = {3, 16, 37, 100, 256, 400};
+  static const size_t locals[] = {256, 20, 16};
+  for (unsigned o = 0; o < 2; o++)
+    for (unsigned k = 0; k < sizeof(ns) / sizeof(ns[0]); k++)
+      for (unsigned l = 0; l < sizeof(locals) / sizeof(locals[0]); l++)
+        run_gesummv(o, ns[k], locals[l], PLAIN);
+}
+
+TEST(row_dot_product_results_with_arguments_that_are_one_buffer)
+{
+  static const int ns[] = {37, 300};
+  for (unsigned o = 0; o < 2; o++)
+    for (unsigned k = 0; k < sizeof(ns) / sizeof(ns[0]); k++) {
+      run_gesummv(o, ns[k], 64, TMP_IS_Y); /* two stores to one place, in order */
+      run_gesummv(o, ns[k], 64, X_IS_A);   /* x is A's first row */
+    }
+}
+
+/* A[i * n + c] += A[i * n + j] * x[j]: each work-item stores into the row
+ * it reads, so a run of W iterations would read A[i * n + c] before the
+ * stores that precede it: the chunk's overlap check takes the loop as
+ * written (every work-item touches only its own row: no race). */
+TEST(row_dot_product_storing_into_its_rows_runs_as_written)
+{
+  static const int ns[] = {40, 129};
+  for (unsigned o = 0; o < 2; o++)
+    for (unsigned k = 0; k < sizeof(ns) / sizeof(ns[0]); k++) {
+      int n = ns[k];
+      size_t nn = (size_t)n * n;
+      float *A = malloc(nn * 4), *want = malloc(nn * 4), *x = malloc((size_t)n * 4);
+      ASSERT_TRUE(A && want && x);
+      for (size_t q = 0; q < nn; q++)
+        A[q] = want[q] = av(q);
+      for (int q = 0; q < n; q++)
+        x[q] = xv((size_t)q);
+      int c = n / 2 + 1;
+      for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+          want[(size_t)i * n + c] += want[(size_t)i * n + j] * x[j];
+      void *args[] = {&A, &x, &n, &c};
+      wg_range r = range1((n + 63) / 64 * 64, 64, NULL);
+      wg_run(built(o), "own_row", args, &r);
+      for (size_t q = 0; q < nn; q++)
+        if (A[q] != want[q])
+          tl_fail(__FILE__, __LINE__, "%s n=%d: A[%zu] = %g, want %g", levels[o], n, q, A[q], want[q]);
+      free(A), free(want), free(x);
+    }
+}
+
+/* uint: wrapping products and sums, exact */
+TEST(integer_row_dot_product_results)
+{
+  static const int ns[] = {7, 33, 250};
+  for (unsigned o = 0; o < 2; o++)
+    for (unsigned k = 0; k < sizeof(ns) / sizeof(ns[0]); k++) {
+      int n = ns[k];
+      size_t nn = (size_t)n * n;
+      unsigned *A = malloc(nn * 4), *x = malloc((size_t)n * 4), *y = calloc((size_t)n, 4);
+      ASSERT_TRUE(A && x && y);
+      for (size_t q = 0; q < nn; q++)
+        A[q] = (unsigned)(q * 2654435761u >> 3);
+      for (int q = 0; q < n; q++)
+        x[q] = (unsigned)q * 40503u - 77u;
+      void *args[] = {&y, &A, &x, &n};
+      wg_range r = range1((n + 47) / 48 * 48, 48, NULL);
+      wg_run(built(o), "irow", args, &r);
+      for (int i = 0; i < n; i++) {
+        unsigned s = 0;
+        for (int j = 0; j < n; j++)
+          s += A[(size_t)i * n + j] * x[j];
+        if (y[i] != s)
+          tl_fail(__FILE__, __LINE__, "%s n=%d: y[%d] = %u, want %u", levels[o], n, i, y[i], s);
+      }
+      free(A), free(x), free(y);
+    }
+}
