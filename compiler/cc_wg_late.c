@@ -88,12 +88,24 @@ static LLVMValueRef lane_splat_index(LLVMValueRef shuf, unsigned n)
 int cc_wg_late_shuffles(LLVMModuleRef m, LLVMTargetMachineRef tm)
 {
   size_t plen = strlen(LANECL_WG_PREFIX);
+  LLVMValueRef *rows = NULL;
+  unsigned nrows = 0, caprows = 0;
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
     size_t len;
     const char *name = LLVMGetValueName2(f, &len);
-    if (!LLVMIsDeclaration(f) && len > plen && !memcmp(name, LANECL_WG_PREFIX, plen))
-      wg_uniform_gathers(f), wg_image_stores(f), wg_rows(f);
+    if (!LLVMIsDeclaration(f) && len > plen && !memcmp(name, LANECL_WG_PREFIX, plen)) {
+      wg_uniform_gathers(f), wg_image_stores(f);
+      if (wg_rows(f))
+        cc_values_push(&rows, &nrows, &caprows, f);
+    }
   }
+  /* the copies of cc_wg_rows.c's loops: a stored value kept in a register
+   * from one copy to the next, and the stores it makes dead (alias scopes) */
+  char *msg = NULL;
+  if (nrows)
+    cc_run_passes_on(m, tm, "function(gvn,dse)", rows, nrows, &msg);
+  free(msg);
+  free(rows);
   char *feat = LLVMGetTargetMachineFeatureString(tm);
   int avx512 = feat && strstr(feat, "+avx512f");
   LLVMDisposeMessage(feat);

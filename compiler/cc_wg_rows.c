@@ -556,6 +556,47 @@ static LLVMValueRef incoming_from(LLVMValueRef phi, LLVMBasicBlockRef bb)
   return NULL;
 }
 
+/* Bytes one lane's access at address a of value type vt covers. */
+static uint64_t access_bytes(rows_loop *L, LLVMValueRef a, LLVMTypeRef vt)
+{
+  if (LLVMGetTypeKind(LLVMTypeOf(a)) == LLVMVectorTypeKind)
+    return LLVMABISizeOfType(L->td, LLVMGetElementType(vt));
+  return LLVMStoreSizeOfType(L->td, vt);
+}
+
+/* Address and value type of a load-like instruction of the body (NULL: not one). */
+static LLVMValueRef load_address(LLVMValueRef i, LLVMTypeRef *vt)
+{
+  *vt = LLVMTypeOf(i);
+  if (LLVMIsALoadInst(i) || is_call_to(i, "llvm.masked.gather.") || is_call_to(i, "llvm.masked.load."))
+    return LLVMGetOperand(i, 0);
+  return NULL;
+}
+
+static LLVMValueRef disjoint(rows_loop *L, LLVMValueRef alo, LLVMValueRef ahi, LLVMValueRef blo, LLVMValueRef bhi)
+{
+  return LLVMBuildOr(L->b, LLVMBuildICmp(L->b, LLVMIntULE, ahi, blo, ""), LLVMBuildICmp(L->b, LLVMIntULE, bhi, alo, ""),
+                     "rows.apart");
+}
+
+/* inst's metadata `kind` (a list of scopes) with node added. */
+static void md_add(LLVMContextRef c, LLVMValueRef inst, unsigned kind, LLVMMetadataRef *add, unsigned nadd)
+{
+  LLVMValueRef old = LLVMGetMetadata(inst, kind);
+  unsigned n = old ? LLVMGetMDNodeNumOperands(old) : 0;
+  LLVMMetadataRef ops[ROWS_MAX_STORES + 8];
+  LLVMValueRef vals[64];
+  if (n > 64 || n + nadd > sizeof(ops) / sizeof(ops[0]))
+    return;
+  if (old)
+    LLVMGetMDNodeOperands(old, vals);
+  for (unsigned k = 0; k < n; k++)
+    ops[k] = LLVMValueAsMetadata(vals[k]);
+  for (unsigned k = 0; k < nadd; k++)
+    ops[n + k] = add[k];
+  LLVMSetMetadata(inst, kind, LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, ops, n + nadd)));
+}
+
 static int transform(rows_loop *L)
 {
   LLVMContextRef c = L->c;
@@ -564,6 +605,7 @@ static int transform(rows_loop *L)
   unsigned W = L->W;
   int rc = 1;
   vmap pm = {0}, m = {0};
+  int *klass = NULL;
   LLVMValueRef cols[ROWS_MAX_GATHERS][64];
 
   /* the loop's values used after it: through a phi of the exit (the loop
@@ -625,28 +667,79 @@ static int transform(rows_loop *L)
   /* (the exit is next == end: end - start iterations, modulo the width) */
   LLVMValueRef fast = LLVMBuildICmp(L->b, LLVMIntUGE, trip, cW, "rows.enough");
   LLVMValueRef trip64 = LLVMBuildZExtOrBitCast(L->b, trip, i64, "");
-  for (unsigned g = 0; g < L->ngather; g++) {
-    LLVMValueRef gi = L->gather[g];
-    uint64_t esize = LLVMABISizeOfType(L->td, LLVMGetElementType(LLVMTypeOf(gi)));
-    LLVMValueRef a0 = clone_slice(L, &pm, LLVMGetOperand(gi, 0), 0);
-    LLVMValueRef glo, ghi;
-    span(L, a0, 0, &glo, &ghi);
-    ghi = LLVMBuildAdd(L->b, ghi, LLVMBuildMul(L->b, trip64, LLVMConstInt(i64, esize, 0), ""), "");
-    for (unsigned s = 0; s < L->nstore; s++) {
-      LLVMValueRef st = L->store[s];
-      LLVMValueRef sa = store_address(st);
-      LLVMValueRef val = LLVMGetOperand(st, 0);
-      LLVMTypeRef vt = LLVMTypeOf(val);
-      uint64_t bytes = LLVMGetTypeKind(LLVMTypeOf(sa)) == LLVMVectorTypeKind
-                           ? LLVMABISizeOfType(L->td, LLVMGetElementType(vt))
-                           : LLVMStoreSizeOfType(L->td, vt);
-      LLVMValueRef slo, shi;
-      span(L, sa, bytes, &slo, &shi);
-      LLVMValueRef apart = LLVMBuildOr(L->b, LLVMBuildICmp(L->b, LLVMIntULE, ghi, slo, ""),
-                                       LLVMBuildICmp(L->b, LLVMIntULE, shi, glo, ""), "");
-      fast = LLVMBuildAnd(L->b, fast, apart, "rows.apart");
+  /* The stores' addresses: groups of one address value each, [lo, hi) over
+   * the loop (they do not move).  A load of a group's address belongs to it;
+   * the rows and the other loads whose address moves by a constant >= 0
+   * per iteration are read-only ("ro", their span over the loop).  The new
+   * form runs where every ro span and every group are apart: each access
+   * then gets its alias scope, and GVN keeps a group's value in a register
+   * from one copy to the next (tmp[i] += ...: no round trip through memory). */
+  LLVMValueRef gaddr[ROWS_MAX_STORES], glo[ROWS_MAX_STORES], ghi[ROWS_MAX_STORES];
+  uint64_t gbytes[ROWS_MAX_STORES];
+  unsigned ng = 0;
+  for (unsigned x = 0; x < L->ninst; x++) {
+    LLVMValueRef i = L->inst[x], a;
+    LLVMTypeRef vt;
+    uint64_t bytes;
+    if ((a = store_address(i)))
+      bytes = access_bytes(L, a, LLVMTypeOf(LLVMGetOperand(i, 0)));
+    else if ((a = load_address(i, &vt)) && !in_loop(L, a))
+      bytes = access_bytes(L, a, vt);
+    else
+      continue;
+    unsigned g = 0;
+    while (g < ng && gaddr[g] != a)
+      g++;
+    if (g == ng) {
+      if (!store_address(i))
+        continue; /* a load of an address no store has: ro below */
+      gaddr[ng] = a;
+      gbytes[ng++] = 0;
     }
+    if (bytes > gbytes[g])
+      gbytes[g] = bytes;
   }
+  for (unsigned g = 0; g < ng; g++) {
+    span(L, gaddr[g], gbytes[g], &glo[g], &ghi[g]);
+    for (unsigned h = 0; h < g; h++)
+      fast = LLVMBuildAnd(L->b, fast, disjoint(L, glo[g], ghi[g], glo[h], ghi[h]), "rows.fast");
+  }
+  /* class[x]: the group of instruction x, ng for ro, -1 for none */
+  klass = calloc(L->ninst, sizeof(*klass));
+  if (!klass)
+    goto out;
+  for (unsigned x = 0; x < L->ninst; x++) {
+    LLVMValueRef i = L->inst[x], a;
+    LLVMTypeRef vt;
+    klass[x] = -1;
+    a = store_address(i);
+    if (!a)
+      a = load_address(i, &vt);
+    if (!a)
+      continue;
+    for (unsigned g = 0; g < ng; g++)
+      if (gaddr[g] == a)
+        klass[x] = (int)g;
+    if (klass[x] >= 0 || store_address(i))
+      continue;
+    int64_t d;
+    if (!lin(L, a, 0, 0, &d) || d < 0 || d == ANY)
+      continue;
+    /* lanes' first addresses, then d bytes further each iteration */
+    LLVMValueRef lo, hi;
+    span(L, clone_slice(L, &pm, a, 0), access_bytes(L, a, vt), &lo, &hi);
+    if (d)
+      hi = LLVMBuildAdd(L->b, hi, LLVMBuildMul(L->b, LLVMBuildSub(L->b, trip64, LLVMConstInt(i64, 1, 0), ""),
+                                                LLVMConstInt(i64, (uint64_t)d, 0), ""), "");
+    for (unsigned g = 0; g < ng; g++)
+      fast = LLVMBuildAnd(L->b, fast, disjoint(L, lo, hi, glo[g], ghi[g]), "rows.fast");
+    klass[x] = (int)ng;
+  }
+  /* the scopes: one per group, one for ro */
+  LLVMMetadataRef scope[ROWS_MAX_STORES + 1], dom = cc_md_loop_id(c, NULL, 0);
+  for (unsigned g = 0; g <= ng; g++)
+    scope[g] = cc_md_loop_id(c, &dom, 1);
+  unsigned k_scope = LLVMGetMDKindIDInContext(c, "alias.scope", 11), k_noalias = LLVMGetMDKindIDInContext(c, "noalias", 7);
 
   LLVMBasicBlockRef H = LLVMAppendBasicBlockInContext(c, fn, "rows.block");
   LLVMBasicBlockRef D = LLVMAppendBasicBlockInContext(c, fn, "rows.done");
@@ -685,6 +778,8 @@ static int transform(rows_loop *L)
             rows[l] = LLVMBuildLoad2(L->b, vt, p, "rows.row");
             LLVMSetAlignment(rows[l], align ? align : 1);
             cc_copy_metadata(i, rows[l]);
+            md_add(c, rows[l], k_scope, &scope[ng], 1);
+            md_add(c, rows[l], k_noalias, scope, ng);
           }
           transpose(L, rows, cols[g]);
         }
@@ -697,6 +792,15 @@ static int transform(rows_loop *L)
       for (unsigned o = 0; o < n; o++)
         LLVMSetOperand(cl, o, vmap_get(&m, LLVMGetOperand(i, o)));
       LLVMInsertIntoBuilder(L->b, cl);
+      if (klass[x] >= 0) {
+        LLVMMetadataRef others[ROWS_MAX_STORES + 1];
+        unsigned no = 0;
+        for (unsigned g = 0; g <= ng; g++)
+          if ((int)g != klass[x])
+            others[no++] = scope[g];
+        md_add(c, cl, k_scope, &scope[klass[x]], 1);
+        md_add(c, cl, k_noalias, others, no);
+      }
       if (vmap_put(&m, i, cl))
         goto out;
     }
@@ -742,6 +846,7 @@ static int transform(rows_loop *L)
   }
   rc = 0;
 out:
+  free(klass);
   free(pm.from), free(pm.to), free(m.from), free(m.to);
   return rc;
 }
