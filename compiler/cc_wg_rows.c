@@ -26,10 +26,20 @@
  * The new form reads an element before the stores of the iterations that
  * precede it in its run.  Stores in the loop must have addresses that do not
  * change in it (tmp[i] += ..., y[i] = ...), and before the loop the chunk
- * compares the span the rows cover over the whole loop with the span of each
- * store: any overlap (tmp the same buffer as A, say) and the loop runs as it
- * was.  The verdict goes into the kernel's report through a remark on the
- * lane loop ("rows: ..."); cc_wg_verdicts prints it with the region.
+ * compares the spans of the lanes' bytes over the whole loop: the rows', the
+ * other loads whose address moves by a constant, and each store address's
+ * (those must be apart from one another too).  Any overlap (tmp the same
+ * buffer as A, or as y) and the loop runs as it was.  Where they are apart,
+ * the copies' accesses get alias scopes that say so, and GVN and DSE (run
+ * from cc_wg_late_shuffles) keep tmp[i] in a register through a run: one
+ * load and one store per W iterations, not a round trip through memory per
+ * iteration.  (Two work-items' accesses that meet are a data race, so the
+ * check looks at one chunk's.)
+ *
+ * The verdict goes into the kernel's report through a remark on the lane
+ * loop ("rows: ..."); cc_wg_verdicts prints it with the region.  Measured
+ * (GESUMMV, N = 1024, two cores with AVX-512): 1.1-1.3 ms before, 0.2-0.35
+ * after; docs/design-notes.md has the figures.
  */
 #include <stdint.h>
 #include <stdio.h>

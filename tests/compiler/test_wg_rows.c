@@ -162,8 +162,8 @@ TEST(row_dot_product_results_with_arguments_that_are_one_buffer)
   static const int ns[] = {37, 300};
   for (unsigned o = 0; o < 2; o++)
     for (unsigned k = 0; k < sizeof(ns) / sizeof(ns[0]); k++) {
-      run_gesummv(o, ns[k], 64, TMP_IS_Y); /* two stores to one place, in order */
-      run_gesummv(o, ns[k], 64, X_IS_A);   /* x is A's first row */
+      run_gesummv(o, ns[k], 64, TMP_IS_Y); /* two stores to one place: the loop as written */
+      run_gesummv(o, ns[k], 64, X_IS_A);   /* x is A's first row: both only read */
     }
 }
 
