@@ -621,8 +621,6 @@ static void put_verdict(cc_str *out, const verdict *v)
                   v->width);
     if (v->refused && v->why_rank == 2)
       cc_str_printf(out, " (a copy of it not: %s)", v->why);
-    if (v->rows[0])
-      cc_str_printf(out, "; %s", v->rows);
   } else if (v->why_rank == 2) {
     cc_str_printf(out, "lane loop not vectorized: %s", v->why);
   } else if (v->refused) {
@@ -652,6 +650,8 @@ void cc_wg_verdicts(cc_kernel_info *kinfo, uint32_t nkernels, const char *remark
         cc_str_append(&out, p, (size_t)(hit - p));
         put_verdict(&out, &v);
         cc_str_append(&out, hit + plen, len - (size_t)(hit - p) - plen);
+        if (v.rows[0]) /* cc_wg_rows.c's verdict on the inner loop, a line of its own */
+          cc_str_printf(&out, "%s    %s\n", p[len - 1] == '\n' ? "" : "\n", v.rows);
         asked++;
         if (v.width > 1) {
           done++;

@@ -687,27 +687,29 @@ static int transform(rows_loop *L)
   LLVMValueRef gaddr[ROWS_MAX_STORES], glo[ROWS_MAX_STORES], ghi[ROWS_MAX_STORES];
   uint64_t gbytes[ROWS_MAX_STORES];
   unsigned ng = 0;
+  for (unsigned x = 0; x < L->nstore; x++) {
+    LLVMValueRef a = store_address(L->store[x]);
+    unsigned g = 0;
+    while (g < ng && gaddr[g] != a)
+      g++;
+    if (g == ng) {
+      gaddr[ng] = a;
+      gbytes[ng++] = 0;
+    }
+  }
   for (unsigned x = 0; x < L->ninst; x++) {
     LLVMValueRef i = L->inst[x], a;
     LLVMTypeRef vt;
     uint64_t bytes;
     if ((a = store_address(i)))
       bytes = access_bytes(L, a, LLVMTypeOf(LLVMGetOperand(i, 0)));
-    else if ((a = load_address(i, &vt)) && !in_loop(L, a))
+    else if ((a = load_address(i, &vt)))
       bytes = access_bytes(L, a, vt);
     else
       continue;
-    unsigned g = 0;
-    while (g < ng && gaddr[g] != a)
-      g++;
-    if (g == ng) {
-      if (!store_address(i))
-        continue; /* a load of an address no store has: ro below */
-      gaddr[ng] = a;
-      gbytes[ng++] = 0;
-    }
-    if (bytes > gbytes[g])
-      gbytes[g] = bytes;
+    for (unsigned g = 0; g < ng; g++)
+      if (gaddr[g] == a && bytes > gbytes[g])
+        gbytes[g] = bytes;
   }
   for (unsigned g = 0; g < ng; g++) {
     span(L, gaddr[g], gbytes[g], &glo[g], &ghi[g]);
