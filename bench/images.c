@@ -6,7 +6,9 @@
  * input in 8x8 tiles of pixels instead of rows (the index computed by hand),
  * which is what a tiled image layout would cost and save.  The convolution
  * again on RGBA half images and the resize on RGBA unorm16 ones: the same
- * kernels, other formats. */
+ * kernels, other formats.  A 3x3 box blur of a one-channel plane (CL_R, unorm8 or
+ * unorm16, `.x` reads), the planes of video code, beside the same through a
+ * buffer of uchar or ushort. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,7 @@
 #define RW 1024  /* resize: RW x RW RGBA8 to RO x RO */
 #define RO 1536
 #define BW 128   /* box filter: BW^3 floats */
+#define PW 2048  /* plane blur: PW x PW, one channel */
 
 static const char images_src[] =
     "constant sampler_t nearest = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;\n"
@@ -84,13 +87,34 @@ static const char images_src[] =
     "  write_imagef(out, (int2)(x, y), (float4)(x * a, y * a, (x + y) * a, 1.0f)); }\n"
     "kernel void gen_buf(global float4 *out, float a, int W) {\n"
     "  int x = get_global_id(0), y = get_global_id(1);\n"
-    "  out[y * W + x] = (float4)(x * a, y * a, (x + y) * a, 1.0f); }\n";
+    "  out[y * W + x] = (float4)(x * a, y * a, (x + y) * a, 1.0f); }\n"
+    "kernel void blur_img(read_only image2d_t in, write_only image2d_t out) {\n"
+    "  int x = get_global_id(0), y = get_global_id(1); float s = 0.0f;\n"
+    "  for (int j = -1; j <= 1; j++) for (int i = -1; i <= 1; i++)\n"
+    "    s += read_imagef(in, nearest, (int2)(x + i, y + j)).x;\n"
+    "  write_imagef(out, (int2)(x, y), (float4)(s * (1.0f / 9.0f), 0.0f, 0.0f, 1.0f)); }\n"
+    "kernel void blur8_buf(global const uchar *in, global uchar *out, int W, int H) {\n"
+    "  int x = get_global_id(0), y = get_global_id(1); float s = 0.0f;\n"
+    "  for (int j = -1; j <= 1; j++) for (int i = -1; i <= 1; i++)\n"
+    "    s += in[clamp(y + j, 0, H - 1) * W + clamp(x + i, 0, W - 1)];\n"
+    "  out[y * W + x] = convert_uchar_sat_rte(s * (1.0f / 9.0f)); }\n"
+    "kernel void blur16_buf(global const ushort *in, global ushort *out, int W, int H) {\n"
+    "  int x = get_global_id(0), y = get_global_id(1); float s = 0.0f;\n"
+    "  for (int j = -1; j <= 1; j++) for (int i = -1; i <= 1; i++)\n"
+    "    s += in[clamp(y + j, 0, H - 1) * W + clamp(x + i, 0, W - 1)];\n"
+    "  out[y * W + x] = convert_ushort_sat_rte(s * (1.0f / 9.0f)); }\n";
 
 enum { CONV_IMG, CONV_BUF, RESIZE_IMG, RESIZE_BUF, BOX_IMG, BOX_BUF, CONV_TILE, RESIZE_TILE, GEN_IMG, GEN_BUF,
-       CONV_ARG, RESIZE_ARG, CONV_HALF, RESIZE_16 };
+       CONV_ARG, RESIZE_ARG, CONV_HALF, RESIZE_16, BLUR8_IMG, BLUR8_BUF, BLUR16_IMG, BLUR16_BUF };
 static const char *const names[] = {"conv_img",  "conv_buf",    "resize_img", "resize_buf", "box_img",
                                     "box_buf",   "conv_tile",   "resize_tile", "gen_img",   "gen_buf",
-                                    "conv_arg",  "resize_arg",  "conv_img",   "resize_img"};
+                                    "conv_arg",  "resize_arg",  "conv_img",   "resize_img",
+                                    "blur_img",  "blur8_buf",   "blur_img",   "blur16_buf"};
+
+static int is_blur(long kind)
+{
+  return kind == BLUR8_IMG || kind == BLUR8_BUF || kind == BLUR16_IMG || kind == BLUR16_BUF;
+}
 
 /* IEEE half bits -> float. */
 static float half_value(cl_half h)
@@ -138,7 +162,7 @@ typedef struct images_st {
 static int is_image(long kind)
 {
   return kind == CONV_IMG || kind == RESIZE_IMG || kind == BOX_IMG || kind == GEN_IMG || kind == CONV_ARG ||
-         kind == RESIZE_ARG || kind == CONV_HALF || kind == RESIZE_16;
+         kind == RESIZE_ARG || kind == CONV_HALF || kind == RESIZE_16 || kind == BLUR8_IMG || kind == BLUR16_IMG;
 }
 
 static cl_mem image(bench_env *e, cl_mem_object_type type, cl_channel_order order, cl_channel_type ctype,
@@ -226,6 +250,26 @@ static void *images_setup(bench_env *e, long kind)
                    CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, s->in);
     s->dout = image(e, CL_MEM_OBJECT_IMAGE2D, CL_RGBA, CL_UNORM_INT16, s->ow, s->oh, 1, CL_MEM_WRITE_ONLY, NULL);
     break;
+  case BLUR8_IMG: case BLUR8_BUF: case BLUR16_IMG: case BLUR16_BUF: {
+    size_t b = kind == BLUR16_IMG || kind == BLUR16_BUF ? 2 : 1;
+    s->w = s->h = (size_t)(PW * lin) / 16 * 16, s->d = 1;
+    n = s->w * s->h;
+    s->in = malloc(n * b), s->out = malloc(n * b);
+    for (size_t i = 0; i < n; i++)
+      if (b == 2)
+        ((cl_ushort *)s->in)[i] = (cl_ushort)((i * 2654435761u) >> 16);
+      else
+        ((unsigned char *)s->in)[i] = (unsigned char)((i * 2654435761u) >> 24);
+    if (is_image(kind)) {
+      cl_channel_type t = b == 2 ? CL_UNORM_INT16 : CL_UNORM_INT8;
+      s->din = image(e, CL_MEM_OBJECT_IMAGE2D, CL_R, t, s->w, s->h, 1, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, s->in);
+      s->dout = image(e, CL_MEM_OBJECT_IMAGE2D, CL_R, t, s->w, s->h, 1, CL_MEM_WRITE_ONLY, NULL);
+    } else {
+      s->din = bench_buffer(e, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * b, s->in);
+      s->dout = bench_buffer(e, CL_MEM_WRITE_ONLY, n * b, NULL);
+    }
+    break;
+  }
   case GEN_IMG: case GEN_BUF:
     s->w = s->h = (size_t)(CW * lin) / 16 * 16, s->d = 1;
     s->out = malloc(s->w * s->h * 16);
@@ -255,11 +299,15 @@ static void *images_setup(bench_env *e, long kind)
   case CONV_IMG: case CONV_HALF:
     bench_args(s->k, 3, sizeof(cl_mem), &s->din, sizeof(cl_mem), &s->dout, sizeof(cl_mem), &s->dw);
     break;
-  case CONV_BUF: case CONV_TILE:
+  case CONV_BUF: case CONV_TILE: case BLUR8_BUF: case BLUR16_BUF:
+    if (is_blur(kind)) {
+      bench_args(s->k, 4, sizeof(cl_mem), &s->din, sizeof(cl_mem), &s->dout, sizeof(int), &W, sizeof(int), &H);
+      break;
+    }
     bench_args(s->k, 5, sizeof(cl_mem), &s->din, sizeof(cl_mem), &s->dout, sizeof(cl_mem), &s->dw, sizeof(int), &W,
                sizeof(int), &H);
     break;
-  case RESIZE_IMG: case RESIZE_16: case BOX_IMG:
+  case RESIZE_IMG: case RESIZE_16: case BOX_IMG: case BLUR8_IMG: case BLUR16_IMG:
     bench_args(s->k, 2, sizeof(cl_mem), &s->din, sizeof(cl_mem), &s->dout);
     break;
   case CONV_ARG: case RESIZE_ARG: {
@@ -357,6 +405,8 @@ static int images_verify(bench_env *e, void *p)
     size_t bytes = s->kind == RESIZE_BUF || s->kind == RESIZE_TILE ? s->ow * s->oh * 4
                    : s->kind == CONV_BUF || s->kind == CONV_TILE || s->kind == GEN_BUF ? s->w * s->h * 16
                                                                    : s->w * s->h * s->d * 4;
+    if (is_blur(s->kind))
+      bytes = s->w * s->h * (s->kind == BLUR16_BUF ? 2 : 1);
     bench_check(clEnqueueReadBuffer(e->q, s->dout, CL_TRUE, 0, bytes, s->out, 0, NULL, NULL), "read");
   }
   if (s->kind == CONV_IMG || s->kind == CONV_BUF || s->kind == CONV_TILE || s->kind == CONV_ARG ||
@@ -375,6 +425,21 @@ static int images_verify(bench_env *e, void *p)
           if (fabsf((s->kind == CONV_HALF ? half_value(hout[at]) : out[at]) - sum) > tol * (1 + fabsf(sum)))
             return 0;
         }
+    return 1;
+  }
+  if (is_blur(s->kind)) {
+    /* unorm: the image divides by the maximum and multiplies back, so the
+     * two forms may round the ninth apart: a step of 1 */
+    int b16 = s->kind == BLUR16_IMG || s->kind == BLUR16_BUF;
+    for (int y = 0; y < H; y += 3)
+      for (int x = 0; x < W; x++) {
+        float sum = 0;
+        for (int j = -1; j <= 1; j++)
+          for (int i = -1; i <= 1; i++)
+            sum += channel(s->in, (size_t)clampi(y + j, 0, H - 1) * W + clampi(x + i, 0, W - 1), b16 ? 2 : 1);
+        if (fabsf(channel(s->out, (size_t)y * W + x, b16 ? 2 : 1) - sum / 9.0f) > 1.0f)
+          return 0;
+      }
     return 1;
   }
   if (s->kind == GEN_IMG || s->kind == GEN_BUF) {
@@ -436,6 +501,10 @@ const bench_def bench_images_defs[] = {
   I("image bilinear resize RGBA unorm16 1024^2->1536^2 (images)", RESIZE_16),
   I("image 3D box 3x3x3 float 128^3 (images)", BOX_IMG),
   I("image 3D box 3x3x3 float 128^3 (buffers)", BOX_BUF),
+  I("image blur 3x3 R unorm8 2048^2 (images)", BLUR8_IMG),
+  I("image blur 3x3 R unorm8 2048^2 (buffers)", BLUR8_BUF),
+  I("image blur 3x3 R unorm16 2048^2 (images)", BLUR16_IMG),
+  I("image blur 3x3 R unorm16 2048^2 (buffers)", BLUR16_BUF),
   I("image write RGBA float 2048^2 (images)", GEN_IMG),
   I("image write RGBA float 2048^2 (buffers)", GEN_BUF),
   I("image layout probe: conv 5x5 (buffers, input in 8x8 tiles)", CONV_TILE),
