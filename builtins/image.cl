@@ -84,9 +84,9 @@ uint OVLD __attribute__((const)) __lanecl_sampler_bits(sampler_t);
  * descriptor once per work-group; see the overloads), else 0.  With k a
  * constant every dispatch on the format folds away. */
 #define FMT(order, type) ((uint)(order) << 16 | (uint)(type))
-#define ORDER(im, k) ((k) ? (k) >> 16 : (im)->channel_order)
+#define ORDER(im, k) ((k) ? ((k) >> 16) & 0x7fffu : (im)->channel_order)
 #define CTYPE(im, k) ((k) ? (k) & 0xffffu : (im)->channel_data_type)
-#define NCH(im, k) ((k) ? channels_of((k) >> 16) : (im)->num_channels)
+#define NCH(im, k) ((k) ? channels_of(((k) >> 16) & 0x7fffu) : (im)->num_channels)
 
 /* Channels in memory of an order (the runtime's count: the x orders have
  * their padding channel). */
@@ -401,22 +401,123 @@ INLINE int is_bgra8(img_t im, uint f)
   return f == LANECL_IMG_FMT_RGBA8_OR_BGRA8 ? im->channel_order == CLK_BGRA : f == FMT(CLK_BGRA, CLK_UNORM_INT8);
 }
 
-/* The RGBA 16-bit path of float reads and writes: RGBA unorm16, snorm16 or
- * half, in the lane loop's copies only (k a constant, so this folds): the
- * general path (k = 0) converts these formats as the others, and is not
- * made longer by one more path. */
-INLINE int is_rgba16(uint k)
+/* The 16-bit path of float reads and writes: order o (RGBA, R or RG) of
+ * unorm16, snorm16 or half, in the lane loop's copies only (k a constant,
+ * so this folds): the general path (k = 0) converts these formats as the
+ * others, and is not made longer by one more path. */
+INLINE int is_f16(uint k, uint o)
 {
-  return k == LANECL_IMG_FMT_RGBA16_FLOAT || k == FMT(CLK_RGBA, CLK_UNORM_INT16) ||
-         k == FMT(CLK_RGBA, CLK_SNORM_INT16) || k == FMT(CLK_RGBA, CLK_HALF_FLOAT);
+  return k == (0x80000000u | FMT(o, CLK_UNORM_INT16)) || k == FMT(o, CLK_UNORM_INT16) ||
+         k == FMT(o, CLK_SNORM_INT16) || k == FMT(o, CLK_HALF_FLOAT);
 }
 
-/* Its channel type: from f, or from the descriptor when f is
- * LANECL_IMG_FMT_RGBA16_FLOAT (the same for every work-item: the
- * conversions select on it, and the lane loop stays one). */
+INLINE int is_rgba16(uint k)
+{
+  return is_f16(k, CLK_RGBA);
+}
+
+/* Its channel type: from f, or from the descriptor when f is one of the
+ * LANECL_IMG_FMT_*16_FLOAT (the same for every work-item: the conversions
+ * select on it, and the lane loop stays one). */
 INLINE uint rgba16_type(img_t im, uint f)
 {
-  return f == LANECL_IMG_FMT_RGBA16_FLOAT ? im->channel_data_type : f & 0xffffu;
+  return f >> 31 ? im->channel_data_type : f & 0xffffu;
+}
+
+/* The floats of half bits h (zero-extended), as the conversion from half
+ * gives them (a NaN quieted), by integer operations: with several reads in
+ * a lane loop, the loop vectorizer's cost of a vector conversion from half
+ * (scalarized on x86 without AVX512-FP16) made it pick 4 lanes instead of
+ * 16. */
+INLINE float4 half_bits_to_float(uint4 h)
+{
+  uint4 s = (h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+  uint4 normal = s | ((e + 112u) << 23) | (m << 13);
+  uint4 special = s | 0x7f800000u | (m << 13) | (as_uint4(m != 0u) & 0x400000u);
+  uint4 sub = s | as_uint4(convert_float4(m) * 0x1p-24f);
+  return as_float4(e == 0u ? sub : e == 31u ? special : normal);
+}
+
+/* 16-bit channels (zero-extended) of type t16 (unorm16, snorm16, half) to
+ * float: the general path's conversions, selected by the type; ih: half by
+ * half_bits_to_float. */
+INLINE float4 dec16(uint t16, uint4 u, int ih)
+{
+  int sn = t16 == CLK_SNORM_INT16;
+  float4 n = fmax(convert_float4(sn ? as_int4(u << 16) >> 16 : as_int4(u)) / (sn ? 32767.0f : 65535.0f), -1.0f);
+  float4 h = ih ? half_bits_to_float(u) : convert_float4(as_half4(convert_ushort4(u)));
+  return t16 == CLK_HALF_FLOAT ? h : n;
+}
+
+/* And back, rounded and saturated as the general path does (low 16 bits). */
+INLINE uint4 enc16(uint t16, float4 c)
+{
+  uint4 h = convert_uint4(as_ushort4(convert_half4_rte(c)));
+  uint4 n = t16 == CLK_SNORM_INT16 ? as_uint4(convert_int4(convert_short4_sat_rte(fmax(c * 32767.0f, -32767.0f))))
+                                   : convert_uint4(convert_ushort4_sat_rte(c * 65535.0f));
+  return t16 == CLK_HALF_FLOAT ? h : n;
+}
+
+/* ---- R and RG texels of 8- and 16-bit channels, in the copies ----
+ * One load or store of the texel's 1, 2 or 4 bytes, typed by its size:
+ * x86 has no gathers of bytes or halves, so the loop vectorizer scalarizes
+ * a read of 1 or 2 bytes, and the compiler's access rewrite
+ * (cc_wg_affine.c, which the copies of these formats ask for) makes it a
+ * gather again, a plain vector load where W lanes read W neighbouring
+ * texels.  These formats' k: R or RG of unorm8, int8, uint8, unorm16
+ * (snorm16, half: LANECL_IMG_FMT_R16_FLOAT, _RG16_FLOAT), int16, uint16. */
+
+/* Channels of a small format k (1 or 2), 0 when k is none. */
+INLINE uint small_nch(uint k)
+{
+  uint o = (k >> 16) & 0x7fffu, t = k & 0xffffu;
+  if (!k || (o != CLK_R && o != CLK_RG))
+    return 0;
+  if (k >> 31)
+    return t == CLK_UNORM_INT16 ? (o == CLK_RG ? 2 : 1) : 0;
+  switch (t) {
+  case CLK_UNORM_INT8:
+  case CLK_SIGNED_INT8:
+  case CLK_UNSIGNED_INT8:
+  case CLK_UNORM_INT16:
+  case CLK_SNORM_INT16:
+  case CLK_HALF_FLOAT:
+  case CLK_SIGNED_INT16:
+  case CLK_UNSIGNED_INT16:
+    return o == CLK_RG ? 2 : 1;
+  default:
+    return 0;
+  }
+}
+
+/* Bits of a channel of small format k: 8 or 16. */
+INLINE uint small_bits(uint k)
+{
+  uint t = k & 0xffffu;
+  return t == CLK_UNORM_INT8 || t == CLK_SIGNED_INT8 || t == CLK_UNSIGNED_INT8 ? 8 : 16;
+}
+
+/* The nch channels of bits each at pixel x of row, zero-extended (the
+ * others 0). */
+INLINE uint4 load_small(__global const uchar *row, int x, uint nch, uint bits)
+{
+  uint bytes = nch * bits / 8;
+  uint w = bytes == 1 ? row[x] : bytes == 2 ? ((__global const ushort *)row)[x] : ((__global const uint *)row)[x];
+  uint m = bits == 8 ? 0xffu : 0xffffu;
+  return (uint4)(w & m, nch == 2 ? (w >> bits) & m : 0u, 0u, 0u);
+}
+
+/* And the reverse: one store of the texel's bytes. */
+INLINE void store_small(__global uchar *row, int x, uint nch, uint bits, uint4 v)
+{
+  uint bytes = nch * bits / 8, m = bits == 8 ? 0xffu : 0xffffu;
+  uint w = (v.x & m) | (nch == 2 ? (v.y & m) << bits : 0u);
+  if (bytes == 1)
+    row[x] = (uchar)w;
+  else if (bytes == 2)
+    ((__global ushort *)row)[x] = (ushort)w;
+  else
+    ((__global uint *)row)[x] = w;
 }
 
 /* An RGBA texel of 16-bit channels: two 32-bit loads (a pixel is 8-byte
@@ -455,13 +556,14 @@ INLINE float4 fetch_f(img_t im, uint k, int x, int y, int z)
   }
   if (f == FMT(CLK_R, CLK_FLOAT))
     return (float4)(((__global const float *)row)[x], 0.0f, 0.0f, 1.0f);
-  if (is_rgba16(k)) {
-    /* the general path's conversions, selected by the type */
-    uint t16 = rgba16_type(im, f);
-    uint4 u = load16x4(row, x);
-    int sn = t16 == CLK_SNORM_INT16;
-    float4 n = fmax(convert_float4(sn ? as_int4(u << 16) >> 16 : as_int4(u)) / (sn ? 32767.0f : 65535.0f), -1.0f);
-    return t16 == CLK_HALF_FLOAT ? convert_float4(as_half4(convert_ushort4(u))) : n;
+  if (is_rgba16(k))
+    return dec16(rgba16_type(im, f), load16x4(row, x), 0);
+  uint sn = small_nch(k);
+  if (sn) {
+    uint t = rgba16_type(im, f), bits = small_bits(k);
+    uint4 u = load_small(row, x, sn, bits);
+    float4 c = bits == 8 ? convert_float4(u) / 255.0f : dec16(t, u, 1);
+    return (float4)(c.x, sn == 2 ? c.y : 0.0f, 0.0f, 1.0f);
   }
   float4 c = swz_float(order, raw_f(im, k, row, x));
   if (is_srgb(order))
@@ -482,6 +584,16 @@ INLINE int4 fetch_i(img_t im, uint k, int x, int y, int z)
     return as_int4(load16x4(row, x) << 16) >> 16;
   if (k == FMT(CLK_RGBA, CLK_UNSIGNED_INT16))
     return as_int4(load16x4(row, x));
+  uint sn = small_nch(k);
+  if (sn) {
+    uint bits = small_bits(k), t = k & 0xffffu;
+    int4 c = as_int4(load_small(row, x, sn, bits));
+    if (t == CLK_SIGNED_INT8)
+      c = c << 24 >> 24;
+    else if (t == CLK_SIGNED_INT16)
+      c = c << 16 >> 16;
+    return (int4)(c.x, sn == 2 ? c.y : 0, 0, 1);
+  }
   return swz_int(ORDER(im, k), raw_i(im, k, row, x));
 }
 
@@ -749,12 +861,14 @@ INLINE void store_f(img_t im, uint k, int x, int y, int z, int dims, float4 c)
     return;
   }
   if (is_rgba16(k)) {
-    /* the general path's conversions, selected by the type */
-    uint t16 = rgba16_type(im, f);
-    uint4 h = convert_uint4(as_ushort4(convert_half4_rte(c)));
-    uint4 n = t16 == CLK_SNORM_INT16 ? as_uint4(convert_int4(convert_short4_sat_rte(fmax(c * 32767.0f, -32767.0f))))
-                                     : convert_uint4(convert_ushort4_sat_rte(c * 65535.0f));
-    store16x4(row, x, t16 == CLK_HALF_FLOAT ? h : n);
+    store16x4(row, x, enc16(rgba16_type(im, f), c));
+    return;
+  }
+  uint sn = small_nch(k);
+  if (sn) {
+    uint bits = small_bits(k);
+    uint4 v = bits == 8 ? convert_uint4(convert_uchar4_sat_rte(c * 255.0f)) : enc16(rgba16_type(im, f), c);
+    store_small(row, x, sn, bits, v);
     return;
   }
   if (is_srgb(order)) {
@@ -837,6 +951,16 @@ INLINE void store_i(img_t im, uint k, int x, int y, int z, int dims, int4 c, int
   }
   if (k == FMT(CLK_RGBA, CLK_UNSIGNED_INT16)) {
     store16x4(row, x, convert_uint4(sign ? convert_ushort4_sat(m) : convert_ushort4_sat(u)));
+    return;
+  }
+  uint sn = small_nch(k);
+  if (sn) {
+    uint t = k & 0xffffu;
+    uint4 v = t == CLK_SIGNED_INT8      ? as_uint4(convert_int4(sign ? convert_char4_sat(m) : convert_char4_sat(u)))
+              : t == CLK_UNSIGNED_INT8  ? convert_uint4(sign ? convert_uchar4_sat(m) : convert_uchar4_sat(u))
+              : t == CLK_SIGNED_INT16   ? as_uint4(convert_int4(sign ? convert_short4_sat(m) : convert_short4_sat(u)))
+                                        : convert_uint4(sign ? convert_ushort4_sat(m) : convert_ushort4_sat(u));
+    store_small(row, x, sn, small_bits(k), v);
     return;
   }
   switch (CTYPE(im, k)) {

@@ -36,11 +36,14 @@
 
 /* The format argument k of the builtins' __lanecl_imgk_* (image.cl), where
  * the compiler knows the format: channel order << 16 | channel type; and
- * two that no channel order has (bit 31): "RGBA or BGRA, unorm8" (the order
- * read from the descriptor, a swizzle) and "RGBA, unorm16, snorm16 or half"
- * (the type read from the descriptor, a select between the conversions). */
+ * some that no channel order has (bit 31): "RGBA or BGRA, unorm8" (the order
+ * read from the descriptor, a swizzle) and "RGBA (R, RG), unorm16, snorm16
+ * or half" (the type read from the descriptor, a select between the
+ * conversions). */
 #define LANECL_IMG_FMT_RGBA8_OR_BGRA8 0x90B510D2u
 #define LANECL_IMG_FMT_RGBA16_FLOAT 0x90B510D3u
+#define LANECL_IMG_FMT_R16_FLOAT 0x90B010D3u
+#define LANECL_IMG_FMT_RG16_FLOAT 0x90B210D3u
 
 #ifdef __OPENCL_C_VERSION__
 typedef __global uchar *lanecl_image_data;

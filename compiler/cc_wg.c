@@ -220,7 +220,7 @@ static int wg_kernel(wg_gen *g, char **err)
   free(vec_state);
   if (rc)
     return rc;
-  if (outer || (vec_regions && wg_wants_plain_accesses(g)))
+  if (outer || (vec_regions && (wg_wants_plain_accesses(g) || g->img_plain)))
     wg_add_string_attr(g, g->wg, WG_OUTER_ATTR, "1");
 
   g->scalarize = vec_regions && has_vector_code(g->body);

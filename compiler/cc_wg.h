@@ -213,7 +213,8 @@ typedef struct wg_gen {
   unsigned img_n, img_nver;
   unsigned img_param[WG_IMG_MAX];
   int img_kind[WG_IMG_MAX];
-  int img_wide[WG_IMG_MAX];  /* some access uses more than the first channel */
+  unsigned img_nch[WG_IMG_MAX];  /* channels its accesses use: 1 (R), 2 (RG) or 4 (RGBA) */
+  int img_plain;  /* copies of narrow texels: the access rewrite (cc_wg_affine.c) */
   int img_busy;
   uint64_t img_states;  /* bit s: the lane loop of state s has copies */
   /* the sampler arguments of the reads that take the copies: each copy is

@@ -48,6 +48,7 @@
 /* cl_channel_order / cl_channel_type values (CL/cl.h). */
 enum {
   IMG_R = 0x10B0,
+  IMG_RG = 0x10B2,
   IMG_RGBA = 0x10B5,
   IMG_BGRA = 0x10B6,
   IMG_DEPTH = 0x10BD,
@@ -67,30 +68,33 @@ enum {
 
 enum { K_NONE, K_FLOAT, K_SINT, K_UINT, K_DEPTH, K_MIXED };
 
-/* Copy c's format (1 to 3) for an image of kind k, wide when some access of
- * it uses more channels than the first; 0 when none.  Copy 1 has 32-bit
- * channels, copy 2 8-bit ones (depth: float, unorm16), copy 3 16-bit ones
- * (RGBA only). */
-static uint32_t cand(int k, int wide, unsigned c)
+/* The order of an image whose accesses use nch channels (1, 2 or 4). */
+static unsigned order_of(unsigned nch)
 {
-  unsigned o = wide ? IMG_RGBA : IMG_R;
+  return nch == 1 ? IMG_R : nch == 2 ? IMG_RG : IMG_RGBA;
+}
+
+/* Copy c's format (1 to 3) for an image of kind k whose accesses use nch
+ * channels (R, RG or RGBA); 0 when none.  Copy 1 has 32-bit channels,
+ * copy 2 8-bit ones (depth: float, unorm16), copy 3 16-bit ones. */
+static uint32_t cand(int k, unsigned nch, unsigned c)
+{
+  unsigned o = order_of(nch);
   if (c == 3) {
-    if (!wide)
-      return 0;
     switch (k) {
     case K_FLOAT:
-      return LANECL_IMG_FMT_RGBA16_FLOAT;
+      return nch == 4 ? LANECL_IMG_FMT_RGBA16_FLOAT : nch == 2 ? LANECL_IMG_FMT_RG16_FLOAT : LANECL_IMG_FMT_R16_FLOAT;
     case K_SINT:
-      return IMG_FMT(IMG_RGBA, IMG_SIGNED_INT16);
+      return IMG_FMT(o, IMG_SIGNED_INT16);
     case K_UINT:
-      return IMG_FMT(IMG_RGBA, IMG_UNSIGNED_INT16);
+      return IMG_FMT(o, IMG_UNSIGNED_INT16);
     default:
       return 0;
     }
   }
   switch (k) {
   case K_FLOAT:
-    return c == 1 ? IMG_FMT(o, IMG_FLOAT) : wide ? LANECL_IMG_FMT_RGBA8_OR_BGRA8 : IMG_FMT(o, IMG_UNORM_INT8);
+    return c == 1 ? IMG_FMT(o, IMG_FLOAT) : nch == 4 ? LANECL_IMG_FMT_RGBA8_OR_BGRA8 : IMG_FMT(o, IMG_UNORM_INT8);
   case K_SINT:
     return IMG_FMT(o, c == 1 ? IMG_SIGNED_INT32 : IMG_SIGNED_INT8);
   case K_UINT:
@@ -102,7 +106,7 @@ static uint32_t cand(int k, int wide, unsigned c)
   }
 }
 
-static const char *cand_name(int k, int wide, unsigned c)
+static const char *cand_name(int k, unsigned nch, unsigned c)
 {
   static const char *const n[][3] = {{"", "", ""},
                                      {"float", "unorm8", "unorm16/snorm16/half"},
@@ -111,45 +115,265 @@ static const char *cand_name(int k, int wide, unsigned c)
                                      {"float", "unorm16", ""}};
   static char buf[32];
   snprintf(buf, sizeof(buf), "%s %s",
-           k == K_DEPTH                     ? "DEPTH"
-           : cand(k, wide, c) == LANECL_IMG_FMT_RGBA8_OR_BGRA8 ? "RGBA/BGRA"
-           : wide                           ? "RGBA"
-                                            : "R",
+           k == K_DEPTH                                       ? "DEPTH"
+           : cand(k, nch, c) == LANECL_IMG_FMT_RGBA8_OR_BGRA8 ? "RGBA/BGRA"
+           : nch == 4                                         ? "RGBA"
+           : nch == 2                                         ? "RG"
+                                                              : "R",
            n[k][c - 1]);
   return buf;
 }
 
-/* Only lane 0 of v (an image read's result) is used. */
-static int lane0_only(LLVMValueRef v)
+/* The formats a copy's format f stands for (up to 3, the rest 0): the
+ * builtins swizzle (RGBA8_OR_BGRA8) or select the conversion (*16_FLOAT)
+ * by the descriptor. */
+static void cand_formats(uint32_t f, uint32_t fs[3])
 {
-  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
-    LLVMValueRef user = LLVMGetUser(u);
-    if (!LLVMIsAExtractElementInst(user))
-      return 0;
-    LLVMValueRef idx = LLVMGetOperand(user, 1);
-    if (!LLVMIsAConstantInt(idx) || LLVMConstIntGetZExtValue(idx) != 0)
-      return 0;
+  fs[0] = f, fs[1] = fs[2] = 0;
+  if (f == LANECL_IMG_FMT_RGBA8_OR_BGRA8) {
+    fs[0] = IMG_FMT(IMG_RGBA, IMG_UNORM_INT8);
+    fs[1] = IMG_FMT(IMG_BGRA, IMG_UNORM_INT8);
+  } else if (f >> 31) {
+    unsigned o = (f >> 16) & 0x7fff;
+    fs[0] = IMG_FMT(o, IMG_UNORM_INT16);
+    fs[1] = IMG_FMT(o, IMG_SNORM_INT16);
+    fs[2] = IMG_FMT(o, IMG_HALF_FLOAT);
   }
-  return 1;
 }
 
-/* Lanes 1-3 of v (a value written to an image) are constants:
- * (float4)(x, 0, 0, 1). */
-static int lanes_after_0_constant(LLVMValueRef v)
+/* ---- which channels an access uses ----
+ * Only a guess of the image's order (R, RG or RGBA), which picks the
+ * copies' formats: each copy runs only on images of its formats, so a
+ * wrong guess costs the copy, not the result.  Reads: the lanes of the
+ * result that something uses, through element-wise operations, phis,
+ * selects, shuffles and insertions (the front end and the early passes
+ * add .x of two reads as an extract of their vector sum, carry a float4
+ * through a loop's phi, ...) up to extracts of constant lanes; anything
+ * else uses every lane.  Writes: the lanes of the value that are not
+ * constants. */
+
+#define LANES_MAX_NODES 48
+#define LANES_ALL (~0ull)
+
+/* An intrinsic or builtin whose lane i depends on lane i of its vector
+ * arguments only. */
+static int elementwise_call(LLVMValueRef call)
 {
-  for (unsigned depth = 0; depth < 8; depth++) {
-    if (LLVMIsAConstant(v))
+  static const char *const intr[] = {"llvm.fmuladd.", "llvm.fma.",    "llvm.fabs.",    "llvm.minnum.", "llvm.maxnum.",
+                                     "llvm.sqrt.",    "llvm.floor.",  "llvm.ceil.",    "llvm.rint.",   "llvm.trunc.",
+                                     "llvm.round.",   "llvm.copysign.", "llvm.smin.",  "llvm.smax.",   "llvm.umin.",
+                                     "llvm.umax.",    "llvm.minimum.", "llvm.maximum.", "llvm.exp.",   "llvm.log.",
+                                     "llvm.exp2.",    "llvm.log2.",   "llvm.pow.",     "llvm.abs."};
+  static const char *const fns[] = {"fabs", "fmin", "fmax", "fma", "mad", "mix", "clamp", "min", "max", "sqrt", "rsqrt",
+                                    "native_sqrt", "native_rsqrt", "native_recip", "native_divide", "native_exp",
+                                    "native_log", "native_powr", "half_sqrt", "hypot", "floor", "ceil", "rint", "round",
+                                    "trunc", "exp", "exp2", "log", "log2", "pow", "powr", "pown", "sin", "cos", "atan2",
+                                    "step", "smoothstep", "sign", "copysign", "fdim", "fmod", "abs", "select",
+                                    "bitselect", "mul24", "mad24", "add_sat", "sub_sat", "hadd", "rhadd"};
+  for (unsigned i = 0; i < sizeof(intr) / sizeof(intr[0]); i++)
+    if (cc_callee_has_prefix(call, intr[i]))
       return 1;
-    if (!LLVMIsAInsertElementInst(v))
-      return 0;
-    LLVMValueRef idx = LLVMGetOperand(v, 2);
-    if (!LLVMIsAConstantInt(idx))
-      return 0;
-    if (LLVMConstIntGetZExtValue(idx) != 0 && !LLVMIsAConstant(LLVMGetOperand(v, 1)))
-      return 0;
-    v = LLVMGetOperand(v, 0);
+  wg_mangled mg;
+  if (!wg_demangle(call, &mg))
+    return 0;
+  size_t rest;
+  if (wg_ident_starts(&mg, "convert_", &rest))
+    return 1;
+  for (unsigned i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
+    if (wg_ident_is(&mg, fns[i]))
+      return 1;
+  return 0;
+}
+
+static unsigned vec_lanes(LLVMValueRef v)
+{
+  LLVMTypeRef t = LLVMTypeOf(v);
+  return LLVMGetTypeKind(t) == LLVMVectorTypeKind ? LLVMGetVectorSize(t) : 0;
+}
+
+static uint64_t lanes_below(unsigned n)
+{
+  return n >= 64 ? LANES_ALL : (1ull << n) - 1;
+}
+
+/* user, a user of the vector v, passes lane i of v to its lane i (an
+ * element-wise operation of as many lanes). */
+static int lanewise_user(LLVMValueRef user, LLVMValueRef v)
+{
+  unsigned n = vec_lanes(v);
+  if (!n || vec_lanes(user) != n)
+    return 0;
+  if (LLVMIsABinaryOperator(user) || LLVMIsAUnaryOperator(user) || LLVMIsACmpInst(user) || LLVMIsAPHINode(user) ||
+      LLVMIsASelectInst(user) || LLVMIsAFreezeInst(user))
+    return 1;
+  if (LLVMIsACastInst(user))
+    return 1; /* the same number of lanes */
+  if (LLVMIsACallInst(user) && elementwise_call(user)) {
+    /* v an argument, not the callee */
+    return LLVMGetCalledValue(user) != v;
   }
   return 0;
+}
+
+/* The lanes of v that user uses, given the lanes of user that are used
+ * (um); LANES_ALL where it can't tell. */
+static uint64_t lanes_through(LLVMValueRef user, LLVMValueRef v, uint64_t um)
+{
+  unsigned n = vec_lanes(v);
+  if (LLVMIsAExtractElementInst(user)) {
+    LLVMValueRef idx = LLVMGetOperand(user, 1);
+    if (LLVMIsAConstantInt(idx) && LLVMConstIntGetZExtValue(idx) < n && n <= 64)
+      return 1ull << LLVMConstIntGetZExtValue(idx);
+    return lanes_below(n);
+  }
+  if (LLVMIsAInsertElementInst(user) && LLVMGetOperand(user, 0) == v && LLVMGetOperand(user, 1) != v) {
+    LLVMValueRef idx = LLVMGetOperand(user, 2);
+    if (LLVMIsAConstantInt(idx) && LLVMConstIntGetZExtValue(idx) < 64)
+      um &= ~(1ull << LLVMConstIntGetZExtValue(idx));
+    return um & lanes_below(n);
+  }
+  if (LLVMIsAShuffleVectorInst(user)) {
+    unsigned out = LLVMGetNumMaskElements(user);
+    uint64_t m = 0;
+    for (unsigned j = 0; j < out && j < 64; j++) {
+      if (!(um >> j & 1))
+        continue;
+      int e = LLVMGetMaskValue(user, j);
+      if (e < 0)
+        continue;
+      if (LLVMGetOperand(user, 0) == v && (unsigned)e < n)
+        m |= 1ull << e;
+      if (LLVMGetOperand(user, 1) == v && (unsigned)e >= n && (unsigned)e - n < 64)
+        m |= 1ull << (e - n);
+    }
+    return out > 64 ? lanes_below(n) : m;
+  }
+  if (lanewise_user(user, v))
+    return um & lanes_below(n);
+  return lanes_below(n);
+}
+
+/* A user whose used lanes lanes_through needs (its own node). */
+static int lanes_node(LLVMValueRef user, LLVMValueRef v)
+{
+  if (LLVMIsAExtractElementInst(user))
+    return 0;
+  if (LLVMIsAInsertElementInst(user))
+    return LLVMGetOperand(user, 0) == v && LLVMGetOperand(user, 1) != v;
+  if (LLVMIsAShuffleVectorInst(user))
+    return LLVMGetNumMaskElements(user) <= 64;
+  return lanewise_user(user, v);
+}
+
+/* The lanes of v (a read's result) that are used: the least fixed point
+ * over the values v reaches through lane-preserving users. */
+static uint64_t lanes_used(LLVMValueRef v)
+{
+  LLVMValueRef node[LANES_MAX_NODES];
+  uint64_t used[LANES_MAX_NODES];
+  unsigned n = 0;
+  node[n] = v, used[n++] = 0;
+  for (unsigned i = 0; i < n; i++)
+    for (LLVMUseRef u = LLVMGetFirstUse(node[i]); u; u = LLVMGetNextUse(u)) {
+      LLVMValueRef user = LLVMGetUser(u);
+      if (!lanes_node(user, node[i]))
+        continue;
+      unsigned j = 0;
+      while (j < n && node[j] != user)
+        j++;
+      if (j < n)
+        continue;
+      if (n == LANES_MAX_NODES)
+        return LANES_ALL;
+      node[n] = user, used[n++] = 0;
+    }
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (unsigned i = n; i-- > 0;) {
+      uint64_t m = 0;
+      for (LLVMUseRef u = LLVMGetFirstUse(node[i]); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        uint64_t um = LANES_ALL;
+        for (unsigned j = 0; j < n; j++)
+          if (node[j] == user && lanes_node(user, node[i]))
+            um = used[j];
+        m |= lanes_through(user, node[i], um);
+      }
+      if (m != used[i])
+        used[i] = m, changed = 1;
+    }
+  }
+  return used[0];
+}
+
+/* The lanes of v (a value written to an image) that are not constants:
+ * (float4)(x, 0, 0, 1) has lane 0. */
+static uint64_t lanes_varying(LLVMValueRef v, unsigned depth)
+{
+  unsigned n = vec_lanes(v);
+  if (LLVMIsAConstant(v))
+    return 0;
+  if (!n || n > 64 || !depth)
+    return LANES_ALL;
+  if (LLVMIsAInsertElementInst(v)) {
+    LLVMValueRef idx = LLVMGetOperand(v, 2);
+    uint64_t m = lanes_varying(LLVMGetOperand(v, 0), depth - 1);
+    if (!LLVMIsAConstantInt(idx) || LLVMConstIntGetZExtValue(idx) >= n)
+      return LANES_ALL;
+    uint64_t bit = 1ull << LLVMConstIntGetZExtValue(idx);
+    return (m & ~bit) | (LLVMIsAConstant(LLVMGetOperand(v, 1)) ? 0 : bit);
+  }
+  if (LLVMIsAShuffleVectorInst(v)) {
+    LLVMValueRef a = LLVMGetOperand(v, 0), b = LLVMGetOperand(v, 1);
+    unsigned na = vec_lanes(a);
+    uint64_t ma = lanes_varying(a, depth - 1), mb = lanes_varying(b, depth - 1), m = 0;
+    for (unsigned j = 0; j < n; j++) {
+      int e = LLVMGetMaskValue(v, j);
+      if (e >= 0 && ((unsigned)e < na ? ma >> e & 1 : (unsigned)e - na >= 64 || mb >> (e - na) & 1))
+        m |= 1ull << j;
+    }
+    return m;
+  }
+  if (LLVMIsABinaryOperator(v) || LLVMIsAUnaryOperator(v) || (LLVMIsACastInst(v) && vec_lanes(LLVMGetOperand(v, 0)) == n)) {
+    uint64_t m = 0;
+    for (int i = 0; i < LLVMGetNumOperands(v); i++)
+      m |= lanes_varying(LLVMGetOperand(v, i), depth - 1);
+    return m;
+  }
+  return LANES_ALL;
+}
+
+/* The constant at lane j of v (a value written), NULL when not known. */
+static LLVMValueRef lane_constant(LLVMValueRef v, unsigned j, unsigned depth)
+{
+  unsigned n = vec_lanes(v);
+  if (!n || j >= n || !depth)
+    return NULL;
+  if (LLVMIsAConstant(v))
+    return LLVMGetAggregateElement(v, j);
+  if (LLVMIsAInsertElementInst(v)) {
+    LLVMValueRef idx = LLVMGetOperand(v, 2);
+    if (!LLVMIsAConstantInt(idx))
+      return NULL;
+    if (LLVMConstIntGetZExtValue(idx) == j)
+      return LLVMIsAConstant(LLVMGetOperand(v, 1)) ? LLVMGetOperand(v, 1) : NULL;
+    return lane_constant(LLVMGetOperand(v, 0), j, depth - 1);
+  }
+  if (LLVMIsAShuffleVectorInst(v)) {
+    int e = LLVMGetMaskValue(v, j);
+    unsigned na = vec_lanes(LLVMGetOperand(v, 0));
+    if (e < 0)
+      return NULL;
+    return (unsigned)e < na ? lane_constant(LLVMGetOperand(v, 0), (unsigned)e, depth - 1)
+                            : lane_constant(LLVMGetOperand(v, 1), (unsigned)e - na, depth - 1);
+  }
+  return NULL;
+}
+
+/* Channels of an order that covers the lanes m: 1, 2 or 4. */
+static unsigned nch_of(uint64_t m)
+{
+  return !(m & ~1ull) ? 1 : !(m & ~3ull) ? 2 : 4;
 }
 
 static const char *const img_fns[] = {"read_imagef", "read_imageh", "read_imagei", "read_imageui",
@@ -184,7 +408,7 @@ static int img_slot(wg_gen *g, unsigned p)
     return -1;
   g->img_param[g->img_n] = p;
   g->img_kind[g->img_n] = K_NONE;
-  g->img_wide[g->img_n] = 0;
+  g->img_nch[g->img_n] = 1;
   return (int)g->img_n++;
 }
 
@@ -342,6 +566,7 @@ static LLVMValueRef smp_class_holds(wg_gen *g, unsigned v, LLVMValueRef bits)
 int wg_image_specialize(wg_gen *g)
 {
   g->img_n = 0;
+  g->img_plain = 0;
   g->img_nver = 0;
   g->img_smp_n = 0;
   g->img_smp_float = 0;
@@ -379,9 +604,18 @@ int wg_image_specialize(wg_gen *g)
           g->img_smp_float = 1;
       }
       int write = mg.ident[0] == 'w';
-      if (kind != K_DEPTH && (write ? !lanes_after_0_constant(LLVMGetOperand(i, LLVMGetNumArgOperands(i) - 1))
-                                    : !lane0_only(i)))
-        g->img_wide[s] = 1;
+      if (kind != K_DEPTH) {
+        LLVMValueRef val = LLVMGetOperand(i, LLVMGetNumArgOperands(i) - 1);
+        unsigned nch = nch_of(write ? lanes_varying(val, 8) : lanes_used(i));
+        /* a write guesses RG from (x, y, 0, a) only: (x, y, 0.5, 1) is
+         * more likely an RGBA pixel */
+        if (write && nch == 2) {
+          LLVMValueRef z = lane_constant(val, 2, 8);
+          if (!z || !LLVMIsNull(z))
+            nch = 4;
+        }
+        g->img_nch[s] = nch > g->img_nch[s] ? nch : g->img_nch[s];
+      }
       g->img_kind[s] = other_sampler ? K_MIXED
                        : g->img_kind[s] == K_NONE || g->img_kind[s] == kind ? kind
                                                                             : K_MIXED;
@@ -401,7 +635,7 @@ int wg_image_specialize(wg_gen *g)
   /* The copies some image has a format for. */
   for (unsigned c = 0; c < WG_IMG_COPIES; c++)
     for (unsigned s = 0; s < g->img_n; s++)
-      if (cand(g->img_kind[s], g->img_wide[s], c + 1))
+      if (cand(g->img_kind[s], g->img_nch[s], c + 1))
         g->img_nver = c + 1;
   int any = 0;
   for (unsigned j = 0; j < ncalls; j++) {
@@ -419,7 +653,7 @@ int wg_image_specialize(wg_gen *g)
     LLVMValueRef c = LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, g->p_fast, wg_c32(g, 8), ""), wg_c32(g, 3), "img.copy");
     LLVMValueRef k = wg_c32(g, 0);
     for (unsigned v = g->img_nver; v >= 1; v--)
-      k = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, c, wg_c32(g, v), ""), wg_c32(g, cand(kind, g->img_wide[s], v)),
+      k = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, c, wg_c32(g, v), ""), wg_c32(g, cand(kind, g->img_nch[s], v)),
                           k, "img.fmt");
     unsigned na = LLVMGetNumArgOperands(call);
     LLVMValueRef args[17];
@@ -468,6 +702,14 @@ int wg_image_specialize(wg_gen *g)
   free(slot);
   if (!any)
     g->img_nver = 0;
+  /* R and RG images of 8- and 16-bit channels: texels the loop vectorizer
+   * scalarizes (x86 has no gathers of bytes or halves), under a write's
+   * bounds check a branch per lane; the access rewrite (cc_wg_affine.c)
+   * makes them gathers again, and clamped rows plain loads. */
+  g->img_plain = 0;
+  for (unsigned s = 0; g->img_nver && s < g->img_n; s++)
+    if (g->img_nch[s] < 4 && (g->img_kind[s] == K_FLOAT || g->img_kind[s] == K_SINT || g->img_kind[s] == K_UINT))
+      g->img_plain = 1;
   g->img_states = ~0ull;
   if (g->img_nver && g->nbnd)
     img_regions(g);
@@ -485,10 +727,10 @@ void wg_image_report(wg_gen *g)
       int first = 1;
       for (unsigned s = 0; s < g->img_n; s++) {
         int kind = g->img_kind[s];
-        if (!cand(kind, g->img_wide[s], c + 1))
+        if (!cand(kind, g->img_nch[s], c + 1))
           continue;
         cc_str_printf(&g->report, "%s%s %s", first ? "" : ", ", g->ki->args[g->img_param[s]].name,
-                      cand_name(kind, g->img_wide[s], c + 1));
+                      cand_name(kind, g->img_nch[s], c + 1));
         first = 0;
       }
     }
@@ -558,21 +800,12 @@ LLVMValueRef wg_image_lane_loops(wg_gen *g, const LLVMValueRef *args, const wg_l
       LLVMValueRef ok = NULL;
       for (unsigned s = 0; s < g->img_n; s++) {
         int kind = g->img_kind[s];
-        uint32_t f = cand(kind, g->img_wide[s], c);
+        uint32_t f = cand(kind, g->img_nch[s], c);
         if (!f)
           continue;
         LLVMValueRef have = load_fmt(g, args[g->img_param[s]]);
-        /* the formats f stands for: the builtins swizzle (RGBA8_OR_BGRA8)
-         * or select the conversion (RGBA16_FLOAT) */
-        uint32_t fs[3] = {f, 0, 0};
-        if (f == LANECL_IMG_FMT_RGBA8_OR_BGRA8) {
-          fs[0] = IMG_FMT(IMG_RGBA, IMG_UNORM_INT8);
-          fs[1] = IMG_FMT(IMG_BGRA, IMG_UNORM_INT8);
-        } else if (f == LANECL_IMG_FMT_RGBA16_FLOAT) {
-          fs[0] = IMG_FMT(IMG_RGBA, IMG_UNORM_INT16);
-          fs[1] = IMG_FMT(IMG_RGBA, IMG_SNORM_INT16);
-          fs[2] = IMG_FMT(IMG_RGBA, IMG_HALF_FLOAT);
-        }
+        uint32_t fs[3];
+        cand_formats(f, fs);
         LLVMValueRef e = NULL;
         for (unsigned i = 0; i < 3 && fs[i]; i++) {
           LLVMValueRef q = LLVMBuildICmp(g->b, LLVMIntEQ, have, wg_c32(g, fs[i]), "");
