@@ -13,7 +13,10 @@
  * the copies for CLAMP; rows of writes from offsets (whole chunks stored with one
  * plain store, the edge chunk masked) against the reference; the copy of
  * RGBA images of 16-bit channels (unorm16, snorm16, half; int16, uint16)
- * is vector code, its values byte for byte the reference's. */
+ * is vector code, its values byte for byte the reference's; R and RG images
+ * of 8- and 16-bit channels (a `.x` read summed as vectors by the early
+ * passes still an R read) have copies of vector code, their values the
+ * reference's through copies between formats and sampler arguments. */
 #include "tests/compiler/wg_harness.h"
 #include "tests/image_ref.h"
 
@@ -23,10 +26,9 @@ static const char *const addr_names[] = {"CLK_ADDRESS_NONE", "", "CLK_ADDRESS_CL
 
 /* The program: per sampler j of samplers[], a sampler_t constant sj, a
  * kernel wj reading all four channels (the RGBA copies); integer-coordinate
- * and 3D reads for some; two images of their own formats.  (No kernel
- * per sampler reads the first channel alone: such a read takes the RGBA
- * copies as well, the front end's result going through memory, so the
- * compiler sees all four channels used; copyx reads one channel.) */
+ * and 3D reads for some; two images of their own formats.  The R and RG
+ * copies: copyx, copyxy, copyix, copyixy (one or two channels read and
+ * written), wax and waxy (through a sampler argument). */
 static char *lanes_src(void)
 {
   size_t cap = 64 * 1024, len = 0;
@@ -59,6 +61,19 @@ static char *lanes_src(void)
                           "kernel void copyx(read_only image2d_t a, write_only image2d_t b) {\n"
                           "  int x = get_global_id(0), y = get_global_id(1);\n"
                           "  write_imagef(b, (int2)(x, y), (float4)(read_imagef(a, s1, (int2)(x, y)).x, 0, 0, 1)); }\n"
+                          "kernel void copyxy(read_only image2d_t a, write_only image2d_t b) {\n"
+                          "  int x = get_global_id(0), y = get_global_id(1);\n"
+                          "  write_imagef(b, (int2)(x, y), (float4)(read_imagef(a, s1, (int2)(x, y)).xy, 0, 1)); }\n"
+                          "kernel void copyix(read_only image2d_t a, write_only image2d_t b) {\n"
+                          "  int x = get_global_id(0), y = get_global_id(1);\n"
+                          "  write_imagei(b, (int2)(x, y), (int4)(read_imagei(a, s1, (int2)(x, y)).x, 0, 0, 1)); }\n"
+                          "kernel void copyixy(read_only image2d_t a, write_only image2d_t b) {\n"
+                          "  int x = get_global_id(0), y = get_global_id(1);\n"
+                          "  write_imagei(b, (int2)(x, y), (int4)(read_imagei(a, s1, (int2)(x, y)).xy, 0, 1)); }\n"
+                          "kernel void wax(read_only image2d_t im, sampler_t s, global const float4 *c, global float4 *o)\n"
+                          "{ size_t i = get_global_id(0); o[i] = (float4)(read_imagef(im, s, c[i].xy).x, 0, 0, 0); }\n"
+                          "kernel void waxy(read_only image2d_t im, sampler_t s, global const float4 *c, global float4 *o)\n"
+                          "{ size_t i = get_global_id(0); o[i] = (float4)(read_imagef(im, s, c[i].xy).xy, 0, 0); }\n"
                           /* lane loops on both sides of a barrier and a collective */
                           "kernel void bar(read_only image2d_t a, global float4 *o) {\n"
                           "  local float4 t[64]; int x = get_global_id(0), lx = get_local_id(0);\n"
@@ -120,7 +135,18 @@ static const char pin_src[] =
     "  write_imagef(out, (int2)(x, y), 3.0f * read_imagef(in, nearest, (int2)(x, y))); }\n"
     "kernel void i16(read_only image2d_t in, write_only image2d_t out) {\n"
     "  int x = get_global_id(0), y = get_global_id(1);\n"
-    "  write_imagei(out, (int2)(x, y), 3 * read_imagei(in, nearest, (int2)(x, y))); }\n";
+    "  write_imagei(out, (int2)(x, y), 3 * read_imagei(in, nearest, (int2)(x, y))); }\n"
+    /* R and RG: the early passes add the three .x as an extract of the
+     * reads' vector sum */
+    "float px(read_only image2d_t im, int x, int y) { return read_imagef(im, nearest, (int2)(x, y)).x; }\n"
+    "kernel void rblur(read_only image2d_t in, write_only image2d_t out) {\n"
+    "  int x = get_global_id(0), y = get_global_id(1);\n"
+    "  float s = px(in, x - 1, y) + px(in, x, y) + px(in, x + 1, y);\n"
+    "  write_imagef(out, (int2)(x, y), (float4)(s * (1.0f / 3.0f), 0.0f, 0.0f, 1.0f)); }\n"
+    "kernel void rg(read_only image2d_t in, write_only image2d_t out) {\n"
+    "  int x = get_global_id(0), y = get_global_id(1);\n"
+    "  int2 v = read_imagei(in, nearest, (int2)(x - 1, y)).xy + read_imagei(in, nearest, (int2)(x + 1, y)).xy;\n"
+    "  write_imagei(out, (int2)(x, y), (int4)(v, 0, 1)); }\n";
 
 static char *pin_ir;
 
@@ -429,6 +455,61 @@ TEST(rgba_16_bit_reads_and_writes_are_vector_code_in_their_copy)
   }
 }
 
+/* Vector accesses of elements of type ty (i8, i16) in function fn of ir:
+ * loads, masked loads and gathers (stores: stores and masked stores) of W,
+ * 2W or 4W lanes. */
+static unsigned narrow_accesses(const char *ir, const char *fn, const char *ty, unsigned W, int stores)
+{
+  unsigned n = 0;
+  char want[64];
+  for (unsigned m = 1; m <= 4; m *= 2) {
+    snprintf(want, sizeof(want), "%s <%u x %s>", stores ? "store" : "load", m * W, ty);
+    n += count_in_function(ir, fn, want);
+    snprintf(want, sizeof(want), "masked.%s.v%u%s", stores ? "store" : "load", m * W, ty);
+    n += count_in_function(ir, fn, want);
+    if (!stores) {
+      snprintf(want, sizeof(want), "masked.gather.v%u%s", m * W, ty);
+      n += count_in_function(ir, fn, want);
+    }
+  }
+  return n;
+}
+
+/* R and RG images of 8- and 16-bit channels (rblur and rg of pin_src):
+ * rblur's reads of one channel (summed as vectors by the early passes,
+ * which once made them reads of all four, the RGBA copies) run in the R
+ * unorm8 and R unorm16 (snorm16, half) copies, whose texels are loaded and
+ * stored as vectors of bytes and halves (the loop vectorizer's scalarized
+ * loads made gathers again, or plain loads where the row is contiguous),
+ * without a branch per lane; rg's RG int8 copy loads and stores its 2-byte
+ * texels the same way.  Before, R 16-bit images had no copy, RG images
+ * none at all, and such a read of an R image took the general path. */
+TEST(r_and_rg_reads_and_writes_are_vector_code_in_their_copies)
+{
+  unsigned W = ct_target_simd_bits() / 32;
+  if (W < 8)
+    tl_skip("%u-bit SIMD: float4 code is already 4 lanes wide, no telling the copies apart", ct_target_simd_bits());
+  if (!ct_target_vectorizes(0))
+    tl_skip("the target's loop vectorizer makes no gathers (%u-bit SIMD): the clamped texel loads stay scalar",
+            ct_target_simd_bits());
+  const char *ir = pin_ir;
+  static const char *const fns[] = {"__lanecl_wg_rblur", "__lanecl_wg_rg"};
+  unsigned l8 = narrow_accesses(ir, fns[0], "i8", W, 0), l16 = narrow_accesses(ir, fns[0], "i16", W, 0);
+  unsigned s8 = narrow_accesses(ir, fns[0], "i8", W, 1), s16 = narrow_accesses(ir, fns[0], "i16", W, 1);
+  unsigned g16 = narrow_accesses(ir, fns[1], "i16", W, 0), t16 = narrow_accesses(ir, fns[1], "i16", W, 1);
+  if (l8 < 3 || l16 < 3 || s8 < 1 || s16 < 1 || g16 < 2 || t16 < 1)
+    tl_fail(__FILE__, __LINE__, "rblur: %u and %u vector loads of bytes and halves, %u and %u stores (want >= 3, >= 3, "
+            ">= 1, >= 1); rg: %u vector loads of 16-bit texels, %u stores (want >= 2, >= 1)",
+            l8, l16, s8, s16, g16, t16);
+  for (unsigned k = 0; k < 2; k++) {
+    unsigned pred = count_in_function(ir, fns[k], "pred.load.if:"), calls = count_in_function(ir, fns[k], " call "),
+             intr = count_in_function(ir, fns[k], " @llvm.");
+    if (pred || calls > intr)
+      tl_fail(__FILE__, __LINE__, "%s: %u per-lane blocks of loads, %u calls, %u intrinsics named (want 0, calls <= "
+              "intrinsics)", fns[k], pred, calls, intr);
+  }
+}
+
 /* The bytes a copy kernel must write at pixel (x, y) of an image of format
  * f, read from pixel (x, y) of in, by the reference. */
 typedef void (*copy_expect)(const timg *in, fmt f, int x, int y, unsigned char *want);
@@ -447,6 +528,36 @@ static void expect_copyx(const timg *in, fmt f, int x, int y, unsigned char *wan
   ref_texel_f(in, x, y, 0, c);
   c[1] = c[2] = 0.0f, c[3] = 1.0f;
   ref_encode_f(f, c, want);
+}
+
+/* copyxy: the first two channels */
+static void expect_copyxy(const timg *in, fmt f, int x, int y, unsigned char *want)
+{
+  float c[4];
+  ref_texel_f(in, x, y, 0, c);
+  c[2] = 0.0f, c[3] = 1.0f;
+  ref_encode_f(f, c, want);
+}
+
+/* copyix, copyixy: one or two channels */
+static void expect_copyin(const timg *in, fmt f, int x, int y, unsigned char *want, int n)
+{
+  int64_t c[4];
+  int32_t c32[4] = {0, 0, 0, 1};
+  ref_texel_i(in, x, y, 0, c);
+  for (int j = 0; j < n; j++)
+    c32[j] = (int32_t)c[j];
+  ref_encode_i(f, c32, 1, want);
+}
+
+static void expect_copyix(const timg *in, fmt f, int x, int y, unsigned char *want)
+{
+  expect_copyin(in, f, x, y, want, 1);
+}
+
+static void expect_copyixy(const timg *in, fmt f, int x, int y, unsigned char *want)
+{
+  expect_copyin(in, f, x, y, want, 2);
 }
 
 static void expect_copyi(const timg *in, fmt f, int x, int y, unsigned char *want)
@@ -496,6 +607,48 @@ TEST(images_of_different_formats_in_one_kernel_match_the_reference)
                              {CL_RGBA, CL_SNORM_INT16}, {CL_RGBA, CL_HALF_FLOAT}};
   copy_every_pair("copy", fmts, sizeof(fmts) / sizeof(fmts[0]), expect_copy);
   copy_every_pair("copyx", fmts, sizeof(fmts) / sizeof(fmts[0]), expect_copyx);
+}
+
+/* copyx and copyxy (one and two channels: the R and RG copies) over every
+ * pair of R, RG and other formats, and copyix, copyixy for integers: every
+ * pixel byte for byte the reference's (37 x 3 pixels in groups of 16: the
+ * chunk at the row's end is masked). */
+TEST(r_and_rg_copies_between_formats_match_the_reference)
+{
+  static const fmt ffmts[] = {{CL_R, CL_UNORM_INT8},  {CL_R, CL_UNORM_INT16},  {CL_R, CL_SNORM_INT16},
+                              {CL_R, CL_HALF_FLOAT},  {CL_R, CL_FLOAT},        {CL_RG, CL_UNORM_INT8},
+                              {CL_RG, CL_UNORM_INT16}, {CL_RG, CL_SNORM_INT16}, {CL_RG, CL_HALF_FLOAT},
+                              {CL_RG, CL_FLOAT},      {CL_RGBA, CL_UNORM_INT8}, {CL_R, CL_SNORM_INT8}};
+  static const fmt ifmts[] = {{CL_R, CL_SIGNED_INT8},    {CL_R, CL_UNSIGNED_INT8},  {CL_R, CL_SIGNED_INT16},
+                              {CL_R, CL_UNSIGNED_INT16}, {CL_R, CL_SIGNED_INT32},   {CL_RG, CL_SIGNED_INT8},
+                              {CL_RG, CL_UNSIGNED_INT8}, {CL_RG, CL_SIGNED_INT16},  {CL_RG, CL_UNSIGNED_INT16},
+                              {CL_RG, CL_SIGNED_INT32},  {CL_RGBA, CL_SIGNED_INT16}};
+  unsigned nf = sizeof(ffmts) / sizeof(ffmts[0]), ni = sizeof(ifmts) / sizeof(ifmts[0]);
+  copy_every_pair("copyx", ffmts, nf, expect_copyx);
+  copy_every_pair("copyxy", ffmts, nf, expect_copyxy);
+  copy_every_pair("copyix", ifmts, ni, expect_copyix);
+  copy_every_pair("copyixy", ifmts, ni, expect_copyixy);
+}
+
+/* wax and waxy: one and two channels through a sampler argument, every
+ * sampler (addressing mode, filter, normalization) on R and RG images of
+ * each copy's formats and of the general path's. */
+TEST(r_and_rg_reads_through_a_sampler_argument_match_the_reference)
+{
+  static const fmt fmts[] = {{CL_R, CL_UNORM_INT8},  {CL_R, CL_UNORM_INT16},   {CL_R, CL_SNORM_INT16},
+                             {CL_R, CL_HALF_FLOAT},  {CL_R, CL_FLOAT},         {CL_RG, CL_UNORM_INT8},
+                             {CL_RG, CL_UNORM_INT16}, {CL_RG, CL_SNORM_INT16}, {CL_RG, CL_HALF_FLOAT},
+                             {CL_RG, CL_FLOAT},      {CL_R, CL_SNORM_INT8}};
+  for (unsigned f = 0; f < sizeof(fmts) / sizeof(fmts[0]); f++)
+    for (unsigned j = 0; j < N_SAMPLERS; j++)
+      for (int n = 1; n <= 2; n++) {
+        timg t;
+        float c[NW][4];
+        timg_make(&t, T2D, fmts[f], 40, 5, 1, 1);
+        make_coords(&t, samplers[j], c);
+        check(n == 1 ? "wax" : "waxy", &t, samplers[j], c, (const float(*)[4])c, n);
+        free(t.mem);
+      }
 }
 
 /* copyi over every pair of these formats (integer reads and writes, the
@@ -643,7 +796,8 @@ TEST(row_writes_from_offsets_match_the_reference)
 {
   static const fmt ffmts[] = {{CL_RGBA, CL_FLOAT},       {CL_RGBA, CL_UNORM_INT8}, {CL_R, CL_FLOAT},
                               {CL_R, CL_UNORM_INT8},     {CL_BGRA, CL_UNORM_INT8}, {CL_RGBA, CL_UNORM_INT16},
-                              {CL_RGBA, CL_HALF_FLOAT},  {CL_RGBA, CL_SNORM_INT16}};
+                              {CL_RGBA, CL_HALF_FLOAT},  {CL_RGBA, CL_SNORM_INT16}, {CL_R, CL_UNORM_INT16},
+                              {CL_R, CL_SNORM_INT16},    {CL_R, CL_HALF_FLOAT}};
   static const fmt ifmts[] = {{CL_RGBA, CL_SIGNED_INT32}, {CL_RGBA, CL_UNSIGNED_INT32}, {CL_R, CL_SIGNED_INT32},
                               {CL_R, CL_UNSIGNED_INT32},  {CL_RGBA, CL_UNSIGNED_INT8},  {CL_RGBA, CL_SIGNED_INT8},
                               {CL_RGBA, CL_SIGNED_INT16}, {CL_RGBA, CL_UNSIGNED_INT16}};
