@@ -35,9 +35,9 @@
  * away entirely); the per-pixel code is arithmetic, min/max and selects,
  * and the texel loads index typed rows by x (a constant stride per format).
  * RGBA float, RGBA unorm8, RGBA unorm16/snorm16/half and R float (RGBA
- * uint8, RGBA int16/uint16, R int32 for integer reads) are tested first,
- * with one compare, before the general dispatch on type, channel count and
- * order.  The dispatch is a switch, which LLVM's loop vectorizer refuses,
+ * uint8, RGBA int16/uint16, R int32 for integer reads), and in the copies R
+ * and RG of 8- and 16-bit channels, are tested first, with one compare,
+ * before the general dispatch on type, channel count and order.  The dispatch is a switch, which LLVM's loop vectorizer refuses,
  * so the compiler specializes: every overload F is __lanecl_imgk_F with the
  * format as a last argument k (FMT below), and the lane loops of a kernel
  * have a copy per common format where k is a constant and the dispatch

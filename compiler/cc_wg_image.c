@@ -23,18 +23,21 @@
  *    copy's.  After inlining, k is a constant in each copy and the builtin is
  *    a few loads, converts and selects.
  *
- * The copies: copy c gives each image its kind's c-th common format (color
- * images read or written as float: RGBA float, RGBA unorm8 (or BGRA), RGBA
- * unorm16/snorm16/half (one copy: the builtins select the conversion by
- * the descriptor's type), R float, R unorm8; as integers, signed or
- * unsigned: RGBA of 32-, 8- and 16-bit channels, R of 32- and 8-bit ones;
- * depth images: DEPTH float, DEPTH unorm16).  The third copy (16-bit RGBA)
- * exists only for images some access of which uses more than the first
- * channel.  Reads through a sampler argument take the copies once per
- * class of its bits (see smp_classes).  An image read both ways, or through
- * a sampler that is neither a constant nor a kernel argument, keeps the
- * general path in every copy (as do the images after the first
- * WG_IMG_MAX). */
+ * The copies: copy c gives each image its kind's c-th common format, of
+ * the order its accesses suggest (R, RG or RGBA: the channels they use, see
+ * lanes_used): color images read or written as float: float, unorm8 (RGBA:
+ * or BGRA), unorm16/snorm16/half (one copy: the builtins select the
+ * conversion by the descriptor's type); as integers, signed or unsigned:
+ * 32-, 8- and 16-bit channels; depth images: DEPTH float, DEPTH unorm16.
+ * Kernels with copies of R or RG images go through the access rewrite of
+ * cc_wg_affine.c (img_plain): their 1- and 2-byte texels are loads the loop
+ * vectorizer scalarizes (x86 has no such gathers), under a write's bounds
+ * check one branch per lane, which the rewrite makes gathers again, and
+ * plain vector loads where a row is read contiguously.  Reads through a
+ * sampler argument take the copies once per class of its bits (see
+ * smp_classes).  An image read both ways, or through a sampler that is
+ * neither a constant nor a kernel argument, keeps the general path in every
+ * copy (as do the images after the first WG_IMG_MAX). */
 #define _GNU_SOURCE
 #include <stddef.h>
 #include <stdint.h>
