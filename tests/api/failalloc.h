@@ -90,31 +90,32 @@ static int fa_watched(const void *ret)
 }
 
 /* The site of each watched allocation of a counting run (armed with 0), by
- * position: a hash of the return addresses of the FA_SITE_FRAMES innermost
- * frames above the allocation function (its caller, and the callers of an
- * allocating helper).  The addresses are those of this process: children
- * forked from one parent share them. */
+ * position: a hash of the return addresses of the allocation function
+ * (which of them) and of the FA_SITE_FRAMES frames above it (its caller,
+ * and the callers of an allocating helper).  The addresses are those of
+ * this process: children forked from one parent share them.  Neither
+ * function below is inlined, so the frames keep their places. */
 #define FA_MAX_SITES 8192
 #define FA_SITE_FRAMES 4
 static uint64_t fa_g_site[FA_MAX_SITES];
 static _Thread_local int fa_in_backtrace;
 
-static uint64_t fa_site_hash(void)
+__attribute__((noinline)) static uint64_t fa_site_hash(void)
 {
-  void *frames[FA_SITE_FRAMES + 2];
+  void *frames[FA_SITE_FRAMES + 3];
   if (fa_in_backtrace)
     return 0;
   fa_in_backtrace = 1;
-  int n = backtrace(frames, FA_SITE_FRAMES + 2);
+  int n = backtrace(frames, FA_SITE_FRAMES + 3);
   fa_in_backtrace = 0;
   uint64_t h = 1469598103934665603ull;
-  for (int i = 2; i < n; i++) /* 0: this function, 1: fa_fail_at_ret */
+  for (int i = 2; i < n; i++) /* 0: this function, 1: fa_fail_at_ret, 2: malloc, ... */
     h = (h ^ (uint64_t)(uintptr_t)frames[i]) * 1099511628211ull;
   return h;
 }
 
 /* True when this allocation (called from ret) is to fail. */
-static int fa_fail_at_ret(const void *ret)
+__attribute__((noinline)) static int fa_fail_at_ret(const void *ret)
 {
   atomic_fetch_add_explicit(&fa_total, 1, memory_order_relaxed);
   if (atomic_load_explicit(&fa_g_fail_at, memory_order_relaxed) >= 0 && fa_watched(ret)) {
