@@ -155,10 +155,11 @@ __attribute__((constructor(201))) static void optimize_pin(void)
   pin_ir = optimized_ir(pin_src);
 }
 
-/* The lane loop of kernel (in ir) reads RGBA float texels as vector code in
- * its copy: W-lane multiplies and gathers, and the general copy's switch
- * beside it for the other formats. */
-static void rgba_float_read_is_vector_code(const char *ir, const char *kernel)
+/* The lane count W of the format copies' vector code, or the test skips
+ * where that code cannot be told from the general path: W < 8 (float4 code
+ * is already 4 lanes wide), or a target whose loop vectorizer makes no
+ * gathers (the clamped texel loads stay scalar). */
+static unsigned copy_lanes_or_skip(void)
 {
   unsigned W = ct_target_simd_bits() / 32;
   if (W < 8)
@@ -167,6 +168,15 @@ static void rgba_float_read_is_vector_code(const char *ir, const char *kernel)
     tl_skip("the target's loop vectorizer makes no gathers (%u-bit SIMD, CPU model's tuning): the clamped texel "
             "loads stay scalar",
             ct_target_simd_bits());
+  return W;
+}
+
+/* The lane loop of kernel (in ir) reads RGBA float texels as vector code in
+ * its copy: W-lane multiplies and gathers, and the general copy's switch
+ * beside it for the other formats. */
+static void rgba_float_read_is_vector_code(const char *ir, const char *kernel)
+{
+  unsigned W = copy_lanes_or_skip();
   char fn[64], want[64];
   snprintf(fn, sizeof(fn), "__lanecl_wg_%s", kernel);
   snprintf(want, sizeof(want), "fmul <%u x float>", W);
@@ -425,12 +435,7 @@ TEST(an_rgba_float_read_through_a_sampler_argument_is_vector_code)
  * scalar code). */
 TEST(rgba_16_bit_reads_and_writes_are_vector_code_in_their_copy)
 {
-  unsigned W = ct_target_simd_bits() / 32;
-  if (W < 8)
-    tl_skip("%u-bit SIMD: float4 code is already 4 lanes wide, no telling the copies apart", ct_target_simd_bits());
-  if (!ct_target_vectorizes(0))
-    tl_skip("the target's loop vectorizer makes no gathers (%u-bit SIMD): the clamped texel loads stay scalar",
-            ct_target_simd_bits());
+  unsigned W = copy_lanes_or_skip();
   const char *ir = pin_ir, *h16 = "__lanecl_wg_scale";
   char want[64];
   snprintf(want, sizeof(want), "masked.gather.v%ui32", W);
@@ -486,12 +491,7 @@ static unsigned narrow_accesses(const char *ir, const char *fn, const char *ty, 
  * none at all, and such a read of an R image took the general path. */
 TEST(r_and_rg_reads_and_writes_are_vector_code_in_their_copies)
 {
-  unsigned W = ct_target_simd_bits() / 32;
-  if (W < 8)
-    tl_skip("%u-bit SIMD: float4 code is already 4 lanes wide, no telling the copies apart", ct_target_simd_bits());
-  if (!ct_target_vectorizes(0))
-    tl_skip("the target's loop vectorizer makes no gathers (%u-bit SIMD): the clamped texel loads stay scalar",
-            ct_target_simd_bits());
+  unsigned W = copy_lanes_or_skip();
   const char *ir = pin_ir;
   static const char *const fns[] = {"__lanecl_wg_rblur", "__lanecl_wg_rg"};
   unsigned l8 = narrow_accesses(ir, fns[0], "i8", W, 0), l16 = narrow_accesses(ir, fns[0], "i16", W, 0);
