@@ -354,6 +354,19 @@ int cc_callee_has_prefix(LLVMValueRef call, const char *prefix)
   return name && len >= plen && !memcmp(name, prefix, plen);
 }
 
+int cc_mask_all_true(LLVMValueRef mask)
+{
+  if (!LLVMIsAConstant(mask))
+    return 0;
+  unsigned n = LLVMGetVectorSize(LLVMTypeOf(mask));
+  for (unsigned k = 0; k < n; k++) {
+    LLVMValueRef e = LLVMGetAggregateElement(mask, k);
+    if (!e || !LLVMIsAConstantInt(e) || !LLVMConstIntGetZExtValue(e))
+      return 0;
+  }
+  return 1;
+}
+
 /* ---- metadata ---- */
 
 LLVMMetadataRef cc_md_distinct_empty(LLVMContextRef ctx)

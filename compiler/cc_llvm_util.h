@@ -57,6 +57,8 @@ LLVMValueRef cc_called_function(LLVMValueRef call);
 const char *cc_callee_name(LLVMValueRef call, size_t *len);
 /* True when the directly called function's name starts with prefix. */
 int cc_callee_has_prefix(LLVMValueRef call, const char *prefix);
+/* True when mask (a vector of i1) is a constant with every element true. */
+int cc_mask_all_true(LLVMValueRef mask);
 
 /* A distinct metadata node without operands (an access group).  The C API
  * has no constructor for it; it comes from a parsed snippet of IR. */

@@ -904,19 +904,6 @@ static int is_edge_access(LLVMValueRef i, LLVMMetadataRef *unused)
                                                      strlen(WG_IMG_EDGE_MD))) != NULL;
 }
 
-static int all_ones(LLVMValueRef mask)
-{
-  if (LLVMIsAConstantAggregateZero(mask) || !LLVMIsAConstant(mask))
-    return 0;
-  unsigned n = LLVMGetVectorSize(LLVMTypeOf(mask));
-  for (unsigned i = 0; i < n; i++) {
-    LLVMValueRef e = LLVMGetAggregateElement(mask, i);
-    if (!e || !LLVMIsAConstantInt(e) || !LLVMConstIntGetZExtValue(e))
-      return 0;
-  }
-  return 1;
-}
-
 /* An instruction that may touch memory or have effects. */
 static int touches_memory(LLVMValueRef i)
 {
@@ -1028,7 +1015,7 @@ static LLVMValueRef group_cond(LLVMBuilderRef b, void *arg)
     lanes[i] = LLVMConstInt(i64, (unsigned long long)i * g->stride, 0);
   LLVMValueRef eq = LLVMBuildICmp(b, LLVMIntEQ, d, LLVMConstVector(lanes, g->n), "img.rowaddr");
   free(lanes);
-  if (!all_ones(g->mask))
+  if (!cc_mask_all_true(g->mask))
     eq = LLVMBuildAnd(b, eq, g->mask, "");
   return every_lane(b, eq);
 }

@@ -253,19 +253,6 @@ static int is_call_to(LLVMValueRef i, const char *prefix)
   return LLVMIsACallInst(i) && cc_callee_has_prefix(i, prefix);
 }
 
-static int all_true(LLVMValueRef mask)
-{
-  if (!LLVMIsAConstant(mask))
-    return 0;
-  unsigned n = LLVMGetVectorSize(LLVMTypeOf(mask));
-  for (unsigned k = 0; k < n; k++) {
-    LLVMValueRef e = LLVMGetAggregateElement(mask, k);
-    if (!e || !LLVMIsAConstantInt(e) || !LLVMConstIntGetZExtValue(e))
-      return 0;
-  }
-  return 1;
-}
-
 /* Pointer operand of a store-like instruction (NULL: not one). */
 static LLVMValueRef store_address(LLVMValueRef i)
 {
@@ -351,8 +338,8 @@ static const char *examine(rows_loop *L)
   for (unsigned k = 0; k < L->ninst; k++) {
     LLVMValueRef i = L->inst[k];
     int64_t d;
-    if (is_call_to(i, "llvm.masked.gather.") && in_loop(L, LLVMGetOperand(i, 0)) && all_true(LLVMGetOperand(i, 2)) &&
-        lin(L, LLVMGetOperand(i, 0), 0, 0, &d) &&
+    if (is_call_to(i, "llvm.masked.gather.") && in_loop(L, LLVMGetOperand(i, 0)) &&
+        cc_mask_all_true(LLVMGetOperand(i, 2)) && lin(L, LLVMGetOperand(i, 0), 0, 0, &d) &&
         d == (int64_t)LLVMABISizeOfType(L->td, LLVMGetElementType(LLVMTypeOf(i))))
       candidates++;
   }
@@ -433,7 +420,7 @@ static const char *examine(rows_loop *L)
     unsigned W = LLVMGetVectorSize(vt);
     uint64_t esize = LLVMABISizeOfType(L->td, LLVMGetElementType(vt));
     int64_t d;
-    if (!all_true(LLVMGetOperand(i, 2)))
+    if (!cc_mask_all_true(LLVMGetOperand(i, 2)))
       continue; /* a masked gather: lanes may be off */
     if (!lin(L, LLVMGetOperand(i, 0), 0, 0, &d) || d != (int64_t)esize)
       continue; /* not one element further per iteration */
