@@ -14,6 +14,8 @@
  *                    scans, packed and spanned small groups
  *   cc_wg_outer.c, cc_wg_diverge*.c, cc_wg_affine.c   lane loops with inner
  *                    loops, divergence, affine accesses (after linking)
+ *   cc_wg_accum.c    inner loops summing into one address: a copy that keeps
+ *                    it in a register, under a check that nothing it reads overlaps
  *   cc_wg_rows.c     inner-loop gathers along rows read as vectors and transposed
  *   cc_wg_image.c    lane loops specialized for the images' formats
  *   cc_wg_late.c     after linking and after O3 */
@@ -462,6 +464,17 @@ unsigned wg_plain_accesses(LLVMValueRef fn);
  * scalar load when a lane is on, and a broadcast (after O3).  Returns how
  * many. */
 unsigned wg_uniform_gathers(LLVMValueRef fn);
+
+/* cc_wg_accum.c */
+/* Before masked widening of the lane loop whose branch is lane_br: each
+ * one-block inner loop that loads and stores one address p that does not
+ * change in it gets a copy keeping p in a register, run when p's bytes are
+ * apart from those the loop's other loads read (a check before the loop).
+ * *count: loops versioned; why (why_size bytes): why a loop that stores
+ * was not ("" if none).  CC_OK or CC_OUT_OF_MEMORY. */
+int wg_accum_version(LLVMValueRef fn, LLVMValueRef lane_br, unsigned *count, char *why, size_t why_size);
+/* bb is the loop as written of such a pair (run only where they overlap). */
+int wg_accum_is_fallback(LLVMBasicBlockRef bb);
 
 /* cc_wg_rows.c */
 /* After O3 (cc_wg_late_shuffles): an inner loop of a vectorized lane loop whose

@@ -587,8 +587,8 @@ static const char *cost_problem(dv *d)
   double scalar = 0, widened = 0;
   unsigned ndiv = 0, ngather = 0;
   for (unsigned b = 0; b < d->n; b++) {
-    if (!d->loops[0].in[b])
-      continue;
+    if (!d->loops[0].in[b] || wg_accum_is_fallback(cfg->block[b]))
+      continue; /* (the loop as written of cc_wg_accum.c's pair runs where buffers overlap) */
     unsigned depth = 0;
     for (int l = d->inner[b]; l > 0 && depth < 6; l = d->loops[l].parent)
       depth++;

@@ -361,6 +361,21 @@ static int widen_refused(LLVMValueRef fn, refused *r, unsigned nr, char **err)
   unsigned W = lane_width(fn);
   int rc = CC_OK;
   for (unsigned k = 0; k < nr && rc == CC_OK; k++) {
+    /* accumulators in memory first (cc_wg_accum.c): its copies are loops
+     * masked widening takes */
+    unsigned naccum = 0;
+    char accum_why[120];
+    if (W >= 2 && wg_accum_version(fn, r[k].br, &naccum, accum_why, sizeof(accum_why)))
+      return CC_OUT_OF_MEMORY;
+    if (naccum) {
+      char msg[160];
+      snprintf(msg, sizeof(msg),
+               "%u inner loop%s keep%s the sum it stores in a register (as written where what it reads overlaps it)",
+               naccum, naccum > 1 ? "s" : "", naccum > 1 ? "" : "s");
+      note(r[k].br, "accum: ", msg);
+    } else if (accum_why[0]) {
+      note(r[k].br, "accum: an inner loop stores through memory in each iteration: ", accum_why);
+    }
     cc_cfg cfg;
     if (cc_cfg_build(&cfg, fn))
       return CC_OUT_OF_MEMORY;
@@ -544,6 +559,7 @@ typedef struct verdict {
   char why[360];    /* the first reason given (both widenings' reasons: up to 340 bytes) */
   int why_rank;     /* 2 a reason, 1 only "loop not vectorized" */
   char rows[240];   /* what cc_wg_rows.c made of its inner loop's gathers ("" nothing) */
+  char accum[200];  /* what cc_wg_accum.c made of its inner loops' stores ("" nothing) */
   int rows_done;    /* ... it read some as rows */
 } verdict;
 
@@ -570,7 +586,10 @@ static void collect_verdict(const char *remarks, const char *name, unsigned line
     msg += 2;
     size_t mlen = (size_t)(p + len - msg);
     const char *w = memmem(msg, mlen, "(vectorization width: ", 22);
-    if (mlen > 6 && !strncmp(msg, "rows: ", 6)) {
+    if (mlen > 7 && !strncmp(msg, "accum: ", 7)) {
+      if (!v->accum[0])
+        snprintf(v->accum, sizeof(v->accum), "%.*s", (int)(mlen - 7), msg + 7);
+    } else if (mlen > 6 && !strncmp(msg, "rows: ", 6)) {
       /* one verdict per lane loop: a form taken wins over one refused */
       int done = mlen > 22 && !strncmp(msg + 6, "inner loop reads ", 17);
       if (!v->rows[0] || (done && !v->rows_done)) {
@@ -650,8 +669,10 @@ void cc_wg_verdicts(cc_kernel_info *kinfo, uint32_t nkernels, const char *remark
         cc_str_append(&out, p, (size_t)(hit - p));
         put_verdict(&out, &v);
         cc_str_append(&out, hit + plen, len - (size_t)(hit - p) - plen);
+        if (v.accum[0]) /* cc_wg_accum.c's, before widening */
+          cc_str_printf(&out, "%s    %s\n", p[len - 1] == '\n' ? "" : "\n", v.accum);
         if (v.rows[0]) /* cc_wg_rows.c's verdict on the inner loop, a line of its own */
-          cc_str_printf(&out, "%s    %s\n", p[len - 1] == '\n' ? "" : "\n", v.rows);
+          cc_str_printf(&out, "%s    %s\n", p[len - 1] == '\n' || v.accum[0] ? "" : "\n", v.rows);
         asked++;
         if (v.width > 1) {
           done++;
