@@ -43,12 +43,17 @@ static const char guards_src[] =
     "  for (int j = 0; j < n; j++) s += A[i * n + j] * x[j]; y[i] = s; }\n"
     "kernel void mv_row_guard(global float *y, global const float *A, global const float *x, int n, int per) {\n"
     "  int i = get_global_id(0); if (i < n) { float s = 0.0f;\n"
-    "  for (int j = 0; j < n; j++) s += A[i * n + j] * x[j]; y[i] = s; } }\n";
+    "  for (int j = 0; j < n; j++) s += A[i * n + j] * x[j]; y[i] = s; } }\n"
+    /* PolyBench's covariance: a trip count per work-item, a sum kept in memory */
+    "kernel void tri_sum(global float *y, global const float *A, global const float *x, int n, int per) {\n"
+    "  int i = get_global_id(0); if (i < n) { y[i] = 0.0f;\n"
+    "  for (int j = i; j < n; j += per) for (int k = 0; k < 256; k++) y[i] += A[k * n + i] * A[k * n + j]; } }\n";
 
 enum { K_PLAIN, K_GUARD, K_GUARD_RET, K_PLAIN_BIAS, K_GUARD_BIAS, K_GUARD_BIAS_GROUP, K_PLAIN_DIV, K_GUARD_DIV,
-       K_MV_COL, K_MV_COL_GUARD, K_MV_ROW, K_MV_ROW_GUARD, K_GUARD_DIV64 };
+       K_MV_COL, K_MV_COL_GUARD, K_MV_ROW, K_MV_ROW_GUARD, K_GUARD_DIV64, K_TRI_SUM };
 static const char *const names[] = {"plain",    "guard",     "guard_ret", "plain_bias", "guard_bias", "guard_bias_group",
-                                    "plain_div", "guard_div", "mv_col",    "mv_col_guard", "mv_row", "mv_row_guard", "guard_div64"};
+                                    "plain_div", "guard_div", "mv_col",    "mv_col_guard", "mv_row", "mv_row_guard", "guard_div64",
+                                    "tri_sum"};
 
 typedef struct guards_st {
   long kind;
@@ -61,7 +66,7 @@ typedef struct guards_st {
 
 static int is_mv(long kind)
 {
-  return kind >= K_MV_COL && kind <= K_MV_ROW_GUARD;
+  return (kind >= K_MV_COL && kind <= K_MV_ROW_GUARD) || kind == K_TRI_SUM;
 }
 
 static void *guards_setup(bench_env *e, long kind)
@@ -73,7 +78,8 @@ static void *guards_setup(bench_env *e, long kind)
     n = 1024;
   /* The guarded kernels get n - 7 elements: the last group is partial. */
   int guarded = kind == K_GUARD || kind == K_GUARD_RET || kind == K_GUARD_BIAS || kind == K_GUARD_BIAS_GROUP ||
-                kind == K_GUARD_DIV || kind == K_MV_COL_GUARD || kind == K_MV_ROW_GUARD || kind == K_GUARD_DIV64;
+                kind == K_GUARD_DIV || kind == K_MV_COL_GUARD || kind == K_MV_ROW_GUARD || kind == K_GUARD_DIV64 ||
+                kind == K_TRI_SUM;
   s->n = guarded ? n - 7 : n;
   s->global = (n + 255) / 256 * 256;
   size_t na = is_mv(kind) ? n * n : s->global;
@@ -114,6 +120,14 @@ static float expect(const guards_st *s, size_t i)
     return s->a[i] * 2.0f + s->b[i / 256];
   case K_PLAIN_DIV: case K_GUARD_DIV: case K_GUARD_DIV64:
     return s->a[i] * 2.0f + s->b[i / PER];
+  case K_TRI_SUM: {
+    size_t n = s->n;
+    float sum = 0.0f;
+    for (size_t j = i; j < n; j += PER)
+      for (size_t k = 0; k < 256; k++)
+        sum += s->a[k * n + i] * s->a[k * n + j];
+    return sum;
+  }
   default: {
     size_t n = s->n; /* the matrix's size: the guarded kernels' is not a multiple of the group */
     double sum = 0;
@@ -165,5 +179,6 @@ const bench_def bench_guards_defs[] = {
   G("shape if (i<n) column dot 2048", K_MV_COL_GUARD),
   G("shape row dot A[i*n+j] 2048 (no guard)", K_MV_ROW),
   G("shape if (i<n) row dot 2048", K_MV_ROW_GUARD),
+  G("shape if (i<n) for (j=i..n) sum in y[i] 2048", K_TRI_SUM),
 };
 const size_t bench_guards_count = sizeof(bench_guards_defs) / sizeof(bench_guards_defs[0]);
