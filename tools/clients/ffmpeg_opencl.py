@@ -10,8 +10,9 @@ a * b + c contracted to fma.
 
 check: inputs 646x474 yuv420p (odd chroma planes), 641x479 yuv444p and rgba, 10
 noisy testsrc2 frames; one line per case: each driver's error if any, then A-B, A-CPU,
-B-CPU (identical, or the largest difference and the number of bytes that differ), and
-for the emulated kernels each driver's mismatches with the emulation on frame 0.
+B-CPU (identical, or the largest difference and the number of bytes that differ); A on
+nv12 / p016 against A on yuv420p / yuv420p16, plane by plane; and for the emulated kernels
+each driver's mismatches with the emulation on frame 0.
 time: 1920x1080 (deshake 1280x720), per filter one run to fill the program caches, then REPS runs on each\ndriver alternating (A B, B A, ...), the median of ffmpeg's -benchmark rtime."""
 import os, re, subprocess, sys, statistics
 import numpy as np
@@ -253,6 +254,23 @@ def convolution(p, m, div):
     return wr((acc * f32(div)).astype(f32))
 
 
+def unsharp(p, diam_x, diam_y, amount):
+    """unsharp_local: FFmpeg's float Gaussian coefficients, a horizontal then a vertical pass
+    (each accumulated with fma from 0, the edges clamped), val + (val - sum) * amount."""
+    def coefs(diam):
+        n = int(np.ceil(diam)) | 1
+        b = [float(f32(np.exp(-16.0 * ((x - n // 2) / diam) ** 2))) for x in range(n)]
+        return [f32(v / sum(b)) for v in b]
+    f = rd(p)
+    acc = [np.zeros_like(f), np.zeros_like(f)]
+    for k, (axis, c) in enumerate(((0, coefs(diam_x)), (1, coefs(diam_y)))):
+        r = len(c) // 2
+        src = f if k == 0 else acc[0]
+        for i, ci in enumerate(c):
+            acc[k] = fma(shifted(src, i - r, 0) if axis == 0 else shifted(src, 0, i - r), ci, acc[k])
+    return wr(fma((f - acc[1]).astype(f32), f32(amount), f))
+
+
 def emulate(w, res, drivers):
     src = yuv420_planes(w + '/frame0.yuv', 646, 474)
     refs = {'avgblur': [avgblur(s, 3, 2) for s in src],
@@ -262,6 +280,8 @@ def emulate(w, res, drivers):
                             convolution(src[2], [1] * 25, 0.04)]}
     for k in ('prewitt', 'roberts', 'sobel'):
         refs[k] = [edge(s, k, 1.5, 3 / 255.) for s in src]
+    refs['unsharp'] = [unsharp(src[0], 5, 5, 1.5), unsharp(src[1], 3, 3, 0.5), unsharp(src[2], 3, 3, 0.5)]
+    refs['unsharp_13x9'] = [unsharp(src[0], 13, 9, -1.2), unsharp(src[1], 7, 7, 0.8), unsharp(src[2], 7, 7, 0.8)]
     for name, ref in refs.items():
         line = '%-16s emulation, frame 0:' % name
         for d in drivers:
@@ -269,6 +289,67 @@ def emulate(w, res, drivers):
             n = sum(np.count_nonzero(o != r) for o, r in zip(out, ref))
             line += ' %s %d of %d differ;' % (d, n, sum(r.size for r in ref))
         print(line)
+
+
+SEMI = [('avgblur', 'avgblur_opencl=sizeX=3:sizeY=2'), ('boxblur', 'boxblur_opencl=2:1'),
+        ('dilation', 'dilation_opencl'), ('erosion', 'erosion_opencl=coordinates=90'),
+        ('convolution', "convolution_opencl=0m='1 2 1 2 4 2 1 2 1':0rdiv=0.0625:1m='0 -1 0 -1 5 -1 0 -1 0'"),
+        ('sobel', 'sobel_opencl'), ('unsharp', 'unsharp_opencl=lx=5:ly=5:la=1:cx=5:cy=5:ca=1'),
+        ('pad', 'pad_opencl=w=700:h=500:x=20:y=10:color=0x102030'), ('transpose', 'transpose_opencl=dir=clock')]
+
+
+def rg_neighbour(u, v, kind, mask):
+    """dilation_global / erosion_global on an RG plane: the neighbour is chosen on .x (U,
+    strictly greater or less, i outer, j inner) and its whole texel is written."""
+    coord, k = [], 0
+    for i in range(9):
+        coord.append(1 if i == 4 else (mask >> k) & 1)
+        k += i != 4
+    h, w = u.shape
+    bu, bv = u.astype(int), v.astype(int)
+    pu, pv = np.pad(bu, 1, mode='edge'), np.pad(bv, 1, mode='edge')
+    for i in (-1, 0, 1):
+        for j in (-1, 0, 1):
+            if coord[(j + 1) * 3 + (i + 1)]:
+                cu, cv = pu[1 + j:1 + j + h, 1 + i:1 + i + w], pv[1 + j:1 + j + h, 1 + i:1 + i + w]
+                take = cu > bu if kind == 'dilation' else cu < bu
+                bu, bv = np.where(take, cu, bu), np.where(take, cv, bv)
+    return bu, bv
+
+
+def semiplanar(w, res, icd, rx):
+    """Driver A on nv12 / p016 frames (R and RG images) against the same driver on yuv420p /
+    yuv420p16 (R images only), the chroma de-interleaved.  Dilation and erosion take the
+    texel chosen by U, and convolution applies the U matrix to V, so their V differs."""
+    for name, f in SEMI:
+        if not rx.search('semi_' + name):
+            continue
+        line = '%-16s' % ('semi_' + name)
+        for semi, plan, dt in (('nv12', 'yuv420p', np.uint8), ('p016le', 'yuv420p16le', np.uint16)):
+            ww, hh = (700, 500) if name == 'pad' else (474, 646) if name == 'transpose' else (646, 474)
+            cw, ch = (ww + 1) // 2, (hh + 1) // 2
+            outs = []
+            for fmt in (semi, plan):
+                pre = 'format=yuv420p16le,' if dt == np.uint16 else ''
+                o = '%s/semi_%s.%s.raw' % (res, name, fmt)
+                rc, err = ffmpeg(['-v', 'error'] + HW + ['-i', w + '/odd_yuv420p.nut', '-vf', '%sformat=%s,hwupload,%s,'
+                                 'hwdownload,format=%s' % (pre, fmt, f, fmt), '-f', 'rawvideo', o], icd)
+                outs.append(np.fromfile(o, dt).reshape(-1, ww * hh + 2 * cw * ch) if rc == 0 else None)
+            if outs[0] is None or outs[1] is None:
+                line += ' %s: failed;' % semi
+                continue
+            uv = outs[0][:, ww * hh:].reshape(-1, cw * ch, 2)
+            for k, plane in enumerate(('Y', 'U', 'V')):
+                a = outs[0][:, :ww * hh] if k == 0 else uv[..., k - 1]
+                b = outs[1][:, ww * hh + (k - 1) * cw * ch:ww * hh + k * cw * ch] if k else outs[1][:, :ww * hh]
+                n = np.count_nonzero(a != b)
+                line += ' %s %s %s;' % (semi, plane, 'equal' if n == 0 else '%d differ' % n)
+            if name in ('dilation', 'erosion') and dt == np.uint8:
+                src = yuv420_planes(w + '/frame0.yuv', 646, 474)
+                bu, bv = rg_neighbour(src[1], src[2], name, 255 if name == 'dilation' else 90)
+                n = np.count_nonzero(uv[0, :, 0].reshape(bu.shape) != bu) + np.count_nonzero(uv[0, :, 1].reshape(bv.shape) != bv)
+                line += ' nv12 UV vs emulation (frame 0): %s;' % ('equal' if n == 0 else '%d differ' % n)
+        print(line, flush=True)
 
 
 def check(w, icds, rx):
@@ -291,6 +372,7 @@ def check(w, icds, rx):
             line += ' | A-CPU: ' + compare(o('A'), o('cpu')) + ' | B-CPU: ' + compare(o('B'), o('cpu'))
         print(line, flush=True)
     ffmpeg(['-v', 'error', '-i', w + '/odd_yuv420p.nut', '-frames:v', '1', '-f', 'rawvideo', w + '/frame0.yuv'])
+    semiplanar(w, res, icds[0], rx)
     emulate(w, res, drivers)
 
 
