@@ -1122,3 +1122,150 @@ size_t cc_function_size(LLVMValueRef f)
       n++;
   return n;
 }
+
+/* ---- a one-block loop versioned on a condition ---- */
+
+/* The one predecessor of bb other than `not` (NULL: none or several). */
+static LLVMBasicBlockRef only_pred_but(LLVMBasicBlockRef bb, LLVMBasicBlockRef not, int *others)
+{
+  LLVMBasicBlockRef p = NULL;
+  *others = 0;
+  for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(bb)); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (!LLVMIsAInstruction(user) || !LLVMIsATerminatorInst(user)) {
+      (*others)++;
+      continue;
+    }
+    LLVMBasicBlockRef from = LLVMGetInstructionParent(user);
+    if (from == not)
+      continue;
+    if (p && p != from)
+      (*others)++;
+    p = from;
+  }
+  return p;
+}
+
+static LLVMValueRef map_get(LLVMValueRef *from, LLVMValueRef *to, unsigned n, LLVMValueRef v)
+{
+  for (unsigned k = n; k-- > 0;)
+    if (from[k] == v)
+      return to[k];
+  return v;
+}
+
+static LLVMValueRef incoming_of(LLVMValueRef phi, LLVMBasicBlockRef bb)
+{
+  for (unsigned k = 0; k < LLVMCountIncoming(phi); k++)
+    if (LLVMGetIncomingBlock(phi, k) == bb)
+      return LLVMGetIncomingValue(phi, k);
+  return NULL;
+}
+
+LLVMBasicBlockRef cc_version_self_loop(LLVMBasicBlockRef bb, const LLVMValueRef *conds, unsigned nconds,
+                                       const char *name, LLVMValueRef **from_out, LLVMValueRef **to_out,
+                                       unsigned *n_out)
+{
+  *from_out = *to_out = NULL;
+  *n_out = 0;
+  LLVMValueRef br = LLVMGetBasicBlockTerminator(bb);
+  if (!br || !LLVMIsABranchInst(br) || !LLVMIsConditional(br))
+    return NULL;
+  unsigned s = LLVMGetSuccessor(br, 0) == bb ? 1 : 0;
+  LLVMBasicBlockRef exit = LLVMGetSuccessor(br, s);
+  if (LLVMGetSuccessor(br, 1 - s) != bb || exit == bb)
+    return NULL;
+  int others;
+  LLVMBasicBlockRef pre = only_pred_but(bb, bb, &others);
+  if (!pre || others)
+    return NULL;
+  LLVMValueRef pt = LLVMGetBasicBlockTerminator(pre);
+  if (!pt || !LLVMIsABranchInst(pt) || LLVMIsConditional(pt))
+    return NULL;
+  if (only_pred_but(exit, NULL, &others) != bb || others)
+    return NULL;
+  unsigned n = 0;
+  for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+    n++;
+  LLVMValueRef *from = malloc((n + 1) * sizeof(*from)), *to = malloc((n + 1) * sizeof(*to));
+  if (!from || !to) {
+    free(from), free(to);
+    return NULL;
+  }
+  LLVMValueRef fn = LLVMGetBasicBlockParent(bb);
+  LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(fn));
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+  LLVMBasicBlockRef nb = LLVMAppendBasicBlockInContext(c, fn, name);
+  /* the choice at the end of the preheader */
+  LLVMInstructionEraseFromParent(pt);
+  LLVMPositionBuilderAtEnd(b, pre);
+  LLVMValueRef cond = nconds ? conds[0] : LLVMConstInt(LLVMInt1TypeInContext(c), 1, 0);
+  for (unsigned k = 1; k < nconds; k++)
+    cond = LLVMBuildAnd(b, cond, conds[k], "");
+  LLVMBuildCondBr(b, cond, nb, bb);
+  /* the copy: phis first, then the rest in order (operands of earlier ones) */
+  unsigned m = 0;
+  LLVMPositionBuilderAtEnd(b, nb);
+  for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && LLVMIsAPHINode(i); i = LLVMGetNextInstruction(i)) {
+    from[m] = i;
+    to[m++] = LLVMBuildPhi(b, LLVMTypeOf(i), "");
+  }
+  for (LLVMValueRef i = cc_first_non_phi(bb); i; i = LLVMGetNextInstruction(i)) {
+    LLVMValueRef cl = LLVMInstructionClone(i);
+    unsigned no = (unsigned)LLVMGetNumOperands(i);
+    for (unsigned k = 0; k < no; k++) {
+      LLVMValueRef o = LLVMGetOperand(i, k);
+      if (!LLVMIsABasicBlock(o))
+        LLVMSetOperand(cl, k, map_get(from, to, m, o));
+    }
+    LLVMInsertIntoBuilder(b, cl);
+    LLVMSetValueName2(cl, "", 0);
+    from[m] = i;
+    to[m++] = cl;
+    if (i == br) {
+      for (unsigned k = 0; k < 2; k++)
+        LLVMSetSuccessor(cl, k, LLVMGetSuccessor(br, k) == bb ? nb : exit);
+      LLVMSetMetadata(cl, LLVMGetMDKindIDInContext(c, "llvm.loop", 9), NULL);
+    }
+  }
+  for (unsigned k = 0; k < m && LLVMIsAPHINode(from[k]); k++) {
+    LLVMValueRef v2[2] = {incoming_of(from[k], pre), map_get(from, to, m, incoming_of(from[k], bb))};
+    LLVMBasicBlockRef b2[2] = {pre, nb};
+    LLVMAddIncoming(to[k], v2, b2, 2);
+  }
+  /* the exit: its phis, and the loop's values used past it */
+  for (LLVMValueRef ph = LLVMGetFirstInstruction(exit); ph && LLVMIsAPHINode(ph); ph = LLVMGetNextInstruction(ph)) {
+    LLVMValueRef v = map_get(from, to, m, incoming_of(ph, bb));
+    LLVMAddIncoming(ph, &v, &nb, 1);
+  }
+  LLVMValueRef first = cc_first_non_phi(exit);
+  for (unsigned k = 0; k < m; k++) {
+    LLVMValueRef i = from[k];
+    if (LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMVoidTypeKind)
+      continue;
+    unsigned nu;
+    LLVMValueRef *users = cc_collect_users(i, &nu), merged = NULL;
+    for (unsigned u = 0; users && u < nu; u++) {
+      LLVMBasicBlockRef ub = LLVMGetInstructionParent(users[u]);
+      if (ub == bb || ub == nb || (ub == exit && LLVMIsAPHINode(users[u])))
+        continue;
+      if (!merged) {
+        LLVMPositionBuilderBefore(b, first);
+        merged = LLVMBuildPhi(b, LLVMTypeOf(i), "");
+        LLVMValueRef v2[2] = {i, to[k]};
+        LLVMBasicBlockRef b2[2] = {bb, nb};
+        LLVMAddIncoming(merged, v2, b2, 2);
+      }
+      unsigned no = (unsigned)LLVMGetNumOperands(users[u]);
+      for (unsigned q = 0; q < no; q++)
+        if (LLVMGetOperand(users[u], q) == i)
+          LLVMSetOperand(users[u], q, merged);
+    }
+    free(users);
+  }
+  LLVMDisposeBuilder(b);
+  *from_out = from;
+  *to_out = to;
+  *n_out = m;
+  return nb;
+}

@@ -30,6 +30,16 @@ LLVMBasicBlockRef cc_split_head(LLVMBuilderRef b, LLVMValueRef inst, const char 
 /* In block bb, every phi entry that comes from `from` comes from `to` instead. */
 void cc_phi_retarget(LLVMBasicBlockRef bb, LLVMBasicBlockRef from, LLVMBasicBlockRef to);
 
+/* Versions the one-block loop bb (its branch goes back to it or to an exit
+ * whose only predecessor it is; entered from one block ending in `br bb`):
+ * a copy of bb, block `name`, runs instead when conds[0..n) (values
+ * available at the end of that entry block) are all true.  Values of bb
+ * used past the loop come through phis of the exit.  Returns the copy with
+ * the map of bb's instructions to theirs (*from, *to: malloc'd, *n pairs);
+ * NULL (nothing changed) when bb is not of that shape or memory ran out. */
+LLVMBasicBlockRef cc_version_self_loop(LLVMBasicBlockRef bb, const LLVMValueRef *conds, unsigned nconds,
+                                       const char *name, LLVMValueRef **from, LLVMValueRef **to, unsigned *n);
+
 /* The first instruction of bb that is not a phi (the terminator at worst). */
 LLVMValueRef cc_first_non_phi(LLVMBasicBlockRef bb);
 

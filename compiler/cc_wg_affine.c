@@ -770,7 +770,7 @@ static LLVMValueRef clone_side(aff_ctx *x, LLVMValueRef v, LLVMValueRef sel, LLV
   return c;
 }
 
-static int rewrite(aff_ctx *x, LLVMValueRef call, int is_gather);
+static int rewrite(aff_ctx *x, LLVMValueRef call, int is_gather, const LLVMValueRef *assumed, unsigned nassumed);
 
 /* Splits call (a gather or scatter with a select in its address); 1 when
  * it did (the two new accesses rewritten in turn). */
@@ -814,7 +814,7 @@ static int split_on_select(aff_ctx *x, LLVMValueRef call, int is_gather)
   /* Stores from two lanes to one address are a race between work-items:
    * the two halves may go in either order. */
   for (unsigned k = 0; k < 2; k++)
-    rewrite(x, part[k], is_gather);
+    rewrite(x, part[k], is_gather, NULL, 0);
   return 1;
 }
 
@@ -847,19 +847,37 @@ static int one_address_scatter(aff_ctx *x, LLVMValueRef call, LLVMValueRef addr,
   return 1;
 }
 
-/* Replaces one gather or scatter; 1 when it did. */
-static int rewrite(aff_ctx *x, LLVMValueRef call, int is_gather)
+/* The affine form of call's addresses, and whether it is a plain access
+ * (consecutive elements, or one address of a full gather). */
+static aff access_form(aff_ctx *x, LLVMValueRef call, int is_gather, int *plain)
+{
+  LLVMValueRef ptrs = LLVMGetOperand(call, is_gather ? 0 : 1);
+  LLVMValueRef mask = LLVMGetOperand(call, is_gather ? 2 : 3);
+  *plain = 0;
+  if (!vec_elems(ptrs))
+    return unknown;
+  aff a = analyze(x, ptrs, 0);
+  LLVMTypeRef et = LLVMGetElementType(LLVMTypeOf(is_gather ? call : LLVMGetOperand(call, 0)));
+  int64_t esize = (int64_t)LLVMABISizeOfType(x->td, et);
+  *plain = a.ok && (a.stride == esize || (all_true(mask) && is_gather && a.stride == 0));
+  return a;
+}
+
+/* Replaces one gather or scatter; 1 when it did.  A guard among
+ * assumed[0..nassumed) holds where call is (a loop's copy, see
+ * version_guarded_loops). */
+static int rewrite(aff_ctx *x, LLVMValueRef call, int is_gather, const LLVMValueRef *assumed, unsigned nassumed)
 {
   LLVMValueRef ptrs = LLVMGetOperand(call, is_gather ? 0 : 1);
   LLVMValueRef mask = LLVMGetOperand(call, is_gather ? 2 : 3);
   unsigned W = (unsigned)vec_elems(ptrs);
   if (!W)
     return 0;
-  int full = all_true(mask);
-  aff a = analyze(x, ptrs, 0);
-  LLVMTypeRef et = LLVMGetElementType(LLVMTypeOf(is_gather ? call : LLVMGetOperand(call, 0)));
-  int64_t esize = (int64_t)LLVMABISizeOfType(x->td, et);
-  int plain = a.ok && (a.stride == esize || (full && is_gather && a.stride == 0));
+  int full = all_true(mask), plain;
+  aff a = access_form(x, call, is_gather, &plain);
+  for (unsigned k = 0; k < nassumed && a.guard; k++)
+    if (a.guard == assumed[k])
+      a.guard = NULL;
   if (!is_gather && a.ok && a.stride == 0 && !a.guard)
     return one_address_scatter(x, call, a.base, W, full);
   if (!plain) {
@@ -1524,6 +1542,76 @@ static unsigned regather_scalarized(LLVMValueRef fn)
   return done;
 }
 
+/* A guard of an access in a one-block inner loop that is computed outside
+ * the loop (the no-wrap test of an index extended before the loop: sgemm's
+ * and SYR2K's c[i * n + j]) would put a branch in every iteration, which
+ * O3's unswitching leaves where the loop is large (its cost threshold), and
+ * a loop of several blocks keeps cc_wg_rows.c from reading its gathers as
+ * rows.  Such a loop is versioned here instead: a copy taken when every such
+ * guard of its accesses holds, where they are plain accesses without a
+ * test; the loop as written keeps its gathers for the chunks where one does
+ * not hold.  The copy's accesses are rewritten here; calls[] loses the
+ * original's that the copy took over. */
+static unsigned version_guarded_loops(aff_ctx *x, LLVMValueRef *calls, unsigned ncalls)
+{
+  unsigned done = 0;
+  LLVMValueRef guards[8];
+  for (unsigned k = 0; k < ncalls; k++) {
+    if (!calls[k])
+      continue;
+    LLVMBasicBlockRef bb = LLVMGetInstructionParent(calls[k]);
+    LLVMValueRef br = LLVMGetBasicBlockTerminator(bb);
+    if (!br || !LLVMIsABranchInst(br) || !LLVMIsConditional(br) ||
+        (LLVMGetSuccessor(br, 0) != bb && LLVMGetSuccessor(br, 1) != bb))
+      continue;
+    unsigned ng = 0;
+    int mine = 0;
+    for (unsigned j = k; j < ncalls; j++) {
+      if (!calls[j] || LLVMGetInstructionParent(calls[j]) != bb)
+        continue;
+      int plain;
+      aff a = access_form(x, calls[j], is_gather_call(calls[j]), &plain);
+      if (!plain || !a.guard)
+        continue;
+      if (LLVMIsAInstruction(a.guard) && LLVMGetInstructionParent(a.guard) == bb)
+        continue; /* computed in the loop: the test stays at the access */
+      unsigned g;
+      for (g = 0; g < ng && guards[g] != a.guard; g++)
+        ;
+      if (g == ng && ng < sizeof(guards) / sizeof(guards[0]))
+        guards[ng++] = a.guard;
+      mine = 1;
+    }
+    if (!mine || !ng)
+      continue;
+    LLVMValueRef *from, *to;
+    unsigned nmap;
+    LLVMBasicBlockRef copy = cc_version_self_loop(bb, guards, ng, "lanes.guarded", &from, &to, &nmap);
+    if (!copy)
+      continue;
+    for (unsigned j = k; j < ncalls; j++) {
+      if (!calls[j] || LLVMGetInstructionParent(calls[j]) != bb)
+        continue;
+      LLVMValueRef c = NULL;
+      for (unsigned q = 0; q < nmap && !c; q++)
+        if (from[q] == calls[j])
+          c = to[q];
+      int is_gather = is_gather_call(calls[j]), plain;
+      aff a = access_form(x, calls[j], is_gather, &plain);
+      int assumed = 0;
+      for (unsigned g = 0; g < ng && plain && a.guard; g++)
+        assumed |= a.guard == guards[g];
+      if (c)
+        done += (unsigned)rewrite(x, c, is_gather, guards, ng);
+      if (assumed)
+        calls[j] = NULL; /* the loop as written keeps it */
+    }
+    free(from);
+    free(to);
+  }
+  return done;
+}
+
 unsigned wg_plain_accesses(LLVMValueRef fn)
 {
   LLVMModuleRef m = LLVMGetGlobalParent(fn);
@@ -1550,8 +1638,10 @@ unsigned wg_plain_accesses(LLVMValueRef fn)
   unsigned done = 0;
   if (x.ent && x.key && !cc_ptrmap_init(&x.memo, x.cap)) {
     x.b = LLVMCreateBuilderInContext(x.c);
+    done += version_guarded_loops(&x, calls, ncalls);
     for (unsigned k = 0; k < ncalls; k++)
-      done += (unsigned)rewrite(&x, calls[k], is_gather_call(calls[k]));
+      if (calls[k])
+        done += (unsigned)rewrite(&x, calls[k], is_gather_call(calls[k]), NULL, 0);
     LLVMDisposeBuilder(x.b);
   }
   cc_ptrmap_free(&x.memo);

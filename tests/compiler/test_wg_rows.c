@@ -23,7 +23,14 @@ static const char src[] =
     "  if (i < n) for (int j = 0; j < n; j++) A[i * n + c] += A[i * n + j] * x[j]; }\n"
     "kernel void irow(global uint *y, global const uint *A, global const uint *x, int n) {\n"
     "  int i = get_global_id(0); if (i < n) { uint s = 0;\n"
-    "  for (int j = 0; j < n; j++) s += A[i * n + j] * x[j]; y[i] = s; } }\n";
+    "  for (int j = 0; j < n; j++) s += A[i * n + j] * x[j]; y[i] = s; } }\n"
+    /* PolyBench's SYR2K: c[i * n + j] stored in every iteration behind the
+     * test that its extended index did not wrap (computed before the loop) */
+    "kernel void syr2k(global float *a, global float *b, global float *c, float alpha, float beta, int ni, int nj) {\n"
+    "  int j = get_global_id(0), i = get_global_id(1);\n"
+    "  if (i < nj && j < nj) { c[i * nj + j] *= beta;\n"
+    "    for (int k = 0; k < ni; k++)\n"
+    "      c[i * nj + j] += alpha * a[i * ni + k] * b[j * ni + k] + alpha * b[i * ni + k] * a[j * ni + k]; } }\n";
 
 /* Occurrences of s in text[0..len). */
 static unsigned count_in(const char *text, size_t len, const char *s)
@@ -86,6 +93,8 @@ TEST(row_dot_product_reads_rows_without_gathers)
   ASSERT_CONTAINS(ct_kernel(&p.bin, "gesummv")->report, "inner loop reads 2 strided gathers as rows");
   ASSERT_CONTAINS(ct_kernel(&p.bin, "own_row")->report, "inner loop reads 1 strided gather as rows");
   ASSERT_CONTAINS(ct_kernel(&p.bin, "irow")->report, "inner loop reads 1 strided gather as rows");
+  /* the store's no-wrap test versions the loop (cc_wg_affine.c), so its copy is one block */
+  ASSERT_CONTAINS(ct_kernel(&p.bin, "syr2k")->report, "inner loop reads 2 strided gathers as rows");
   wg_free(&p);
 }
 
@@ -224,4 +233,42 @@ TEST(integer_row_dot_product_results)
       }
       free(A), free(x), free(y);
     }
+}
+
+/* SYR2K: the versioned loop (plain store of c) and its rows, against C */
+TEST(syr2k_results_at_every_size)
+{
+  static const int ns[] = {5, 33, 100};
+  static const size_t locals[] = {32, 20};
+  for (unsigned o = 0; o < 2; o++)
+    for (unsigned q = 0; q < sizeof(ns) / sizeof(ns[0]); q++)
+      for (unsigned l = 0; l < sizeof(locals) / sizeof(locals[0]); l++) {
+        int n = ns[q], ni = n + 3;
+        size_t na = (size_t)n * ni, nc = (size_t)n * n;
+        float *a = malloc(na * 4), *b = malloc(na * 4), *c = malloc(nc * 4), *want = malloc(nc * 4);
+        ASSERT_TRUE(a && b && c && want);
+        for (size_t k = 0; k < na; k++)
+          a[k] = av(k), b[k] = bv(k * 3 + 1);
+        for (size_t k = 0; k < nc; k++)
+          c[k] = want[k] = xv(k);
+        float alpha = 2.0f, beta = 3.0f;
+        for (int i = 0; i < n; i++)
+          for (int j = 0; j < n; j++) {
+            float t = want[(size_t)i * n + j] * beta;
+            for (int k = 0; k < ni; k++)
+              t += alpha * a[(size_t)i * ni + k] * b[(size_t)j * ni + k] +
+                   alpha * b[(size_t)i * ni + k] * a[(size_t)j * ni + k];
+            want[(size_t)i * n + j] = t;
+          }
+        void *args[] = {&a, &b, &c, &alpha, &beta, &ni, &n};
+        size_t local = locals[l], g = (n + local - 1) / local * local;
+        wg_range r = range1(g, local, NULL);
+        r.dim = 2, r.global[1] = (size_t)n, r.local[1] = 1;
+        wg_run(built(o), "syr2k", args, &r);
+        for (size_t k = 0; k < nc; k++)
+          if (c[k] != want[k])
+            tl_fail(__FILE__, __LINE__, "%s n=%d local=%zu: c[%zu] = %g, want %g", levels[o], n, local, k, c[k],
+                    want[k]);
+        free(a), free(b), free(c), free(want);
+      }
 }
