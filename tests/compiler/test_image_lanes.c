@@ -868,3 +868,108 @@ TEST(row_writes_from_offsets_match_the_reference)
     }
   }
 }
+
+/* ---- many reads: the general path out of line ----
+ * A kernel of MANY_IMAGES images (more than the compiler specializes,
+ * WG_IMG_MAX = 8) read three times each, darktable's laplacian_assemble in
+ * small: 30 reads of `.x` through a constant sampler summed.  Inlined, the
+ * general path is some 700 instructions and 18 switches per read in the
+ * general copy (and per read of the images past the eighth in every copy);
+ * O3 and code generation took minutes for such kernels of some hundred
+ * reads.  Each access of the general path is a call now. */
+#define MANY_IMAGES 10
+#define MANY_READS (3 * MANY_IMAGES)
+
+static char *many_src(void)
+{
+  size_t cap = 4096, len = 0;
+  char *s = malloc(cap);
+  ASSERT_TRUE(s != NULL);
+  len += (size_t)snprintf(s + len, cap - len,
+                          "constant sampler_t nearest = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE |"
+                          " CLK_FILTER_NEAREST;\n"
+                          "float taps(read_only image2d_t im, int x, int y) {\n"
+                          "  return read_imagef(im, nearest, (int2)(x - 1, y)).x + 2.0f * read_imagef(im, nearest,"
+                          " (int2)(x, y)).x\n"
+                          "         + 4.0f * read_imagef(im, nearest, (int2)(x + 1, y)).x; }\n"
+                          "kernel void many(");
+  for (unsigned k = 0; k < MANY_IMAGES; k++)
+    len += (size_t)snprintf(s + len, cap - len, "read_only image2d_t i%u, ", k);
+  len += (size_t)snprintf(s + len, cap - len, "global float *o) {\n  int x = get_global_id(0);\n  float s = 0.0f;\n");
+  for (unsigned k = 0; k < MANY_IMAGES; k++)
+    len += (size_t)snprintf(s + len, cap - len, "  s = s * 0.5f + taps(i%u, x, %u);\n", k, k);
+  len += (size_t)snprintf(s + len, cap - len, "  o[x] = s; }\n");
+  ASSERT_TRUE(len < cap);
+  return s;
+}
+
+/* The work-group function of many: no switch (each inlined general path
+ * had 18) and no more than 100 instructions per read over all its copies
+ * (the general path inlined: some 700 in the general copy alone), the
+ * general path called instead. */
+TEST(many_reads_call_the_general_path_instead_of_inlining_it)
+{
+  char *src = many_src();
+  char *ir = optimized_ir(src);
+  const char *fn = "__lanecl_wg_many";
+  unsigned sw = count_in_function(ir, fn, " switch "), gen = count_in_function(ir, fn, " @" GENERAL_PATH);
+  /* instructions: the lines that assign a value or store, branch or call */
+  unsigned insts = count_in_function(ir, fn, " = ") + count_in_function(ir, fn, "  store ") +
+                   count_in_function(ir, fn, "  br ") + count_in_function(ir, fn, "  call ") +
+                   count_in_function(ir, fn, "  tail call ");
+  if (sw || gen < MANY_READS || insts > 100 * MANY_READS)
+    tl_fail(__FILE__, __LINE__, "%s: %u switches, %u calls of the general path, %u instructions (want 0, >= %u, <= %u)",
+            fn, sw, gen, insts, MANY_READS, 100 * MANY_READS);
+  free(ir);
+  free(src);
+}
+
+/* many's sums against the reference: every image R float (the R float
+ * copy, the last two images through the general path in it), R unorm8
+ * (its copy), and one image of another format (the general copy). */
+TEST(many_reads_match_the_reference_in_every_copy)
+{
+  char *src = many_src();
+  wg_prog p;
+  wg_build(src, levels[0], &p);
+  static const fmt base[] = {{CL_R, CL_FLOAT}, {CL_R, CL_UNORM_INT8}, {CL_R, CL_FLOAT}};
+  const int W = NW + 3, H = MANY_IMAGES;
+  for (unsigned v = 0; v < sizeof(base) / sizeof(base[0]); v++) {
+    timg t[MANY_IMAGES];
+    struct lanecl_image *dp[MANY_IMAGES];
+    for (unsigned k = 0; k < MANY_IMAGES; k++) {
+      fmt f = base[v];
+      if (v == 2 && k == 3)
+        f = (fmt){CL_RGBA, CL_UNORM_INT16};
+      timg_make(&t[k], T2D, f, W, H, 1, 1);
+      dp[k] = &t[k].d;
+    }
+    float out[NW];
+    void *op = out;
+    void *args[MANY_IMAGES + 1];
+    for (unsigned k = 0; k < MANY_IMAGES; k++)
+      args[k] = &dp[k];
+    args[MANY_IMAGES] = &op;
+    wg_range r = range1(NW, 16, NULL);
+    wg_run(&p, "many", args, &r);
+    for (int x = 0; x < NW; x++) {
+      float s = 0.0f;
+      for (unsigned k = 0; k < MANY_IMAGES; k++) {
+        float tap[3];
+        for (int d = -1; d <= 1; d++) {
+          float c[4] = {(float)(x + d) + 0.5f, (float)k + 0.5f, 0.0f, 0.0f}, want[4];
+          ref_read_f(&t[k], 0x10 | 0x2, c, want);
+          tap[d + 1] = want[0];
+        }
+        s = s * 0.5f + (tap[0] + 2.0f * tap[1] + 4.0f * tap[2]);
+      }
+      if (!close_enough(out[x], s))
+        tl_fail(__FILE__, __LINE__, "many, images of order 0x%x type 0x%x%s: o[%d] is %.8g, want %.8g", base[v].order,
+                base[v].type, v == 2 ? " (the fourth RGBA unorm16)" : "", x, out[x], s);
+    }
+    for (unsigned k = 0; k < MANY_IMAGES; k++)
+      free(t[k].mem);
+  }
+  wg_free(&p);
+  free(src);
+}
