@@ -54,7 +54,9 @@ typedef const __global struct lanecl_image *img_t;
 /* The overloads are always inlined: the inliner's cost threshold keeps a
  * read of the general path out of line once a kernel has a few reads (a
  * call per texel, and no vectorization around it), where the common case,
- * a constant sampler and one of the fast formats, is a few instructions. */
+ * a constant sampler and one of the fast formats, is a few instructions.
+ * (In the lane loops' general copy, scalar anyway, the compiler calls the
+ * general path out of line: compiler/cc_wg_image.c.) */
 #define IMG_OVLD __attribute__((overloadable, always_inline))
 
 /* ---- handles (lowered by the compiler) ---- */

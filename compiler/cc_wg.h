@@ -368,7 +368,7 @@ void wg_build_spanned_groups(wg_gen *g, LLVMValueRef *argv, LLVMValueRef ls0, LL
 /* cc_wg_image.c */
 /* Before linking: the body's reads and writes of image arguments call the
  * builtins' __lanecl_imgk_* with the format of the lane loop's copy
- * (g->img_nver copies, 0 when none). */
+ * (g->img_nver copies, 0 when none), the general path out of line. */
 int wg_image_specialize(wg_gen *g);
 /* The report's line on them. */
 void wg_image_report(wg_gen *g);

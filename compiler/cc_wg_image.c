@@ -37,7 +37,22 @@
  * sampler argument take the copies once per class of its bits (see
  * smp_classes).  An image read both ways, or through a sampler that is
  * neither a constant nor a kernel argument, keeps the general path in every
- * copy (as do the images after the first WG_IMG_MAX). */
+ * copy (as do the images after the first WG_IMG_MAX).
+ *
+ * The general path stays out of line: inlined, a read's dispatch on the
+ * descriptor is some 700 instructions and 18 switches, at every access of
+ * the general copy, which is scalar anyway (the switches) and runs only
+ * for the uncommon formats; O3 and code generation grew faster than
+ * linearly with it (a kernel of 100 reads: two minutes and 1.9 GB).  So the
+ * body calls __lanecl_imgd.F (alwaysinline, see imgd_fn) with the copy
+ * number and each copy's format: after inlining, a format copy holds its
+ * call of __lanecl_imgk_F with a constant format (a few loads and
+ * converts), the general copy a call of __lanecl_imgg.F (noinline, the
+ * builtin with k = 0, once per overload in the program: the image builtins
+ * hold no barrier, nothing the work-group function has to see), and so
+ * does every copy for the accesses that keep the general path.  The body
+ * itself, inlined into the copies, holds the format paths of each access,
+ * not the general one. */
 #define _GNU_SOURCE
 #include <stddef.h>
 #include <stdint.h>
@@ -452,14 +467,163 @@ static LLVMValueRef imgk_decl(wg_gen *g, LLVMValueRef call, const wg_mangled *mg
   return f;
 }
 
-/* A block of the body that calls an __lanecl_imgk_ builtin. */
+/* ---- the general path out of line ---- */
+
+#define IMGD_PREFIX "__lanecl_imgd."
+#define IMGG_PREFIX "__lanecl_imgg."
+#define IMGD_MAX_PARAMS 16
+
+/* The function prefix + fk's name, *np its parameters (fk's less k) and
+ * pt their types; NULL when not there yet (name set) or too long. */
+static LLVMValueRef img_fn_named(wg_gen *g, const char *prefix, LLVMValueRef fk, char *name, size_t cap,
+                                 unsigned *np, LLVMTypeRef *pt)
+{
+  size_t len;
+  const char *kn = LLVMGetValueName2(fk, &len);
+  LLVMTypeRef kt = LLVMGlobalGetValueType(fk);
+  *np = LLVMCountParamTypes(kt) - 1;
+  name[0] = 0;
+  if (strlen(prefix) + len >= cap || *np + 1 > IMGD_MAX_PARAMS)
+    return NULL;
+  snprintf(name, cap, "%s%.*s", prefix, (int)len, kn);
+  LLVMGetParamTypes(kt, pt);
+  return LLVMGetNamedFunction(g->m, name);
+}
+
+/* A new internal function of fk's result and calling convention; its
+ * return and first np parameters get fk's attributes. */
+static LLVMValueRef img_fn_new(wg_gen *g, LLVMValueRef fk, const char *name, LLVMTypeRef *pt, unsigned n,
+                               unsigned np)
+{
+  LLVMValueRef f =
+      LLVMAddFunction(g->m, name, LLVMFunctionType(LLVMGetReturnType(LLVMGlobalGetValueType(fk)), pt, n, 0));
+  LLVMSetLinkage(f, LLVMInternalLinkage);
+  LLVMSetFunctionCallConv(f, LLVMGetFunctionCallConv(fk));
+  for (unsigned idx = 0; idx <= np; idx++) {
+    unsigned na = LLVMGetAttributeCountAtIndex(fk, idx);
+    LLVMAttributeRef at[32];
+    if (!na || na > 32)
+      continue;
+    LLVMGetAttributesAtIndex(fk, idx, at);
+    for (unsigned a = 0; a < na; a++)
+      LLVMAddAttributeAtIndex(f, idx, at[a]);
+  }
+  wg_add_fn_attr(g, f, "nounwind");
+  return f;
+}
+
+/* b's call of callee with f's first np parameters and, unless NULL, k; its
+ * result returned. */
+static void img_fn_ret_call(LLVMBuilderRef b, LLVMValueRef f, LLVMValueRef callee, unsigned np, LLVMValueRef k)
+{
+  LLVMValueRef a[IMGD_MAX_PARAMS];
+  for (unsigned i = 0; i < np; i++)
+    a[i] = LLVMGetParam(f, i);
+  a[np] = k;
+  LLVMValueRef r = LLVMBuildCall2(b, LLVMGlobalGetValueType(callee), callee, a, k ? np + 1 : np, "");
+  LLVMSetInstructionCallConv(r, LLVMGetFunctionCallConv(callee));
+  if (LLVMGetTypeKind(LLVMTypeOf(r)) == LLVMVoidTypeKind)
+    LLVMBuildRetVoid(b);
+  else
+    LLVMBuildRet(b, r);
+}
+
+/* __lanecl_imgg.<fk>(F's parameters): the general path, fk with k = 0, a
+ * function of its own (noinline; not convergent: no work-item waits on
+ * another in an image builtin). */
+static LLVMValueRef imgg_fn(wg_gen *g, LLVMValueRef fk)
+{
+  char name[320];
+  unsigned np;
+  LLVMTypeRef pt[IMGD_MAX_PARAMS];
+  LLVMValueRef f = img_fn_named(g, IMGG_PREFIX, fk, name, sizeof(name), &np, pt);
+  if (f || !name[0])
+    return f;
+  f = img_fn_new(g, fk, name, pt, np, np);
+  wg_add_fn_attr(g, f, "noinline");
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(g->c);
+  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(g->c, f, "entry"));
+  img_fn_ret_call(b, f, fk, np, wg_c32(g, 0));
+  LLVMDisposeBuilder(b);
+  return f;
+}
+
+/* __lanecl_imgd.<fk>(F's parameters, c, f1, f2, f3) (alwaysinline): in copy
+ * c > 0 of an image whose format there is fc != 0, fk with k = fc; else the
+ * general path's call.  Inlined with constant formats, each copy's path
+ * folds as fk's does with a constant k, and the body holds no general path. */
+static LLVMValueRef imgd_fn(wg_gen *g, LLVMValueRef fk)
+{
+  char name[320];
+  unsigned np;
+  LLVMTypeRef pt[IMGD_MAX_PARAMS + 1 + WG_IMG_COPIES];
+  LLVMValueRef f = img_fn_named(g, IMGD_PREFIX, fk, name, sizeof(name), &np, pt);
+  if (f || !name[0])
+    return f;
+  LLVMValueRef gen = imgg_fn(g, fk);
+  if (!gen)
+    return NULL;
+  for (unsigned v = 0; v <= WG_IMG_COPIES; v++)
+    pt[np + v] = g->t_i32;
+  f = img_fn_new(g, fk, name, pt, np + 1 + WG_IMG_COPIES, np);
+  wg_add_fn_attr(g, f, "alwaysinline");
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(g->c);
+  LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->c, f, "entry");
+  LLVMBasicBlockRef general = LLVMAppendBasicBlockInContext(g->c, f, "general");
+  LLVMPositionBuilderAtEnd(b, entry);
+  LLVMValueRef sw = LLVMBuildSwitch(b, LLVMGetParam(f, np), general, WG_IMG_COPIES);
+  for (unsigned v = 1; v <= WG_IMG_COPIES; v++) {
+    LLVMBasicBlockRef copy = LLVMAppendBasicBlockInContext(g->c, f, "copy");
+    LLVMBasicBlockRef fmt = LLVMAppendBasicBlockInContext(g->c, f, "format");
+    LLVMAddCase(sw, wg_c32(g, v), copy);
+    LLVMPositionBuilderAtEnd(b, copy);
+    LLVMValueRef k = LLVMGetParam(f, np + v);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, k, wg_c32(g, 0), ""), general, fmt);
+    LLVMPositionBuilderAtEnd(b, fmt);
+    img_fn_ret_call(b, f, fk, np, k);
+  }
+  LLVMPositionBuilderAtEnd(b, general);
+  img_fn_ret_call(b, f, gen, np, NULL);
+  LLVMDisposeBuilder(b);
+  return f;
+}
+
+/* call (an image builtin's) replaced by a call of f with args; its
+ * function attributes, name and the kernel's access group. */
+static void img_replace_call(wg_gen *g, LLVMValueRef call, LLVMValueRef f, LLVMValueRef *args, unsigned n)
+{
+  LLVMValueRef nc = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(f), f, args, n, "");
+  LLVMSetInstructionCallConv(nc, LLVMGetInstructionCallConv(call));
+  unsigned nfa = LLVMGetCallSiteAttributeCount(call, LLVMAttributeFunctionIndex);
+  if (nfa) {
+    LLVMAttributeRef *at = malloc(nfa * sizeof(*at));
+    if (at) {
+      LLVMGetCallSiteAttributes(call, LLVMAttributeFunctionIndex, at);
+      for (unsigned a = 0; a < nfa; a++)
+        LLVMAddCallSiteAttribute(nc, LLVMAttributeFunctionIndex, at[a]);
+      free(at);
+    }
+  }
+  /* The image is a kernel argument: its accesses are the work-item's own. */
+  wg_mark_parallel(g, nc);
+  if (LLVMGetTypeKind(LLVMTypeOf(call)) != LLVMVoidTypeKind) {
+    LLVMReplaceAllUsesWith(call, nc);
+    size_t nl;
+    const char *nm = LLVMGetValueName2(call, &nl);
+    LLVMSetValueName2(nc, nm, nl);
+  }
+  LLVMInstructionEraseFromParent(call);
+}
+
+/* A block of the body that accesses an image in the copies (calls an
+ * __lanecl_imgd. function). */
 static int block_has_imgk(LLVMBasicBlockRef bb)
 {
   for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
     if (LLVMIsACallInst(i)) {
       size_t len;
       const char *name = cc_callee_name(i, &len);
-      if (name && len > 2 + strlen(IMGK_PREFIX) && strstr(name, IMGK_PREFIX))
+      if (name && len > strlen(IMGD_PREFIX) && !memcmp(name, IMGD_PREFIX, strlen(IMGD_PREFIX)))
         return 1;
     }
   return 0;
@@ -593,8 +757,23 @@ int wg_image_specialize(wg_gen *g)
       if (p == g->nparams || g->ki->args[p].kind != CC_ARG_IMAGE)
         continue;
       int s = img_slot(g, p);
-      if (s < 0)
+      if (s < 0) {
+        /* past WG_IMG_MAX: the general path in every copy */
+        if (cc_values_push(&calls, &ncalls, &cap, i)) {
+          free(calls);
+          free(slot);
+          return CC_OUT_OF_MEMORY;
+        }
+        int *ns = realloc(slot, cap * sizeof(*slot));
+        if (!ns) {
+          free(calls);
+          free(slot);
+          return CC_OUT_OF_MEMORY;
+        }
+        slot = ns;
+        slot[ncalls - 1] = -1;
         continue;
+      }
       /* A sampler that is not a constant must be a kernel argument: its
        * filter then picks the copy too (see smp_param). */
       int runtime_sampler = memmem(mg.params, mg.plen, "ocl_sampler", 11) && !LLVMIsAConstant(LLVMGetOperand(i, 1));
@@ -624,6 +803,7 @@ int wg_image_specialize(wg_gen *g)
                                                                             : K_MIXED;
       if (cc_values_push(&calls, &ncalls, &cap, i)) {
         free(calls);
+        free(slot);
         return CC_OUT_OF_MEMORY;
       }
       int *ns = realloc(slot, cap * sizeof(*slot));
@@ -645,26 +825,25 @@ int wg_image_specialize(wg_gen *g)
     LLVMValueRef call = calls[j];
     wg_mangled mg;
     wg_demangle(call, &mg);
-    int s = slot[j], kind = g->img_kind[s];
-    if (kind == K_MIXED || !g->img_nver)
+    int s = slot[j];
+    if (s < 0 || g->img_kind[s] == K_MIXED || !g->img_nver)
       continue;
-    LLVMValueRef f = imgk_decl(g, call, &mg);
-    if (!f)
+    int kind = g->img_kind[s];
+    LLVMValueRef fk = imgk_decl(g, call, &mg);
+    LLVMValueRef f = fk ? imgd_fn(g, fk) : NULL;
+    unsigned na = LLVMGetNumArgOperands(call);
+    LLVMValueRef args[IMGD_MAX_PARAMS + 1 + WG_IMG_COPIES];
+    if (!f || na + 1 > IMGD_MAX_PARAMS)
       continue;
     LLVMPositionBuilderBefore(g->b, call);
-    /* k = copy c's format for this image: c = bits 8-9 of fast. */
-    LLVMValueRef c = LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, g->p_fast, wg_c32(g, 8), ""), wg_c32(g, 3), "img.copy");
-    LLVMValueRef k = wg_c32(g, 0);
-    for (unsigned v = g->img_nver; v >= 1; v--)
-      k = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, c, wg_c32(g, v), ""), wg_c32(g, cand(kind, g->img_nch[s], v)),
-                          k, "img.fmt");
-    unsigned na = LLVMGetNumArgOperands(call);
-    LLVMValueRef args[17];
-    if (na + 1 > 17)
-      continue;
     for (unsigned a = 0; a < na; a++)
       args[a] = LLVMGetOperand(call, a);
-    args[na] = k;
+    /* the copy, c = bits 8-9 of fast, and each copy's format for this
+     * image (0: none, the general path) */
+    LLVMValueRef c = LLVMBuildAnd(g->b, LLVMBuildLShr(g->b, g->p_fast, wg_c32(g, 8), ""), wg_c32(g, 3), "img.copy");
+    args[na] = c;
+    for (unsigned v = 1; v <= WG_IMG_COPIES; v++)
+      args[na + v] = wg_c32(g, v <= g->img_nver ? cand(kind, g->img_nch[s], v) : 0);
     if (memmem(mg.params, mg.plen, "ocl_sampler", 11) && !LLVMIsAConstant(args[1])) {
       /* in copy c > 0 the bits of the sampler's class, bit 10 of fast
        * (see smp_classes); as passed in the general copy */
@@ -678,28 +857,28 @@ int wg_image_specialize(wg_gen *g)
       nb = LLVMBuildSelect(g->b, LLVMBuildICmp(g->b, LLVMIntEQ, c, wg_c32(g, 0), ""), bits, nb, "img.smp");
       args[1] = LLVMBuildIntToPtr(g->b, nb, st, "");
     }
-    LLVMValueRef nc = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(f), f, args, na + 1, "");
-    LLVMSetInstructionCallConv(nc, LLVMGetInstructionCallConv(call));
-    unsigned nfa = LLVMGetCallSiteAttributeCount(call, LLVMAttributeFunctionIndex);
-    if (nfa) {
-      LLVMAttributeRef *at = malloc(nfa * sizeof(*at));
-      if (at) {
-        LLVMGetCallSiteAttributes(call, LLVMAttributeFunctionIndex, at);
-        for (unsigned a = 0; a < nfa; a++)
-          LLVMAddCallSiteAttribute(nc, LLVMAttributeFunctionIndex, at[a]);
-        free(at);
-      }
-    }
-    /* The image is a kernel argument: its accesses are the work-item's own. */
-    wg_mark_parallel(g, nc);
+    img_replace_call(g, call, f, args, na + 1 + WG_IMG_COPIES);
+    calls[j] = NULL;
     any = 1;
-    if (LLVMGetTypeKind(LLVMTypeOf(call)) != LLVMVoidTypeKind) {
-      LLVMReplaceAllUsesWith(call, nc);
-      size_t nl;
-      const char *nm = LLVMGetValueName2(call, &nl);
-      LLVMSetValueName2(nc, nm, nl);
-    }
-    LLVMInstructionEraseFromParent(call);
+  }
+  /* With copies, the accesses that keep the general path in every copy
+   * call it out of line too. */
+  for (unsigned j = 0; any && j < ncalls; j++) {
+    LLVMValueRef call = calls[j];
+    if (!call)
+      continue;
+    wg_mangled mg;
+    wg_demangle(call, &mg);
+    LLVMValueRef fk = imgk_decl(g, call, &mg);
+    LLVMValueRef f = fk ? imgg_fn(g, fk) : NULL;
+    unsigned na = LLVMGetNumArgOperands(call);
+    LLVMValueRef args[IMGD_MAX_PARAMS];
+    if (!f || na + 1 > IMGD_MAX_PARAMS)
+      continue;
+    LLVMPositionBuilderBefore(g->b, call);
+    for (unsigned a = 0; a < na; a++)
+      args[a] = LLVMGetOperand(call, a);
+    img_replace_call(g, call, f, args, na);
   }
   free(calls);
   free(slot);

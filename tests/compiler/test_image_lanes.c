@@ -150,6 +150,9 @@ static const char pin_src[] =
 
 static char *pin_ir;
 
+/* The general path's functions, called by the general copy (cc_wg_image.c). */
+#define GENERAL_PATH "__lanecl_imgg."
+
 __attribute__((constructor(201))) static void optimize_pin(void)
 {
   pin_ir = optimized_ir(pin_src);
@@ -172,8 +175,8 @@ static unsigned copy_lanes_or_skip(void)
 }
 
 /* The lane loop of kernel (in ir) reads RGBA float texels as vector code in
- * its copy: W-lane multiplies and gathers, and the general copy's switch
- * beside it for the other formats. */
+ * its copy: W-lane multiplies and gathers, and the general copy beside it
+ * for the other formats, which calls the general path out of line. */
 static void rgba_float_read_is_vector_code(const char *ir, const char *kernel)
 {
   unsigned W = copy_lanes_or_skip();
@@ -183,11 +186,11 @@ static void rgba_float_read_is_vector_code(const char *ir, const char *kernel)
   unsigned vec = count_in_function(ir, fn, want);
   snprintf(want, sizeof(want), "masked.gather.v%uf32", W);
   unsigned gathers = count_in_function(ir, fn, want);
-  unsigned sw = count_in_function(ir, fn, " switch i32 ");
-  if (vec < 4 || gathers < 4 || !sw)
-    tl_fail(__FILE__, __LINE__, "the lane loop of %s: %u \"fmul <%u x float>\", %u gathers of %u floats, %u switches "
-            "(want >= 4, >= 4, >= 1)",
-            kernel, vec, W, gathers, W, sw);
+  unsigned gen = count_in_function(ir, fn, " @" GENERAL_PATH);
+  if (vec < 4 || gathers < 4 || !gen)
+    tl_fail(__FILE__, __LINE__, "the lane loop of %s: %u \"fmul <%u x float>\", %u gathers of %u floats, %u calls of "
+            "the general path (want >= 4, >= 4, >= 1)",
+            kernel, vec, W, gathers, W, gen);
 }
 
 TEST(an_rgba_float_read_is_vector_code_in_its_copy)
@@ -444,9 +447,10 @@ TEST(rgba_16_bit_reads_and_writes_are_vector_code_in_their_copy)
   unsigned ext = count_in_function(ir, h16, want);
   snprintf(want, sizeof(want), "fptrunc <%u x float>", W);
   unsigned trunc = count_in_function(ir, h16, want);
-  /* no calls in the lane loops but of intrinsics */
+  /* no calls in the lane loops but of intrinsics and, in the general copy,
+   * of the general path */
   unsigned calls = count_in_function(ir, h16, " call "),
-           intr = count_in_function(ir, h16, " @llvm.");
+           intr = count_in_function(ir, h16, " @llvm.") + count_in_function(ir, h16, " @" GENERAL_PATH);
   if (gathers < 2 || ext < 4 || trunc < 4 || calls > intr)
     tl_fail(__FILE__, __LINE__, "scale: %u gathers of %u words, %u \"fpext <%u x half>\", %u \"fptrunc <%u x float>\", %u "
             "calls, %u intrinsics named (want >= 2, >= 4, >= 4, calls <= intrinsics)",
@@ -503,7 +507,7 @@ TEST(r_and_rg_reads_and_writes_are_vector_code_in_their_copies)
             l8, l16, s8, s16, g16, t16);
   for (unsigned k = 0; k < 2; k++) {
     unsigned pred = count_in_function(ir, fns[k], "pred.load.if:"), calls = count_in_function(ir, fns[k], " call "),
-             intr = count_in_function(ir, fns[k], " @llvm.");
+             intr = count_in_function(ir, fns[k], " @llvm.") + count_in_function(ir, fns[k], " @" GENERAL_PATH);
     if (pred || calls > intr)
       tl_fail(__FILE__, __LINE__, "%s: %u per-lane blocks of loads, %u calls, %u intrinsics named (want 0, calls <= "
               "intrinsics)", fns[k], pred, calls, intr);
@@ -863,4 +867,109 @@ TEST(row_writes_from_offsets_match_the_reference)
         }
     }
   }
+}
+
+/* ---- many reads: the general path out of line ----
+ * A kernel of MANY_IMAGES images (more than the compiler specializes,
+ * WG_IMG_MAX = 8) read three times each, darktable's laplacian_assemble in
+ * small: 30 reads of `.x` through a constant sampler summed.  Inlined, the
+ * general path is some 700 instructions and 18 switches per read in the
+ * general copy (and per read of the images past the eighth in every copy);
+ * O3 and code generation took minutes for such kernels of some hundred
+ * reads.  Each access of the general path is a call now. */
+#define MANY_IMAGES 10
+#define MANY_READS (3 * MANY_IMAGES)
+
+static char *many_src(void)
+{
+  size_t cap = 4096, len = 0;
+  char *s = malloc(cap);
+  ASSERT_TRUE(s != NULL);
+  len += (size_t)snprintf(s + len, cap - len,
+                          "constant sampler_t nearest = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE |"
+                          " CLK_FILTER_NEAREST;\n"
+                          "float taps(read_only image2d_t im, int x, int y) {\n"
+                          "  return read_imagef(im, nearest, (int2)(x - 1, y)).x + 2.0f * read_imagef(im, nearest,"
+                          " (int2)(x, y)).x\n"
+                          "         + 4.0f * read_imagef(im, nearest, (int2)(x + 1, y)).x; }\n"
+                          "kernel void many(");
+  for (unsigned k = 0; k < MANY_IMAGES; k++)
+    len += (size_t)snprintf(s + len, cap - len, "read_only image2d_t i%u, ", k);
+  len += (size_t)snprintf(s + len, cap - len, "global float *o) {\n  int x = get_global_id(0);\n  float s = 0.0f;\n");
+  for (unsigned k = 0; k < MANY_IMAGES; k++)
+    len += (size_t)snprintf(s + len, cap - len, "  s = s * 0.5f + taps(i%u, x, %u);\n", k, k);
+  len += (size_t)snprintf(s + len, cap - len, "  o[x] = s; }\n");
+  ASSERT_TRUE(len < cap);
+  return s;
+}
+
+/* The work-group function of many: no switch (each inlined general path
+ * had 18) and no more than 100 instructions per read over all its copies
+ * (the general path inlined: some 700 in the general copy alone), the
+ * general path called instead. */
+TEST(many_reads_call_the_general_path_instead_of_inlining_it)
+{
+  char *src = many_src();
+  char *ir = optimized_ir(src);
+  const char *fn = "__lanecl_wg_many";
+  unsigned sw = count_in_function(ir, fn, " switch "), gen = count_in_function(ir, fn, " @" GENERAL_PATH);
+  /* instructions: the lines that assign a value or store, branch or call */
+  unsigned insts = count_in_function(ir, fn, " = ") + count_in_function(ir, fn, "  store ") +
+                   count_in_function(ir, fn, "  br ") + count_in_function(ir, fn, "  call ") +
+                   count_in_function(ir, fn, "  tail call ");
+  if (sw || gen < MANY_READS || insts > 100 * MANY_READS)
+    tl_fail(__FILE__, __LINE__, "%s: %u switches, %u calls of the general path, %u instructions (want 0, >= %u, <= %u)",
+            fn, sw, gen, insts, MANY_READS, 100 * MANY_READS);
+  free(ir);
+  free(src);
+}
+
+/* many's sums against the reference: every image R float (the R float
+ * copy, the last two images through the general path in it), R unorm8
+ * (its copy), and one image of another format (the general copy). */
+TEST(many_reads_match_the_reference_in_every_copy)
+{
+  char *src = many_src();
+  wg_prog p;
+  wg_build(src, levels[0], &p);
+  static const fmt base[] = {{CL_R, CL_FLOAT}, {CL_R, CL_UNORM_INT8}, {CL_R, CL_FLOAT}};
+  const int W = NW + 3, H = MANY_IMAGES;
+  for (unsigned v = 0; v < sizeof(base) / sizeof(base[0]); v++) {
+    timg t[MANY_IMAGES];
+    struct lanecl_image *dp[MANY_IMAGES];
+    for (unsigned k = 0; k < MANY_IMAGES; k++) {
+      fmt f = base[v];
+      if (v == 2 && k == 3)
+        f = (fmt){CL_RGBA, CL_UNORM_INT16};
+      timg_make(&t[k], T2D, f, W, H, 1, 1);
+      dp[k] = &t[k].d;
+    }
+    float out[NW];
+    void *op = out;
+    void *args[MANY_IMAGES + 1];
+    for (unsigned k = 0; k < MANY_IMAGES; k++)
+      args[k] = &dp[k];
+    args[MANY_IMAGES] = &op;
+    wg_range r = range1(NW, 16, NULL);
+    wg_run(&p, "many", args, &r);
+    for (int x = 0; x < NW; x++) {
+      float s = 0.0f;
+      for (unsigned k = 0; k < MANY_IMAGES; k++) {
+        float tap[3];
+        for (int d = -1; d <= 1; d++) {
+          float c[4] = {(float)(x + d) + 0.5f, (float)k + 0.5f, 0.0f, 0.0f}, want[4];
+          ref_read_f(&t[k], 0x10 | 0x2, c, want);
+          tap[d + 1] = want[0];
+        }
+        s = s * 0.5f + (tap[0] + 2.0f * tap[1] + 4.0f * tap[2]);
+      }
+      if (!close_enough(out[x], s))
+        tl_fail(__FILE__, __LINE__, "many, images of order 0x%x type 0x%x%s: o[%d] is %.8g, want %.8g", base[v].order,
+                base[v].type, v == 2 ? " (the fourth RGBA unorm16)" : "", x, out[x], s);
+    }
+    for (unsigned k = 0; k < MANY_IMAGES; k++)
+      free(t[k].mem);
+  }
+  wg_free(&p);
+  free(src);
 }
