@@ -52,7 +52,10 @@
  * hold no barrier, nothing the work-group function has to see), and so
  * does every copy for the accesses that keep the general path.  The body
  * itself, inlined into the copies, holds the format paths of each access,
- * not the general one. */
+ * not the general one.  A kernel of IMG_INLINE_MAX accesses or fewer keeps
+ * the general path inline (__lanecl_imgd.i.F): its size does not matter
+ * there, and where the general copy is what runs (FFmpeg reads float4s of
+ * CL_R images) a call per access costs more than the dispatch. */
 #define _GNU_SOURCE
 #include <stddef.h>
 #include <stdint.h>
@@ -472,6 +475,11 @@ static LLVMValueRef imgk_decl(wg_gen *g, LLVMValueRef call, const wg_mangled *mg
 #define IMGD_PREFIX "__lanecl_imgd."
 #define IMGG_PREFIX "__lanecl_imgg."
 #define IMGD_MAX_PARAMS 16
+/* Kernels of at most this many image accesses keep the general path
+ * inline (__lanecl_imgd.i.F): a call per access costs more than its
+ * dispatch where the general copy is what runs (a float4 read of a CL_R
+ * image: FFmpeg's avgblur took 1.45 times as long with it out of line). */
+#define IMG_INLINE_MAX 16
 
 /* The function prefix + fk's name, *np its parameters (fk's less k) and
  * pt their types; NULL when not there yet (name set) or too long. */
@@ -552,15 +560,15 @@ static LLVMValueRef imgg_fn(wg_gen *g, LLVMValueRef fk)
  * c > 0 of an image whose format there is fc != 0, fk with k = fc; else the
  * general path's call.  Inlined with constant formats, each copy's path
  * folds as fk's does with a constant k, and the body holds no general path. */
-static LLVMValueRef imgd_fn(wg_gen *g, LLVMValueRef fk)
+static LLVMValueRef imgd_fn(wg_gen *g, LLVMValueRef fk, int inline_general)
 {
   char name[320];
   unsigned np;
   LLVMTypeRef pt[IMGD_MAX_PARAMS + 1 + WG_IMG_COPIES];
-  LLVMValueRef f = img_fn_named(g, IMGD_PREFIX, fk, name, sizeof(name), &np, pt);
+  LLVMValueRef f = img_fn_named(g, inline_general ? IMGD_PREFIX "i." : IMGD_PREFIX, fk, name, sizeof(name), &np, pt);
   if (f || !name[0])
     return f;
-  LLVMValueRef gen = imgg_fn(g, fk);
+  LLVMValueRef gen = inline_general ? fk : imgg_fn(g, fk);
   if (!gen)
     return NULL;
   for (unsigned v = 0; v <= WG_IMG_COPIES; v++)
@@ -583,7 +591,7 @@ static LLVMValueRef imgd_fn(wg_gen *g, LLVMValueRef fk)
     img_fn_ret_call(b, f, fk, np, k);
   }
   LLVMPositionBuilderAtEnd(b, general);
-  img_fn_ret_call(b, f, gen, np, NULL);
+  img_fn_ret_call(b, f, gen, np, inline_general ? wg_c32(g, 0) : NULL);
   LLVMDisposeBuilder(b);
   return f;
 }
@@ -820,7 +828,7 @@ int wg_image_specialize(wg_gen *g)
     for (unsigned s = 0; s < g->img_n; s++)
       if (cand(g->img_kind[s], g->img_nch[s], c + 1))
         g->img_nver = c + 1;
-  int any = 0;
+  int any = 0, inline_general = ncalls <= IMG_INLINE_MAX;
   for (unsigned j = 0; j < ncalls; j++) {
     LLVMValueRef call = calls[j];
     wg_mangled mg;
@@ -830,7 +838,7 @@ int wg_image_specialize(wg_gen *g)
       continue;
     int kind = g->img_kind[s];
     LLVMValueRef fk = imgk_decl(g, call, &mg);
-    LLVMValueRef f = fk ? imgd_fn(g, fk) : NULL;
+    LLVMValueRef f = fk ? imgd_fn(g, fk, inline_general) : NULL;
     unsigned na = LLVMGetNumArgOperands(call);
     LLVMValueRef args[IMGD_MAX_PARAMS + 1 + WG_IMG_COPIES];
     if (!f || na + 1 > IMGD_MAX_PARAMS)
@@ -862,8 +870,8 @@ int wg_image_specialize(wg_gen *g)
     any = 1;
   }
   /* With copies, the accesses that keep the general path in every copy
-   * call it out of line too. */
-  for (unsigned j = 0; any && j < ncalls; j++) {
+   * call it out of line too (beyond IMG_INLINE_MAX accesses). */
+  for (unsigned j = 0; any && !inline_general && j < ncalls; j++) {
     LLVMValueRef call = calls[j];
     if (!call)
       continue;
