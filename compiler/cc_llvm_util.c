@@ -1154,7 +1154,7 @@ static LLVMValueRef map_get(LLVMValueRef *from, LLVMValueRef *to, unsigned n, LL
   return v;
 }
 
-static LLVMValueRef incoming_of(LLVMValueRef phi, LLVMBasicBlockRef bb)
+LLVMValueRef cc_incoming_from(LLVMValueRef phi, LLVMBasicBlockRef bb)
 {
   for (unsigned k = 0; k < LLVMCountIncoming(phi); k++)
     if (LLVMGetIncomingBlock(phi, k) == bb)
@@ -1229,13 +1229,13 @@ LLVMBasicBlockRef cc_version_self_loop(LLVMBasicBlockRef bb, const LLVMValueRef 
     }
   }
   for (unsigned k = 0; k < m && LLVMIsAPHINode(from[k]); k++) {
-    LLVMValueRef v2[2] = {incoming_of(from[k], pre), map_get(from, to, m, incoming_of(from[k], bb))};
+    LLVMValueRef v2[2] = {cc_incoming_from(from[k], pre), map_get(from, to, m, cc_incoming_from(from[k], bb))};
     LLVMBasicBlockRef b2[2] = {pre, nb};
     LLVMAddIncoming(to[k], v2, b2, 2);
   }
   /* the exit: its phis, and the loop's values used past it */
   for (LLVMValueRef ph = LLVMGetFirstInstruction(exit); ph && LLVMIsAPHINode(ph); ph = LLVMGetNextInstruction(ph)) {
-    LLVMValueRef v = map_get(from, to, m, incoming_of(ph, bb));
+    LLVMValueRef v = map_get(from, to, m, cc_incoming_from(ph, bb));
     LLVMAddIncoming(ph, &v, &nb, 1);
   }
   LLVMValueRef first = cc_first_non_phi(exit);
@@ -1268,4 +1268,58 @@ LLVMBasicBlockRef cc_version_self_loop(LLVMBasicBlockRef bb, const LLVMValueRef 
   *to_out = to;
   *n_out = m;
   return nb;
+}
+
+/* ---- value maps ---- */
+
+LLVMValueRef cc_vmap_get(const cc_vmap *m, LLVMValueRef v)
+{
+  for (unsigned k = m->n; k-- > 0;)
+    if (m->from[k] == v)
+      return m->to[k];
+  return v;
+}
+
+int cc_vmap_put(cc_vmap *m, LLVMValueRef from, LLVMValueRef to)
+{
+  if (m->n == m->cap) {
+    unsigned cap = m->cap ? m->cap * 2 : 64;
+    LLVMValueRef *f = realloc(m->from, cap * sizeof(*f));
+    if (!f)
+      return 1;
+    m->from = f;
+    LLVMValueRef *t = realloc(m->to, cap * sizeof(*t));
+    if (!t)
+      return 1;
+    m->to = t;
+    m->cap = cap;
+  }
+  m->from[m->n] = from;
+  m->to[m->n++] = to;
+  return 0;
+}
+
+void cc_vmap_free(cc_vmap *m)
+{
+  free(m->from);
+  free(m->to);
+  m->from = m->to = NULL;
+  m->n = m->cap = 0;
+}
+
+LLVMValueRef cc_clone_slice(LLVMBuilderRef b, cc_vmap *m, LLVMValueRef v, LLVMBasicBlockRef bb, unsigned depth,
+                            int *oom)
+{
+  if (!LLVMIsAInstruction(v) || LLVMGetInstructionParent(v) != bb)
+    return v;
+  LLVMValueRef have = cc_vmap_get(m, v);
+  if (have != v || !depth)
+    return have;
+  LLVMValueRef c = LLVMInstructionClone(v);
+  unsigned n = (unsigned)LLVMGetNumOperands(v);
+  for (unsigned k = 0; k < n; k++)
+    LLVMSetOperand(c, k, cc_clone_slice(b, m, LLVMGetOperand(v, k), bb, depth - 1, oom));
+  LLVMInsertIntoBuilder(b, c);
+  *oom |= cc_vmap_put(m, v, c);
+  return c;
 }

@@ -30,6 +30,24 @@ LLVMBasicBlockRef cc_split_head(LLVMBuilderRef b, LLVMValueRef inst, const char 
 /* In block bb, every phi entry that comes from `from` comes from `to` instead. */
 void cc_phi_retarget(LLVMBasicBlockRef bb, LLVMBasicBlockRef from, LLVMBasicBlockRef to);
 
+/* A map of values (an instruction to its copy), looked up last entry first;
+ * start zeroed.  get returns v itself when it has no entry; put returns 1
+ * when out of memory (the entry is not added). */
+typedef struct cc_vmap {
+  LLVMValueRef *from, *to;
+  unsigned n, cap;
+} cc_vmap;
+LLVMValueRef cc_vmap_get(const cc_vmap *m, LLVMValueRef v);
+int cc_vmap_put(cc_vmap *m, LLVMValueRef from, LLVMValueRef to);
+void cc_vmap_free(cc_vmap *m);
+/* v cloned at the builder with its operands through m, recursively (up to
+ * depth levels) for those of block bb not in m yet: a value of a loop's
+ * block computed elsewhere with some of its inputs replaced (m's entries,
+ * e.g. the counter at its first value).  Values not of bb are themselves;
+ * *oom is set when an entry could not be added. */
+LLVMValueRef cc_clone_slice(LLVMBuilderRef b, cc_vmap *m, LLVMValueRef v, LLVMBasicBlockRef bb, unsigned depth,
+                            int *oom);
+
 /* Versions the one-block loop bb (its branch goes back to it or to an exit
  * whose only predecessor it is; entered from one block ending in `br bb`):
  * a copy of bb, block `name`, runs instead when conds[0..n) (values
@@ -39,6 +57,9 @@ void cc_phi_retarget(LLVMBasicBlockRef bb, LLVMBasicBlockRef from, LLVMBasicBloc
  * NULL (nothing changed) when bb is not of that shape or memory ran out. */
 LLVMBasicBlockRef cc_version_self_loop(LLVMBasicBlockRef bb, const LLVMValueRef *conds, unsigned nconds,
                                        const char *name, LLVMValueRef **from, LLVMValueRef **to, unsigned *n);
+
+/* The value phi takes from block bb (NULL when bb is not one of its blocks). */
+LLVMValueRef cc_incoming_from(LLVMValueRef phi, LLVMBasicBlockRef bb);
 
 /* The first instruction of bb that is not a phi (the terminator at worst). */
 LLVMValueRef cc_first_non_phi(LLVMBasicBlockRef bb);

@@ -161,15 +161,6 @@ static int harmless_call(LLVMValueRef i)
   return dv_is_dropped(i) || wg_lanewise_intrinsic(i);
 }
 
-static LLVMValueRef incoming_from(LLVMValueRef phi, LLVMBasicBlockRef bb)
-{
-  unsigned n = LLVMCountIncoming(phi);
-  for (unsigned k = 0; k < n; k++)
-    if (LLVMGetIncomingBlock(phi, k) == bb)
-      return LLVMGetIncomingValue(phi, k);
-  return NULL;
-}
-
 static LLVMIntPredicate inverse(LLVMIntPredicate p)
 {
   switch (p) {
@@ -224,10 +215,10 @@ static int find_counter(acc_loop *L)
   for (unsigned k = 0; k < 2; k++) {
     LLVMValueRef phi = LLVMGetOperand(next, k), one = LLVMGetOperand(next, 1 - k);
     if (!LLVMIsAPHINode(phi) || !in_loop(L, phi) || !LLVMIsAConstantInt(one) || LLVMConstIntGetZExtValue(one) != 1 ||
-        LLVMCountIncoming(phi) != 2 || incoming_from(phi, L->bb) != next)
+        LLVMCountIncoming(phi) != 2 || cc_incoming_from(phi, L->bb) != next)
       continue;
     L->iv = phi;
-    L->start = incoming_from(phi, L->pre);
+    L->start = cc_incoming_from(phi, L->pre);
     L->bound = bound;
     L->pred = pred;
     return L->start != NULL;
@@ -316,62 +307,6 @@ static const char *examine(acc_loop *L, const cc_cfg *cfg)
 
 /* ---- the copy ---- */
 
-typedef struct vmap {
-  LLVMValueRef *from, *to;
-  unsigned n, cap;
-} vmap;
-
-static LLVMValueRef vmap_get(const vmap *m, LLVMValueRef v)
-{
-  for (unsigned k = m->n; k-- > 0;)
-    if (m->from[k] == v)
-      return m->to[k];
-  return v;
-}
-
-static int vmap_put(vmap *m, LLVMValueRef from, LLVMValueRef to)
-{
-  if (m->n == m->cap) {
-    unsigned cap = m->cap ? m->cap * 2 : 64;
-    LLVMValueRef *f = realloc(m->from, cap * sizeof(*f));
-    if (!f)
-      return 1;
-    m->from = f;
-    LLVMValueRef *t = realloc(m->to, cap * sizeof(*t));
-    if (!t)
-      return 1;
-    m->to = t;
-    m->cap = cap;
-  }
-  m->from[m->n] = from;
-  m->to[m->n++] = to;
-  return 0;
-}
-
-static void vmap_free(vmap *m)
-{
-  free(m->from);
-  free(m->to);
-}
-
-/* Address v (of the loop, affine) computed at the builder with the counter
- * at the value m maps it to. */
-static LLVMValueRef clone_slice(acc_loop *L, vmap *m, LLVMValueRef v, unsigned depth, int *oom)
-{
-  if (!in_loop(L, v))
-    return v;
-  LLVMValueRef have = vmap_get(m, v);
-  if (have != v || depth > ACC_DEPTH * 2)
-    return have;
-  LLVMValueRef c = LLVMInstructionClone(v);
-  unsigned n = (unsigned)LLVMGetNumOperands(v);
-  for (unsigned k = 0; k < n; k++)
-    LLVMSetOperand(c, k, clone_slice(L, m, LLVMGetOperand(v, k), depth + 1, oom));
-  LLVMInsertIntoBuilder(L->b, c);
-  *oom |= vmap_put(m, v, c);
-  return c;
-}
-
 static LLVMValueRef as_int(acc_loop *L, LLVMValueRef ptr)
 {
   return LLVMBuildPtrToInt(L->b, ptr, LLVMInt64TypeInContext(L->c), "");
@@ -408,21 +343,21 @@ static int transform(acc_loop *L)
   LLVMTypeRef t = LLVMTypeOf(LLVMGetOperand(L->st, 0));
   uint64_t tbytes = LLVMStoreSizeOfType(L->td, t);
   int oom = 0;
-  vmap first = {0}, last = {0}, m = {0};
+  cc_vmap first = {0}, last = {0};
 
   /* the check, at the end of the preheader */
   LLVMValueRef pt = LLVMGetBasicBlockTerminator(L->pre);
   LLVMPositionBuilderBefore(L->b, pt);
   LLVMValueRef lastc = last_count(L);
-  oom |= vmap_put(&first, L->iv, L->start) | vmap_put(&last, L->iv, lastc);
+  oom |= cc_vmap_put(&first, L->iv, L->start) | cc_vmap_put(&last, L->iv, lastc);
   LLVMValueRef plo = as_int(L, L->p);
   LLVMValueRef phi_ = LLVMBuildAdd(L->b, plo, LLVMConstInt(LLVMInt64TypeInContext(L->c), tbytes, 0), "");
   LLVMValueRef safe = LLVMConstInt(LLVMInt1TypeInContext(L->c), 1, 0);
   for (unsigned k = 0; k < L->nload && !oom; k++) {
     LLVMValueRef a = LLVMGetOperand(L->load[k], 0);
     uint64_t bytes = LLVMStoreSizeOfType(L->td, LLVMTypeOf(L->load[k]));
-    LLVMValueRef a0 = as_int(L, clone_slice(L, &first, a, 0, &oom));
-    LLVMValueRef a1 = as_int(L, clone_slice(L, &last, a, 0, &oom));
+    LLVMValueRef a0 = as_int(L, cc_clone_slice(L->b, &first, a, L->bb, 2 * ACC_DEPTH + 1, &oom));
+    LLVMValueRef a1 = as_int(L, cc_clone_slice(L->b, &last, a, L->bb, 2 * ACC_DEPTH + 1, &oom));
     LLVMValueRef lo = umin_max(L, a0, a1, 0);
     LLVMValueRef hi = LLVMBuildAdd(L->b, umin_max(L, a0, a1, 1),
                                    LLVMConstInt(LLVMInt64TypeInContext(L->c), bytes, 0), "");
@@ -430,113 +365,58 @@ static int transform(acc_loop *L)
                                      LLVMBuildICmp(L->b, LLVMIntULE, phi_, lo, ""), "");
     safe = LLVMBuildAnd(L->b, safe, apart, "acc.apart");
   }
-  vmap_free(&first);
-  vmap_free(&last);
+  cc_vmap_free(&first);
+  cc_vmap_free(&last);
   if (oom)
     return 1;
 
-  LLVMBasicBlockRef pp = LLVMAppendBasicBlockInContext(L->c, fn, "acc.pre");
-  LLVMBasicBlockRef nb = LLVMAppendBasicBlockInContext(L->c, fn, "acc.loop");
-  LLVMBasicBlockRef nx = LLVMAppendBasicBlockInContext(L->c, fn, "acc.exit");
-  LLVMInstructionEraseFromParent(pt);
-  LLVMPositionBuilderAtEnd(L->b, L->pre);
-  LLVMBuildCondBr(L->b, safe, pp, L->bb);
-
-  /* before the copy: p's value, where the loop loads it */
-  LLVMPositionBuilderAtEnd(L->b, pp);
+  /* p's value before the loop, where the loop loads it (its first
+   * iteration loads it before any store: the same value) */
   LLVMValueRef init = NULL;
   if (L->ld) {
     init = LLVMBuildLoad2(L->b, t, L->p, "acc.init");
     LLVMSetAlignment(init, LLVMGetAlignment(L->ld));
     cc_copy_metadata(L->ld, init);
   }
-  LLVMBuildBr(L->b, nb);
-
-  /* the copy: phis first (the loaded value's among them), then the body */
-  LLVMPositionBuilderAtEnd(L->b, nb);
-  LLVMValueRef acc = L->ld ? LLVMBuildPhi(L->b, t, "acc") : NULL;
-  if (acc)
-    oom |= vmap_put(&m, L->ld, acc);
-  for (LLVMValueRef i = LLVMGetFirstInstruction(L->bb); i && LLVMIsAPHINode(i); i = LLVMGetNextInstruction(i))
-    oom |= vmap_put(&m, i, LLVMBuildPhi(L->b, LLVMTypeOf(i), ""));
-  for (LLVMValueRef i = cc_first_non_phi(L->bb); i && !oom; i = LLVMGetNextInstruction(i)) {
-    if (i == L->ld || i == L->st)
-      continue;
-    LLVMValueRef c = LLVMInstructionClone(i);
-    unsigned n = (unsigned)LLVMGetNumOperands(i);
-    for (unsigned k = 0; k < n; k++) {
-      LLVMValueRef o = LLVMGetOperand(i, k);
-      if (!LLVMIsABasicBlock(o))
-        LLVMSetOperand(c, k, vmap_get(&m, o));
-    }
-    LLVMInsertIntoBuilder(L->b, c);
-    oom |= vmap_put(&m, i, c);
-    if (i == L->br) {
-      for (unsigned s = 0; s < 2; s++)
-        LLVMSetSuccessor(c, s, LLVMGetSuccessor(i, s) == L->bb ? nb : nx);
-      LLVMSetMetadata(c, LLVMGetMDKindIDInContext(L->c, "llvm.loop", 9), NULL);
-      set_fallback_md(L, c, MD_PROMOTED);
-    }
+  LLVMValueRef *from, *to;
+  unsigned n;
+  LLVMBasicBlockRef nb = cc_version_self_loop(L->bb, &safe, 1, "acc.loop", &from, &to, &n);
+  if (!nb)
+    return 1; /* examine saw the shape: only memory can be missing */
+  LLVMValueRef cst = NULL, cld = NULL, cbr = NULL;
+  for (unsigned k = 0; k < n; k++) {
+    cst = from[k] == L->st ? to[k] : cst;
+    cld = from[k] == L->ld ? to[k] : cld;
+    cbr = from[k] == L->br ? to[k] : cbr;
   }
-  if (oom) {
-    vmap_free(&m);
-    return 1;
+  free(from);
+  free(to);
+  /* in the copy: the load a phi of what the last iteration stored */
+  LLVMValueRef stored = LLVMGetOperand(cst, 0);
+  if (cld) {
+    LLVMPositionBuilderBefore(L->b, LLVMGetFirstInstruction(nb));
+    LLVMValueRef acc = LLVMBuildPhi(L->b, t, "acc");
+    LLVMValueRef v2[2] = {init, stored};
+    LLVMBasicBlockRef b2[2] = {L->pre, nb};
+    LLVMAddIncoming(acc, v2, b2, 2);
+    LLVMReplaceAllUsesWith(cld, acc);
+    LLVMInstructionEraseFromParent(cld);
   }
-  LLVMValueRef stored = vmap_get(&m, LLVMGetOperand(L->st, 0));
-  LLVMBasicBlockRef from[2] = {pp, nb};
-  LLVMValueRef in2[2] = {init, stored};
-  if (acc)
-    LLVMAddIncoming(acc, in2, from, 2);
-  for (LLVMValueRef i = LLVMGetFirstInstruction(L->bb); i && LLVMIsAPHINode(i); i = LLVMGetNextInstruction(i)) {
-    in2[0] = incoming_from(i, L->pre);
-    in2[1] = vmap_get(&m, incoming_from(i, L->bb));
-    LLVMAddIncoming(vmap_get(&m, i), in2, from, 2);
-  }
-
-  /* after the copy: p's last value stored, then the loop's exit */
+  /* ... and the store after it, on the copy's way to the exit */
+  LLVMInstructionEraseFromParent(cst);
+  LLVMBasicBlockRef nx = LLVMAppendBasicBlockInContext(L->c, fn, "acc.exit");
+  for (unsigned k = 0; k < 2; k++)
+    if (LLVMGetSuccessor(cbr, k) == L->exit)
+      LLVMSetSuccessor(cbr, k, nx);
   LLVMPositionBuilderAtEnd(L->b, nx);
   LLVMValueRef st = LLVMBuildStore(L->b, stored, L->p);
   LLVMSetAlignment(st, LLVMGetAlignment(L->st));
   cc_copy_metadata(L->st, st);
   LLVMBuildBr(L->b, L->exit);
-  for (LLVMValueRef ph = LLVMGetFirstInstruction(L->exit); ph && LLVMIsAPHINode(ph); ph = LLVMGetNextInstruction(ph)) {
-    LLVMValueRef v = vmap_get(&m, incoming_from(ph, L->bb));
-    LLVMAddIncoming(ph, &v, &nx, 1);
-  }
-  /* values of the loop used past its exit (not through the exit's phis) */
-  LLVMValueRef first_exit = cc_first_non_phi(L->exit);
-  for (LLVMValueRef i = LLVMGetFirstInstruction(L->bb); i && !oom; i = LLVMGetNextInstruction(i)) {
-    if (LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMVoidTypeKind)
-      continue;
-    unsigned nu;
-    LLVMValueRef *users = cc_collect_users(i, &nu);
-    if (!users) {
-      oom = LLVMGetFirstUse(i) != NULL;
-      continue;
-    }
-    LLVMValueRef merged = NULL;
-    for (unsigned u = 0; u < nu; u++) {
-      LLVMValueRef user = users[u];
-      LLVMBasicBlockRef ub = LLVMGetInstructionParent(user);
-      if (ub == L->bb || ub == nb || ub == nx || (ub == L->exit && LLVMIsAPHINode(user)))
-        continue;
-      if (!merged) {
-        LLVMPositionBuilderBefore(L->b, first_exit);
-        merged = LLVMBuildPhi(L->b, LLVMTypeOf(i), "");
-        LLVMValueRef v2[2] = {i, vmap_get(&m, i)};
-        LLVMBasicBlockRef b2[2] = {L->bb, nx};
-        LLVMAddIncoming(merged, v2, b2, 2);
-      }
-      unsigned n = (unsigned)LLVMGetNumOperands(user);
-      for (unsigned k = 0; k < n; k++)
-        if (LLVMGetOperand(user, k) == i)
-          LLVMSetOperand(user, k, merged);
-    }
-    free(users);
-  }
-  vmap_free(&m);
+  cc_phi_retarget(L->exit, nb, nx);
+  set_fallback_md(L, cbr, MD_PROMOTED);
   set_fallback_md(L, L->br, MD_FALLBACK);
-  return oom;
+  return 0;
 }
 
 int wg_accum_version(LLVMValueRef fn, LLVMValueRef lane_br, unsigned *count, char *why, size_t why_size)

@@ -623,6 +623,26 @@ static void img_replace_call(wg_gen *g, LLVMValueRef call, LLVMValueRef f, LLVMV
   LLVMInstructionEraseFromParent(call);
 }
 
+/* Appends access i of image slot s (-1: none) to calls[] and slot[]; out of
+ * memory: both freed, 1. */
+static int push_access(LLVMValueRef **calls, int **slot, unsigned *n, unsigned *cap, LLVMValueRef i, int s)
+{
+  if (cc_values_push(calls, n, cap, i)) {
+    free(*calls);
+    free(*slot);
+    return 1;
+  }
+  int *ns = realloc(*slot, *cap * sizeof(**slot));
+  if (!ns) {
+    free(*calls);
+    free(*slot);
+    return 1;
+  }
+  *slot = ns;
+  (*slot)[*n - 1] = s;
+  return 0;
+}
+
 /* A block of the body that accesses an image in the copies (calls an
  * __lanecl_imgd. function). */
 static int block_has_imgk(LLVMBasicBlockRef bb)
@@ -767,19 +787,8 @@ int wg_image_specialize(wg_gen *g)
       int s = img_slot(g, p);
       if (s < 0) {
         /* past WG_IMG_MAX: the general path in every copy */
-        if (cc_values_push(&calls, &ncalls, &cap, i)) {
-          free(calls);
-          free(slot);
+        if (push_access(&calls, &slot, &ncalls, &cap, i, -1))
           return CC_OUT_OF_MEMORY;
-        }
-        int *ns = realloc(slot, cap * sizeof(*slot));
-        if (!ns) {
-          free(calls);
-          free(slot);
-          return CC_OUT_OF_MEMORY;
-        }
-        slot = ns;
-        slot[ncalls - 1] = -1;
         continue;
       }
       /* A sampler that is not a constant must be a kernel argument: its
@@ -809,19 +818,8 @@ int wg_image_specialize(wg_gen *g)
       g->img_kind[s] = other_sampler ? K_MIXED
                        : g->img_kind[s] == K_NONE || g->img_kind[s] == kind ? kind
                                                                             : K_MIXED;
-      if (cc_values_push(&calls, &ncalls, &cap, i)) {
-        free(calls);
-        free(slot);
+      if (push_access(&calls, &slot, &ncalls, &cap, i, s))
         return CC_OUT_OF_MEMORY;
-      }
-      int *ns = realloc(slot, cap * sizeof(*slot));
-      if (!ns) {
-        free(calls);
-        free(slot);
-        return CC_OUT_OF_MEMORY;
-      }
-      slot = ns;
-      slot[ncalls - 1] = s;
     }
   /* The copies some image has a format for. */
   for (unsigned c = 0; c < WG_IMG_COPIES; c++)

@@ -440,55 +440,13 @@ static const char *examine(rows_loop *L)
 
 /* ---- the new form ---- */
 
-typedef struct vmap {
-  LLVMValueRef *from, *to;
-  unsigned n, cap;
-} vmap;
-
-static LLVMValueRef vmap_get(const vmap *m, LLVMValueRef v)
-{
-  for (unsigned k = m->n; k-- > 0;)
-    if (m->from[k] == v)
-      return m->to[k];
-  return v;
-}
-
-static int vmap_put(vmap *m, LLVMValueRef from, LLVMValueRef to)
-{
-  if (m->n == m->cap) {
-    unsigned cap = m->cap ? m->cap * 2 : 64;
-    LLVMValueRef *f = realloc(m->from, cap * sizeof(*f));
-    if (!f)
-      return 1;
-    m->from = f;
-    LLVMValueRef *t = realloc(m->to, cap * sizeof(*t));
-    if (!t)
-      return 1;
-    m->to = t;
-    m->cap = cap;
-  }
-  m->from[m->n] = from;
-  m->to[m->n++] = to;
-  return 0;
-}
-
 /* v (of the loop, not a phi) cloned at the builder with operands through m,
  * recursively for those of the loop not yet in m (for the preheader's copy
  * of an address). */
-static LLVMValueRef clone_slice(rows_loop *L, vmap *m, LLVMValueRef v, unsigned depth)
+static LLVMValueRef clone_slice(rows_loop *L, cc_vmap *m, LLVMValueRef v)
 {
-  if (!in_loop(L, v))
-    return v;
-  LLVMValueRef have = vmap_get(m, v);
-  if (have != v || depth > ROWS_DEPTH * 2)
-    return have;
-  LLVMValueRef c = LLVMInstructionClone(v);
-  unsigned n = (unsigned)LLVMGetNumOperands(v);
-  for (unsigned k = 0; k < n; k++)
-    LLVMSetOperand(c, k, clone_slice(L, m, LLVMGetOperand(v, k), depth + 1));
-  LLVMInsertIntoBuilder(L->b, c);
-  vmap_put(m, v, c);
-  return c;
+  int oom = 0;
+  return cc_clone_slice(L->b, m, v, L->bb, ROWS_DEPTH * 2 + 1, &oom);
 }
 
 static LLVMValueRef lane0(rows_loop *L, LLVMValueRef v)
@@ -544,15 +502,6 @@ static void transpose(rows_loop *L, LLVMValueRef *rows, LLVMValueRef *cols)
   memcpy(cols, cur, W * sizeof(*cols));
 }
 
-static LLVMValueRef incoming_from(LLVMValueRef phi, LLVMBasicBlockRef bb)
-{
-  unsigned n = LLVMCountIncoming(phi);
-  for (unsigned k = 0; k < n; k++)
-    if (LLVMGetIncomingBlock(phi, k) == bb)
-      return LLVMGetIncomingValue(phi, k);
-  return NULL;
-}
-
 /* Bytes one lane's access at address a of value type vt covers. */
 static uint64_t access_bytes(rows_loop *L, LLVMValueRef a, LLVMTypeRef vt)
 {
@@ -601,7 +550,7 @@ static int transform(rows_loop *L)
   LLVMValueRef fn = LLVMGetBasicBlockParent(L->bb);
   unsigned W = L->W;
   int rc = 1;
-  vmap pm = {0}, m = {0};
+  cc_vmap pm = {0}, m = {0};
   int *klass = NULL;
   LLVMValueRef cols[ROWS_MAX_GATHERS][64];
 
@@ -653,10 +602,10 @@ static int transform(rows_loop *L)
   }
   LLVMPositionBuilderBefore(L->b, pbr);
   for (unsigned p = 0; p < L->nphi; p++)
-    if (vmap_put(&pm, L->phi[p], incoming_from(L->phi[p], L->pre)))
+    if (cc_vmap_put(&pm, L->phi[p], cc_incoming_from(L->phi[p], L->pre)))
       goto out;
   LLVMValueRef ctrl = L->phi[L->ctrl];
-  LLVMValueRef start = lane0(L, incoming_from(ctrl, L->pre));
+  LLVMValueRef start = lane0(L, cc_incoming_from(ctrl, L->pre));
   LLVMValueRef end = lane0(L, L->end);
   LLVMTypeRef ct = LLVMTypeOf(start);
   LLVMValueRef cW = LLVMConstInt(ct, W, 0);
@@ -726,7 +675,7 @@ static int transform(rows_loop *L)
       continue;
     /* lanes' first addresses, then d bytes further each iteration */
     LLVMValueRef lo, hi;
-    span(L, clone_slice(L, &pm, a, 0), access_bytes(L, a, vt), &lo, &hi);
+    span(L, clone_slice(L, &pm, a), access_bytes(L, a, vt), &lo, &hi);
     if (d)
       hi = LLVMBuildAdd(L->b, hi, LLVMBuildMul(L->b, LLVMBuildSub(L->b, trip64, LLVMConstInt(i64, 1, 0), ""),
                                                 LLVMConstInt(i64, (uint64_t)d, 0), ""), "");
@@ -752,10 +701,10 @@ static int transform(rows_loop *L)
   LLVMValueRef hphi[ROWS_MAX_PHIS], last[ROWS_MAX_PHIS];
   for (unsigned p = 0; p < L->nphi; p++) {
     hphi[p] = LLVMBuildPhi(L->b, LLVMTypeOf(L->phi[p]), "rows.phi");
-    LLVMValueRef v = incoming_from(L->phi[p], L->pre);
+    LLVMValueRef v = cc_incoming_from(L->phi[p], L->pre);
     LLVMBasicBlockRef from = L->pre;
     LLVMAddIncoming(hphi[p], &v, &from, 1);
-    if (vmap_put(&m, L->phi[p], hphi[p]))
+    if (cc_vmap_put(&m, L->phi[p], hphi[p]))
       goto out;
   }
   for (unsigned k = 0; k < W; k++) {
@@ -768,7 +717,7 @@ static int transform(rows_loop *L)
       if (g >= 0) {
         if (k == 0) {
           /* lane l's next W elements, one load each, transposed */
-          LLVMValueRef addr = vmap_get(&m, LLVMGetOperand(i, 0));
+          LLVMValueRef addr = cc_vmap_get(&m, LLVMGetOperand(i, 0));
           LLVMTypeRef vt = LLVMTypeOf(i);
           unsigned align = (unsigned)LLVMConstIntGetZExtValue(LLVMGetOperand(i, 1));
           LLVMValueRef rows[64];
@@ -782,14 +731,14 @@ static int transform(rows_loop *L)
           }
           transpose(L, rows, cols[g]);
         }
-        if (vmap_put(&m, i, cols[g][k]))
+        if (cc_vmap_put(&m, i, cols[g][k]))
           goto out;
         continue;
       }
       LLVMValueRef cl = LLVMInstructionClone(i);
       unsigned n = (unsigned)LLVMGetNumOperands(i);
       for (unsigned o = 0; o < n; o++)
-        LLVMSetOperand(cl, o, vmap_get(&m, LLVMGetOperand(i, o)));
+        LLVMSetOperand(cl, o, cc_vmap_get(&m, LLVMGetOperand(i, o)));
       LLVMInsertIntoBuilder(L->b, cl);
       if (klass[x] >= 0) {
         LLVMMetadataRef others[ROWS_MAX_STORES + 1];
@@ -800,26 +749,26 @@ static int transform(rows_loop *L)
         md_add(c, cl, k_scope, &scope[klass[x]], 1);
         md_add(c, cl, k_noalias, others, no);
       }
-      if (vmap_put(&m, i, cl))
+      if (cc_vmap_put(&m, i, cl))
         goto out;
     }
     /* the next copy's phis */
     LLVMValueRef nv[ROWS_MAX_PHIS];
     for (unsigned p = 0; p < L->nphi; p++)
-      last[p] = vmap_get(&m, L->phi[p]);
+      last[p] = cc_vmap_get(&m, L->phi[p]);
     for (unsigned p = 0; p < L->nphi; p++)
-      nv[p] = vmap_get(&m, incoming_from(L->phi[p], L->bb));
+      nv[p] = cc_vmap_get(&m, cc_incoming_from(L->phi[p], L->bb));
     for (unsigned p = 0; p < L->nphi; p++)
-      if (vmap_put(&m, L->phi[p], nv[p]))
+      if (cc_vmap_put(&m, L->phi[p], nv[p]))
         goto out;
   }
   /* m now maps each phi to its value after the run, each instruction to its last copy */
-  LLVMValueRef after = lane0(L, vmap_get(&m, ctrl));
+  LLVMValueRef after = lane0(L, cc_vmap_get(&m, ctrl));
   LLVMValueRef left = LLVMBuildSub(L->b, end, after, "rows.left");
   LLVMValueRef more = LLVMBuildICmp(L->b, LLVMIntUGE, left, cW, "rows.more");
   LLVMValueRef hbr = LLVMBuildCondBr(L->b, more, H, D);
   for (unsigned p = 0; p < L->nphi; p++) {
-    LLVMValueRef v = vmap_get(&m, L->phi[p]);
+    LLVMValueRef v = cc_vmap_get(&m, L->phi[p]);
     LLVMAddIncoming(hphi[p], &v, &H, 1);
   }
   LLVMMetadataRef props[2] = {cc_md_prop_bool(c, "llvm.loop.isvectorized", 1),
@@ -831,16 +780,16 @@ static int transform(rows_loop *L)
   LLVMValueRef done = LLVMBuildICmp(L->b, LLVMIntEQ, left, LLVMConstInt(ct, 0, 0), "rows.none.left");
   LLVMBuildCondBr(L->b, done, L->exit, L->bb);
   for (unsigned p = 0; p < L->nphi; p++) {
-    LLVMValueRef v = vmap_get(&m, L->phi[p]);
+    LLVMValueRef v = cc_vmap_get(&m, L->phi[p]);
     LLVMAddIncoming(L->phi[p], &v, &D, 1);
   }
   for (LLVMValueRef x = LLVMGetFirstInstruction(L->exit); x && LLVMIsAPHINode(x); x = LLVMGetNextInstruction(x)) {
-    LLVMValueRef v = incoming_from(x, L->bb);
+    LLVMValueRef v = cc_incoming_from(x, L->bb);
     if (!v)
       continue;
     /* the value in the loop's last iteration: the last copy's */
     int p = phi_index(L, v);
-    LLVMValueRef w = p >= 0 ? last[p] : vmap_get(&m, v);
+    LLVMValueRef w = p >= 0 ? last[p] : cc_vmap_get(&m, v);
     LLVMAddIncoming(x, &w, &D, 1);
   }
   rc = 0;
