@@ -351,7 +351,7 @@ static int transform(acc_loop *L)
   LLVMValueRef lastc = last_count(L);
   oom |= cc_vmap_put(&first, L->iv, L->start) | cc_vmap_put(&last, L->iv, lastc);
   LLVMValueRef plo = as_int(L, L->p);
-  LLVMValueRef phi_ = LLVMBuildAdd(L->b, plo, LLVMConstInt(LLVMInt64TypeInContext(L->c), tbytes, 0), "");
+  LLVMValueRef pend = LLVMBuildAdd(L->b, plo, LLVMConstInt(LLVMInt64TypeInContext(L->c), tbytes, 0), "");
   LLVMValueRef safe = LLVMConstInt(LLVMInt1TypeInContext(L->c), 1, 0);
   for (unsigned k = 0; k < L->nload && !oom; k++) {
     LLVMValueRef a = LLVMGetOperand(L->load[k], 0);
@@ -362,7 +362,7 @@ static int transform(acc_loop *L)
     LLVMValueRef hi = LLVMBuildAdd(L->b, umin_max(L, a0, a1, 1),
                                    LLVMConstInt(LLVMInt64TypeInContext(L->c), bytes, 0), "");
     LLVMValueRef apart = LLVMBuildOr(L->b, LLVMBuildICmp(L->b, LLVMIntULE, hi, plo, ""),
-                                     LLVMBuildICmp(L->b, LLVMIntULE, phi_, lo, ""), "");
+                                     LLVMBuildICmp(L->b, LLVMIntULE, pend, lo, ""), "");
     safe = LLVMBuildAnd(L->b, safe, apart, "acc.apart");
   }
   cc_vmap_free(&first);
@@ -401,6 +401,7 @@ static int transform(acc_loop *L)
     LLVMAddIncoming(acc, v2, b2, 2);
     LLVMReplaceAllUsesWith(cld, acc);
     LLVMInstructionEraseFromParent(cld);
+    stored = LLVMGetOperand(cst, 0); /* acc itself where the loop stores what it loaded */
   }
   /* ... and the store after it, on the copy's way to the exit */
   LLVMInstructionEraseFromParent(cst);

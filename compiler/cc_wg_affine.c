@@ -1543,8 +1543,8 @@ static unsigned regather_scalarized(LLVMValueRef fn)
 }
 
 /* A guard of an access in a one-block inner loop that is computed outside
- * the loop (the no-wrap test of an index extended before the loop: sgemm's
- * and SYR2K's c[i * n + j]) would put a branch in every iteration, which
+ * the loop (the no-wrap test of an index extended before the loop: SYR2K's
+ * c[i * n + j]) would put a branch in every iteration, which
  * O3's unswitching leaves where the loop is large (its cost threshold), and
  * a loop of several blocks keeps cc_wg_rows.c from reading its gathers as
  * rows.  Such a loop is versioned here instead: a copy taken when every such

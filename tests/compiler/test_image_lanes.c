@@ -877,7 +877,8 @@ TEST(row_writes_from_offsets_match_the_reference)
  * general path is some 700 instructions and 18 switches per read in the
  * general copy (and per read of the images past the eighth in every copy);
  * O3 and code generation took minutes for such kernels of some hundred
- * reads.  Each access of the general path is a call now. */
+ * reads.  Each access of the general path is a call now (in kernels of
+ * more than 16 image accesses: cc_wg_image.c's IMG_INLINE_MAX). */
 #define MANY_IMAGES 10
 #define MANY_READS (3 * MANY_IMAGES)
 
