@@ -1123,153 +1123,6 @@ size_t cc_function_size(LLVMValueRef f)
   return n;
 }
 
-/* ---- a one-block loop versioned on a condition ---- */
-
-/* The one predecessor of bb other than `not` (NULL: none or several). */
-static LLVMBasicBlockRef only_pred_but(LLVMBasicBlockRef bb, LLVMBasicBlockRef not, int *others)
-{
-  LLVMBasicBlockRef p = NULL;
-  *others = 0;
-  for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(bb)); u; u = LLVMGetNextUse(u)) {
-    LLVMValueRef user = LLVMGetUser(u);
-    if (!LLVMIsAInstruction(user) || !LLVMIsATerminatorInst(user)) {
-      (*others)++;
-      continue;
-    }
-    LLVMBasicBlockRef from = LLVMGetInstructionParent(user);
-    if (from == not)
-      continue;
-    if (p && p != from)
-      (*others)++;
-    p = from;
-  }
-  return p;
-}
-
-static LLVMValueRef map_get(LLVMValueRef *from, LLVMValueRef *to, unsigned n, LLVMValueRef v)
-{
-  for (unsigned k = n; k-- > 0;)
-    if (from[k] == v)
-      return to[k];
-  return v;
-}
-
-LLVMValueRef cc_incoming_from(LLVMValueRef phi, LLVMBasicBlockRef bb)
-{
-  for (unsigned k = 0; k < LLVMCountIncoming(phi); k++)
-    if (LLVMGetIncomingBlock(phi, k) == bb)
-      return LLVMGetIncomingValue(phi, k);
-  return NULL;
-}
-
-LLVMBasicBlockRef cc_version_self_loop(LLVMBasicBlockRef bb, const LLVMValueRef *conds, unsigned nconds,
-                                       const char *name, LLVMValueRef **from_out, LLVMValueRef **to_out,
-                                       unsigned *n_out)
-{
-  *from_out = *to_out = NULL;
-  *n_out = 0;
-  LLVMValueRef br = LLVMGetBasicBlockTerminator(bb);
-  if (!br || !LLVMIsABranchInst(br) || !LLVMIsConditional(br))
-    return NULL;
-  unsigned s = LLVMGetSuccessor(br, 0) == bb ? 1 : 0;
-  LLVMBasicBlockRef exit = LLVMGetSuccessor(br, s);
-  if (LLVMGetSuccessor(br, 1 - s) != bb || exit == bb)
-    return NULL;
-  int others;
-  LLVMBasicBlockRef pre = only_pred_but(bb, bb, &others);
-  if (!pre || others)
-    return NULL;
-  LLVMValueRef pt = LLVMGetBasicBlockTerminator(pre);
-  if (!pt || !LLVMIsABranchInst(pt) || LLVMIsConditional(pt))
-    return NULL;
-  if (only_pred_but(exit, NULL, &others) != bb || others)
-    return NULL;
-  unsigned n = 0;
-  for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
-    n++;
-  LLVMValueRef *from = malloc((n + 1) * sizeof(*from)), *to = malloc((n + 1) * sizeof(*to));
-  if (!from || !to) {
-    free(from), free(to);
-    return NULL;
-  }
-  LLVMValueRef fn = LLVMGetBasicBlockParent(bb);
-  LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(fn));
-  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
-  LLVMBasicBlockRef nb = LLVMAppendBasicBlockInContext(c, fn, name);
-  /* the choice at the end of the preheader */
-  LLVMInstructionEraseFromParent(pt);
-  LLVMPositionBuilderAtEnd(b, pre);
-  LLVMValueRef cond = nconds ? conds[0] : LLVMConstInt(LLVMInt1TypeInContext(c), 1, 0);
-  for (unsigned k = 1; k < nconds; k++)
-    cond = LLVMBuildAnd(b, cond, conds[k], "");
-  LLVMBuildCondBr(b, cond, nb, bb);
-  /* the copy: phis first, then the rest in order (operands of earlier ones) */
-  unsigned m = 0;
-  LLVMPositionBuilderAtEnd(b, nb);
-  for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && LLVMIsAPHINode(i); i = LLVMGetNextInstruction(i)) {
-    from[m] = i;
-    to[m++] = LLVMBuildPhi(b, LLVMTypeOf(i), "");
-  }
-  for (LLVMValueRef i = cc_first_non_phi(bb); i; i = LLVMGetNextInstruction(i)) {
-    LLVMValueRef cl = LLVMInstructionClone(i);
-    unsigned no = (unsigned)LLVMGetNumOperands(i);
-    for (unsigned k = 0; k < no; k++) {
-      LLVMValueRef o = LLVMGetOperand(i, k);
-      if (!LLVMIsABasicBlock(o))
-        LLVMSetOperand(cl, k, map_get(from, to, m, o));
-    }
-    LLVMInsertIntoBuilder(b, cl);
-    LLVMSetValueName2(cl, "", 0);
-    from[m] = i;
-    to[m++] = cl;
-    if (i == br) {
-      for (unsigned k = 0; k < 2; k++)
-        LLVMSetSuccessor(cl, k, LLVMGetSuccessor(br, k) == bb ? nb : exit);
-      LLVMSetMetadata(cl, LLVMGetMDKindIDInContext(c, "llvm.loop", 9), NULL);
-    }
-  }
-  for (unsigned k = 0; k < m && LLVMIsAPHINode(from[k]); k++) {
-    LLVMValueRef v2[2] = {cc_incoming_from(from[k], pre), map_get(from, to, m, cc_incoming_from(from[k], bb))};
-    LLVMBasicBlockRef b2[2] = {pre, nb};
-    LLVMAddIncoming(to[k], v2, b2, 2);
-  }
-  /* the exit: its phis, and the loop's values used past it */
-  for (LLVMValueRef ph = LLVMGetFirstInstruction(exit); ph && LLVMIsAPHINode(ph); ph = LLVMGetNextInstruction(ph)) {
-    LLVMValueRef v = map_get(from, to, m, cc_incoming_from(ph, bb));
-    LLVMAddIncoming(ph, &v, &nb, 1);
-  }
-  LLVMValueRef first = cc_first_non_phi(exit);
-  for (unsigned k = 0; k < m; k++) {
-    LLVMValueRef i = from[k];
-    if (LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMVoidTypeKind)
-      continue;
-    unsigned nu;
-    LLVMValueRef *users = cc_collect_users(i, &nu), merged = NULL;
-    for (unsigned u = 0; users && u < nu; u++) {
-      LLVMBasicBlockRef ub = LLVMGetInstructionParent(users[u]);
-      if (ub == bb || ub == nb || (ub == exit && LLVMIsAPHINode(users[u])))
-        continue;
-      if (!merged) {
-        LLVMPositionBuilderBefore(b, first);
-        merged = LLVMBuildPhi(b, LLVMTypeOf(i), "");
-        LLVMValueRef v2[2] = {i, to[k]};
-        LLVMBasicBlockRef b2[2] = {bb, nb};
-        LLVMAddIncoming(merged, v2, b2, 2);
-      }
-      unsigned no = (unsigned)LLVMGetNumOperands(users[u]);
-      for (unsigned q = 0; q < no; q++)
-        if (LLVMGetOperand(users[u], q) == i)
-          LLVMSetOperand(users[u], q, merged);
-    }
-    free(users);
-  }
-  LLVMDisposeBuilder(b);
-  *from_out = from;
-  *to_out = to;
-  *n_out = m;
-  return nb;
-}
-
 /* ---- value maps ---- */
 
 LLVMValueRef cc_vmap_get(const cc_vmap *m, LLVMValueRef v)
@@ -1280,20 +1133,29 @@ LLVMValueRef cc_vmap_get(const cc_vmap *m, LLVMValueRef v)
   return v;
 }
 
+int cc_vmap_reserve(cc_vmap *m, unsigned more)
+{
+  if (m->n + more <= m->cap)
+    return 0;
+  unsigned cap = m->cap ? m->cap * 2 : 64;
+  while (cap < m->n + more)
+    cap *= 2;
+  LLVMValueRef *f = realloc(m->from, cap * sizeof(*f));
+  if (!f)
+    return 1;
+  m->from = f;
+  LLVMValueRef *t = realloc(m->to, cap * sizeof(*t));
+  if (!t)
+    return 1;
+  m->to = t;
+  m->cap = cap;
+  return 0;
+}
+
 int cc_vmap_put(cc_vmap *m, LLVMValueRef from, LLVMValueRef to)
 {
-  if (m->n == m->cap) {
-    unsigned cap = m->cap ? m->cap * 2 : 64;
-    LLVMValueRef *f = realloc(m->from, cap * sizeof(*f));
-    if (!f)
-      return 1;
-    m->from = f;
-    LLVMValueRef *t = realloc(m->to, cap * sizeof(*t));
-    if (!t)
-      return 1;
-    m->to = t;
-    m->cap = cap;
-  }
+  if (cc_vmap_reserve(m, 1))
+    return 1;
   m->from[m->n] = from;
   m->to[m->n++] = to;
   return 0;
@@ -1322,4 +1184,146 @@ LLVMValueRef cc_clone_slice(LLVMBuilderRef b, cc_vmap *m, LLVMValueRef v, LLVMBa
   LLVMInsertIntoBuilder(b, c);
   *oom |= cc_vmap_put(m, v, c);
   return c;
+}
+
+/* ---- a one-block loop versioned on a condition ---- */
+
+/* The one predecessor of bb other than `not` (NULL: none or several). */
+static LLVMBasicBlockRef only_pred_but(LLVMBasicBlockRef bb, LLVMBasicBlockRef not, int *others)
+{
+  LLVMBasicBlockRef p = NULL;
+  *others = 0;
+  for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(bb)); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (!LLVMIsAInstruction(user) || !LLVMIsATerminatorInst(user)) {
+      (*others)++;
+      continue;
+    }
+    LLVMBasicBlockRef from = LLVMGetInstructionParent(user);
+    if (from == not)
+      continue;
+    if (p && p != from)
+      (*others)++;
+    p = from;
+  }
+  return p;
+}
+
+LLVMValueRef cc_incoming_from(LLVMValueRef phi, LLVMBasicBlockRef bb)
+{
+  for (unsigned k = 0; k < LLVMCountIncoming(phi); k++)
+    if (LLVMGetIncomingBlock(phi, k) == bb)
+      return LLVMGetIncomingValue(phi, k);
+  return NULL;
+}
+
+int cc_self_loop(LLVMBasicBlockRef bb, LLVMBasicBlockRef *pre_out, LLVMBasicBlockRef *exit_out)
+{
+  LLVMValueRef br = LLVMGetBasicBlockTerminator(bb);
+  if (!br || !LLVMIsABranchInst(br) || !LLVMIsConditional(br))
+    return 0;
+  unsigned s = LLVMGetSuccessor(br, 0) == bb ? 1 : 0;
+  LLVMBasicBlockRef exit = LLVMGetSuccessor(br, s);
+  if (LLVMGetSuccessor(br, 1 - s) != bb || exit == bb)
+    return 0;
+  int others;
+  LLVMBasicBlockRef pre = only_pred_but(bb, bb, &others);
+  if (!pre || others)
+    return 0;
+  LLVMValueRef pt = LLVMGetBasicBlockTerminator(pre);
+  if (!pt || !LLVMIsABranchInst(pt) || LLVMIsConditional(pt))
+    return 0;
+  if (only_pred_but(exit, NULL, &others) != bb || others)
+    return 0;
+  *pre_out = pre;
+  *exit_out = exit;
+  return 1;
+}
+
+LLVMBasicBlockRef cc_version_self_loop(LLVMBasicBlockRef bb, const LLVMValueRef *conds, unsigned nconds,
+                                       const char *name, cc_vmap *map)
+{
+  LLVMBasicBlockRef pre, exit;
+  if (!cc_self_loop(bb, &pre, &exit))
+    return NULL;
+  LLVMValueRef br = LLVMGetBasicBlockTerminator(bb), pt = LLVMGetBasicBlockTerminator(pre);
+  unsigned n = 0;
+  for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+    n++;
+  if (cc_vmap_reserve(map, n))
+    return NULL; /* before any change: the puts below cannot fail */
+  LLVMValueRef fn = LLVMGetBasicBlockParent(bb);
+  LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(fn));
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+  LLVMBasicBlockRef nb = LLVMAppendBasicBlockInContext(c, fn, name);
+  /* the choice at the end of the preheader */
+  LLVMInstructionEraseFromParent(pt);
+  LLVMPositionBuilderAtEnd(b, pre);
+  LLVMValueRef cond = nconds ? conds[0] : LLVMConstInt(LLVMInt1TypeInContext(c), 1, 0);
+  for (unsigned k = 1; k < nconds; k++)
+    cond = LLVMBuildAnd(b, cond, conds[k], "");
+  LLVMBuildCondBr(b, cond, nb, bb);
+  /* the copy: phis first, then the rest in order (operands of earlier ones) */
+  LLVMPositionBuilderAtEnd(b, nb);
+  for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && LLVMIsAPHINode(i); i = LLVMGetNextInstruction(i))
+    cc_vmap_put(map, i, LLVMBuildPhi(b, LLVMTypeOf(i), ""));
+  for (LLVMValueRef i = cc_first_non_phi(bb); i; i = LLVMGetNextInstruction(i)) {
+    LLVMValueRef cl = LLVMInstructionClone(i);
+    unsigned no = (unsigned)LLVMGetNumOperands(i);
+    for (unsigned k = 0; k < no; k++) {
+      LLVMValueRef o = LLVMGetOperand(i, k);
+      if (!LLVMIsABasicBlock(o))
+        LLVMSetOperand(cl, k, cc_vmap_get(map, o));
+    }
+    LLVMInsertIntoBuilder(b, cl);
+    LLVMSetValueName2(cl, "", 0);
+    cc_vmap_put(map, i, cl);
+    if (i == br) {
+      for (unsigned k = 0; k < 2; k++)
+        LLVMSetSuccessor(cl, k, LLVMGetSuccessor(br, k) == bb ? nb : exit);
+      LLVMSetMetadata(cl, LLVMGetMDKindIDInContext(c, "llvm.loop", 9), NULL);
+    }
+  }
+  for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && LLVMIsAPHINode(i); i = LLVMGetNextInstruction(i)) {
+    LLVMValueRef v2[2] = {cc_incoming_from(i, pre), cc_vmap_get(map, cc_incoming_from(i, bb))};
+    LLVMBasicBlockRef b2[2] = {pre, nb};
+    LLVMAddIncoming(cc_vmap_get(map, i), v2, b2, 2);
+  }
+  /* the exit: its phis, and the loop's values used past it */
+  for (LLVMValueRef ph = LLVMGetFirstInstruction(exit); ph && LLVMIsAPHINode(ph); ph = LLVMGetNextInstruction(ph)) {
+    LLVMValueRef v = cc_vmap_get(map, cc_incoming_from(ph, bb));
+    LLVMAddIncoming(ph, &v, &nb, 1);
+  }
+  LLVMValueRef first = cc_first_non_phi(exit);
+  for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+    if (LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMVoidTypeKind)
+      continue;
+    /* one use at a time (no allocation: nothing can fail half way); each
+     * moves to the merging phi, so the search ends */
+    LLVMValueRef merged = NULL, user;
+    do {
+      user = NULL;
+      for (LLVMUseRef u = LLVMGetFirstUse(i); u && !user; u = LLVMGetNextUse(u)) {
+        LLVMValueRef w = LLVMGetUser(u);
+        LLVMBasicBlockRef ub = LLVMGetInstructionParent(w);
+        if (ub != bb && ub != nb && !(ub == exit && LLVMIsAPHINode(w)))
+          user = w;
+      }
+      if (!user)
+        break;
+      if (!merged) {
+        LLVMPositionBuilderBefore(b, first);
+        merged = LLVMBuildPhi(b, LLVMTypeOf(i), "");
+        LLVMValueRef v2[2] = {i, cc_vmap_get(map, i)};
+        LLVMBasicBlockRef b2[2] = {bb, nb};
+        LLVMAddIncoming(merged, v2, b2, 2);
+      }
+      unsigned no = (unsigned)LLVMGetNumOperands(user);
+      for (unsigned q = 0; q < no; q++)
+        if (LLVMGetOperand(user, q) == i)
+          LLVMSetOperand(user, q, merged);
+    } while (user);
+  }
+  LLVMDisposeBuilder(b);
+  return nb;
 }

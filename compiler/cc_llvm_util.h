@@ -39,6 +39,8 @@ typedef struct cc_vmap {
 } cc_vmap;
 LLVMValueRef cc_vmap_get(const cc_vmap *m, LLVMValueRef v);
 int cc_vmap_put(cc_vmap *m, LLVMValueRef from, LLVMValueRef to);
+/* Room for `more` entries: puts up to that many cannot fail.  1 when out of memory. */
+int cc_vmap_reserve(cc_vmap *m, unsigned more);
 void cc_vmap_free(cc_vmap *m);
 /* v cloned at the builder with its operands through m, recursively (up to
  * depth levels) for those of block bb not in m yet: a value of a loop's
@@ -48,15 +50,18 @@ void cc_vmap_free(cc_vmap *m);
 LLVMValueRef cc_clone_slice(LLVMBuilderRef b, cc_vmap *m, LLVMValueRef v, LLVMBasicBlockRef bb, unsigned depth,
                             int *oom);
 
-/* Versions the one-block loop bb (its branch goes back to it or to an exit
- * whose only predecessor it is; entered from one block ending in `br bb`):
- * a copy of bb, block `name`, runs instead when conds[0..n) (values
- * available at the end of that entry block) are all true.  Values of bb
- * used past the loop come through phis of the exit.  Returns the copy with
- * the map of bb's instructions to theirs (*from, *to: malloc'd, *n pairs);
- * NULL (nothing changed) when bb is not of that shape or memory ran out. */
+/* bb is a one-block loop: its branch goes back to it or to an exit whose
+ * only predecessor it is, and it is entered from one block (*pre) ending in
+ * `br bb`; *pre and *exit set when it is. */
+int cc_self_loop(LLVMBasicBlockRef bb, LLVMBasicBlockRef *pre, LLVMBasicBlockRef *exit);
+/* Versions such a loop bb: a copy of bb, block `name`, runs instead when
+ * conds[0..n) (values available at the end of the entry block) are all
+ * true.  Values of bb used past the loop come through phis of the exit.
+ * map (zeroed by the caller, who frees it) gets bb's instructions to the
+ * copy's.  Returns the copy; NULL, with nothing changed, when bb is not of
+ * that shape or memory ran out. */
 LLVMBasicBlockRef cc_version_self_loop(LLVMBasicBlockRef bb, const LLVMValueRef *conds, unsigned nconds,
-                                       const char *name, LLVMValueRef **from, LLVMValueRef **to, unsigned *n);
+                                       const char *name, cc_vmap *map);
 
 /* The value phi takes from block bb (NULL when bb is not one of its blocks). */
 LLVMValueRef cc_incoming_from(LLVMValueRef phi, LLVMBasicBlockRef bb);

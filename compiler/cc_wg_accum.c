@@ -228,33 +228,13 @@ static int find_counter(acc_loop *L)
 
 /* NULL when the loop can be versioned, else why not ("" for loops not of
  * the shape at all). */
-static const char *examine(acc_loop *L, const cc_cfg *cfg)
+static const char *examine(acc_loop *L)
 {
-  L->br = LLVMGetBasicBlockTerminator(L->bb);
-  if (!L->br || !LLVMIsABranchInst(L->br) || !LLVMIsConditional(L->br) || has_md(L->br, MD_FALLBACK) ||
-      has_md(L->br, MD_PROMOTED))
-    return "";
-  unsigned s = LLVMGetSuccessor(L->br, 0) == L->bb ? 1 : 0;
-  if (LLVMGetSuccessor(L->br, 1 - s) != L->bb || LLVMGetSuccessor(L->br, s) == L->bb)
-    return "";
-  L->exit = LLVMGetSuccessor(L->br, s);
-  int bi = cc_cfg_find(cfg, L->bb), ei = cc_cfg_find(cfg, L->exit);
-  if (bi < 0 || ei < 0)
-    return "";
   /* one block coming in, one going out, each only to the loop */
-  for (unsigned k = cfg->pred_start[bi]; k < cfg->pred_start[bi + 1]; k++) {
-    LLVMBasicBlockRef p = cfg->block[cfg->pred[k]];
-    if (p == L->bb)
-      continue;
-    if (L->pre && L->pre != p)
-      return "";
-    L->pre = p;
-  }
-  for (unsigned k = cfg->pred_start[ei]; k < cfg->pred_start[ei + 1]; k++)
-    if (cfg->block[cfg->pred[k]] != L->bb)
-      return "";
-  LLVMValueRef pt = L->pre ? LLVMGetBasicBlockTerminator(L->pre) : NULL;
-  if (!pt || !LLVMIsABranchInst(pt) || LLVMIsConditional(pt))
+  if (!cc_self_loop(L->bb, &L->pre, &L->exit))
+    return "";
+  L->br = LLVMGetBasicBlockTerminator(L->bb);
+  if (has_md(L->br, MD_FALLBACK) || has_md(L->br, MD_PROMOTED))
     return "";
   unsigned n = 0;
   for (LLVMValueRef i = LLVMGetFirstInstruction(L->bb); i; i = LLVMGetNextInstruction(i)) {
@@ -378,19 +358,13 @@ static int transform(acc_loop *L)
     LLVMSetAlignment(init, LLVMGetAlignment(L->ld));
     cc_copy_metadata(L->ld, init);
   }
-  LLVMValueRef *from, *to;
-  unsigned n;
-  LLVMBasicBlockRef nb = cc_version_self_loop(L->bb, &safe, 1, "acc.loop", &from, &to, &n);
+  cc_vmap map = {0};
+  LLVMBasicBlockRef nb = cc_version_self_loop(L->bb, &safe, 1, "acc.loop", &map);
+  LLVMValueRef cst = cc_vmap_get(&map, L->st), cld = L->ld ? cc_vmap_get(&map, L->ld) : NULL,
+               cbr = cc_vmap_get(&map, L->br);
+  cc_vmap_free(&map);
   if (!nb)
     return 1; /* examine saw the shape: only memory can be missing */
-  LLVMValueRef cst = NULL, cld = NULL, cbr = NULL;
-  for (unsigned k = 0; k < n; k++) {
-    cst = from[k] == L->st ? to[k] : cst;
-    cld = from[k] == L->ld ? to[k] : cld;
-    cbr = from[k] == L->br ? to[k] : cbr;
-  }
-  free(from);
-  free(to);
   /* in the copy: the load a phi of what the last iteration stored */
   LLVMValueRef stored = LLVMGetOperand(cst, 0);
   if (cld) {
@@ -459,7 +433,7 @@ int wg_accum_version(LLVMValueRef fn, LLVMValueRef lane_br, unsigned *count, cha
         L.td = LLVMGetModuleDataLayout(mod);
         L.b = b;
         L.bb = cfg.block[i];
-        const char *no = examine(&L, &cfg);
+        const char *no = examine(&L);
         if (no) {
           if (*no && why_size && !why[0])
             snprintf(why, why_size, "%s", no);

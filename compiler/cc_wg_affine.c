@@ -1584,30 +1584,26 @@ static unsigned version_guarded_loops(aff_ctx *x, LLVMValueRef *calls, unsigned 
     }
     if (!mine || !ng)
       continue;
-    LLVMValueRef *from, *to;
-    unsigned nmap;
-    LLVMBasicBlockRef copy = cc_version_self_loop(bb, guards, ng, "lanes.guarded", &from, &to, &nmap);
-    if (!copy)
+    cc_vmap map = {0};
+    if (!cc_version_self_loop(bb, guards, ng, "lanes.guarded", &map)) {
+      cc_vmap_free(&map);
       continue;
+    }
     for (unsigned j = k; j < ncalls; j++) {
       if (!calls[j] || LLVMGetInstructionParent(calls[j]) != bb)
         continue;
-      LLVMValueRef c = NULL;
-      for (unsigned q = 0; q < nmap && !c; q++)
-        if (from[q] == calls[j])
-          c = to[q];
+      LLVMValueRef c = cc_vmap_get(&map, calls[j]);
       int is_gather = is_gather_call(calls[j]), plain;
       aff a = access_form(x, calls[j], is_gather, &plain);
       int assumed = 0;
       for (unsigned g = 0; g < ng && plain && a.guard; g++)
         assumed |= a.guard == guards[g];
-      if (c)
+      if (c != calls[j])
         done += (unsigned)rewrite(x, c, is_gather, guards, ng);
       if (assumed)
         calls[j] = NULL; /* the loop as written keeps it */
     }
-    free(from);
-    free(to);
+    cc_vmap_free(&map);
   }
   return done;
 }
