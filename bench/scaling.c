@@ -141,10 +141,14 @@ static void env_close(env *e)
   clReleaseContext(e->ctx);
 }
 
-/* --save-binary: build the source on LaneCL, write its one binary. */
+/* --save-binary: build the source on LaneCL, write its one binary.  It
+ * runs on a machine without LLVM: a whole build (LANECL_CC_LAZY=0), whose
+ * binary holds every kernel's code (a staged build's holds the code of the
+ * kernels launched before it was asked for). */
 static int save_binary(const char *src_path, const char *out_path)
 {
   env e;
+  setenv("LANECL_CC_LAZY", "0", 1);
   env_open(&e);
   size_t len;
   char *src = read_file(src_path, &len);

@@ -66,7 +66,7 @@ typedef struct cc_header {
  * An executable is whole (native: every kernel's code, built at once) or
  * staged (cc_api.build_staged: the code of each kernel comes later, in
  * parts, from cc_api.compile_kernels; the runtime asks for a kernel's code
- * when the application creates the kernel).
+ * at the kernel's first launch).
  */
 enum cc_binary_kind {
   CC_BIN_OBJECT = 1,      /* clCompileProgram output */

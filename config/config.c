@@ -45,7 +45,7 @@ static const lc_var_desc table[LC_NVARS] = {
   [LC_CC_THREADS] = {"LANECL_CC_THREADS", LC_TYPE_UINT, 1, 64, NULL, "the cores the process may use, at most 16", 0,
                      false, true, "compiler", "threads that optimize and compile a program's parts"},
   [LC_CC_LAZY] = {"LANECL_CC_LAZY", LC_TYPE_ENUM, 0, 0, "0|1", "1", 1, true, true, "runtime",
-                  "1: clBuildProgram stops before code generation, a kernel's code is made when it is created; "
+                  "1: clBuildProgram stops before code generation, a kernel's code is made at its first launch; "
                   "0: every kernel's code at clBuildProgram"},
   [LC_CC_VECMATH] = {"LANECL_CC_VECMATH", LC_TYPE_ENUM, 0, 0, "0|1", "1", 1, true, true, "compiler",
                      "1: a float transcendental called from four places or more is one out-of-line vector function; "

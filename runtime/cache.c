@@ -373,25 +373,16 @@ static bool reads_other_files(const char *source, const char *options)
   return false;
 }
 
-bool rt_cache_key_for(const cc_device_desc *dev, const char *source, const char *options,
-                      rt_cache_key *key)
+/* The key of a program whose source part hashes to h (the rest: the
+ * options, the device, the compiler, builtins and runtime). */
+static bool key_finish(hasher h, const cc_device_desc *dev, const char *options, rt_cache_key *key)
 {
-  pthread_once(&cache_dir_once, find_cache_dir);
-  if (!cache_on)
-    return false;
-  if (reads_other_files(source, options)) {
-    rt_log(RT_LOG_BUILD, "cache: not used: the program includes other files (the key would not cover them)");
-    return false;
-  }
   pthread_once(&ids_once, compute_ids);
   /* Without an identity of the compiler, the builtins and the runtime an
    * entry can't be told stale: no cache. */
   if (!id_known(&compiler_id) || !id_known(&builtins_id) || !id_known(&runtime_id))
     return false;
-  hasher h;
   memset(key, 0, sizeof(*key));
-  h = (hasher){FNV_SEED_A, FNV_SEED_B};
-  hash_str(&h, source);
   key->source[0] = h.a, key->source[1] = h.b;
   h = (hasher){FNV_SEED_A, FNV_SEED_B};
   hash_str(&h, options);
@@ -412,6 +403,34 @@ bool rt_cache_key_for(const cc_device_desc *dev, const char *source, const char 
   key->h[0] = h.a;
   key->h[1] = h.b;
   return true;
+}
+
+bool rt_cache_key_for(const cc_device_desc *dev, const char *source, const char *options,
+                      rt_cache_key *key)
+{
+  pthread_once(&cache_dir_once, find_cache_dir);
+  if (!cache_on)
+    return false;
+  if (reads_other_files(source, options)) {
+    rt_log(RT_LOG_BUILD, "cache: not used: the program includes other files (the key would not cover them)");
+    return false;
+  }
+  hasher h = {FNV_SEED_A, FNV_SEED_B};
+  hash_str(&h, source);
+  return key_finish(h, dev, options, key);
+}
+
+bool rt_cache_key_for_binary(const cc_device_desc *dev, const cc_blob *binary, rt_cache_key *key)
+{
+  pthread_once(&cache_dir_once, find_cache_dir);
+  if (!cache_on)
+    return false;
+  /* Apart from every source: the tag's NUL byte is one no source holds. */
+  hasher h = {FNV_SEED_A, FNV_SEED_B};
+  hash_bytes(&h, "binary", 7);
+  hash_bytes(&h, binary->data, binary->size);
+  /* no options: an executable's code depends on its bytes alone */
+  return key_finish(h, dev, "", key);
 }
 
 static void entry_path(const rt_cache_key *key, char *out, size_t size)

@@ -121,8 +121,8 @@ cl_kernel rt_kernel_create(cl_program p, const char *name, cl_int *err)
     /* CL_INVALID_KERNEL_NAME if kernel_name is not found in program. */
     rt_err("clCreateKernel: no kernel named \"%s\" in the program", name);
     *err = CL_INVALID_KERNEL_NAME;
-  } else if ((*err = rt_program_compile_kernels(p, &i, 1)) == CL_SUCCESS) {
-    /* (a staged build makes the kernel's code now) */
+  } else {
+    /* (a staged build makes the kernel's code at its first launch) */
     k = kernel_new(p, &b->bin.kernels[i], err);
   }
   pthread_mutex_unlock(&p->lock);
@@ -146,9 +146,6 @@ cl_int rt_kernels_create_all(cl_program p, cl_uint n, cl_kernel *out, cl_uint *n
     err = CL_INVALID_VALUE;
     goto unlock;
   }
-  /* a staged build: the code of every kernel, on several threads */
-  if (out && (err = rt_program_compile_kernels(p, NULL, 0)) != CL_SUCCESS)
-    goto unlock;
   for (uint32_t i = 0; out && i < b->bin.nkernels; i++) {
     cl_int e;
     cl_kernel k = kernel_new(p, &b->bin.kernels[i], &e);
@@ -171,6 +168,27 @@ unlock:
   if (nret)
     *nret = made;
   return CL_SUCCESS;
+}
+
+/* The kernel's work-group function in build b (of k's program for the
+ * queue's device), made now if a staged build has none yet: its first
+ * launch.  Without the lock while the code exists (the function is
+ * published last, after the record's values: build_compile_kernels). */
+cl_int rt_kernel_code(cl_kernel k, const rt_build *b, uint32_t ki, lanecl_wg_fn *fn)
+{
+  if ((*fn = __atomic_load_n(&b->fns[ki], __ATOMIC_ACQUIRE)))
+    return CL_SUCCESS;
+  cl_program p = k->program;
+  pthread_mutex_lock(&p->lock);
+  const rt_build *first = rt_program_first_executable(p);
+  uint32_t i = rt_build_find_kernel(first, k->info->name);
+  cl_int err = rt_program_compile_kernels(p, &i, 1);
+  pthread_mutex_unlock(&p->lock);
+  if (err == CL_SUCCESS && !(*fn = __atomic_load_n(&b->fns[ki], __ATOMIC_ACQUIRE))) {
+    rt_err("the code of kernel %s was not made", k->info->name);
+    err = CL_OUT_OF_RESOURCES;
+  }
+  return err;
 }
 
 cl_program rt_kernel_program(cl_kernel k)

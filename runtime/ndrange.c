@@ -350,6 +350,10 @@ cl_int rt_enqueue_ndrange(cl_command_queue q, cl_command_type type, cl_kernel k,
   cl_device_id dev = rt_queue_device(q);
   const rt_build *b = rt_program_executable_for(k->program, dev);
   uint32_t ki = rt_build_find_kernel(b, k->info->name);
+  lanecl_wg_fn fn;
+  cl_int err = rt_kernel_code(k, b, ki, &fn);
+  if (err != CL_SUCCESS)
+    return err;
   ndr_cmd *c = ndr_alloc(b->bin.kernels[ki].nargs, k->values_size);
   if (!c)
     return CL_OUT_OF_HOST_MEMORY;
@@ -357,7 +361,7 @@ cl_int rt_enqueue_ndrange(cl_command_queue q, cl_command_type type, cl_kernel k,
   c->kernel = k;
   rt_kernel_retain(k);
   c->dev = dev;
-  c->fn = b->fns[ki];
+  c->fn = fn;
   c->info = &b->bin.kernels[ki];
   c->work_dim = work_dim;
   atomic_init(&c->status, CL_SUCCESS);

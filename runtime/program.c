@@ -183,6 +183,7 @@ static void build_clear(rt_build *b)
   free(b->fns);
   cc_binary_free(&b->bin);
   cc_blob_free(&b->blob);
+  cc_blob_free(&b->binary);
   free(b->options);
   free(b->log);
   build_init(b, b->device);
@@ -273,9 +274,10 @@ static void *open_native(const cc_blob *native, int *fd_out, rt_str *why)
 }
 
 /* Loads one shared object of code (a whole executable's, or a part's) and
- * finds the work-group functions of kernels[0..n) in it. */
-static bool build_load_code(rt_build *b, const cc_blob *code, const uint32_t *kernels, uint32_t n, rt_str *why,
-                            bool *oom)
+ * finds the work-group functions of kernels[0..n) in it: fns[i] for
+ * kernels[i].  The caller publishes them in b->fns. */
+static bool build_load_code(rt_build *b, const cc_blob *code, const uint32_t *kernels, uint32_t n,
+                            lanecl_wg_fn *fns, rt_str *why, bool *oom)
 {
   void **mods = realloc(b->modules, (b->nmodules + 1) * sizeof(*mods));
   if (mods)
@@ -309,7 +311,7 @@ static bool build_load_code(rt_build *b, const cc_blob *code, const uint32_t *ke
     rt_str_free(&sym);
     if (!fn)
       return false;
-    b->fns[kernels[i]] = fn;
+    fns[i] = fn;
   }
   b->global_var_bytes += elf_writable_data(code->data, code->size);
   return true;
@@ -346,12 +348,13 @@ static bool build_install(rt_build *b, uint64_t device_key, rt_str *why, bool *o
     rt_str_add(why, "out of host memory");
     return false;
   }
+  /* (no other thread sees b yet: the functions are stored directly) */
   bool ok;
   if (b->bin.native.size) {
     uint32_t *all = malloc((b->bin.nkernels ? b->bin.nkernels : 1) * sizeof(*all));
     for (uint32_t i = 0; all && i < b->bin.nkernels; i++)
       all[i] = i;
-    ok = all && build_load_code(b, &b->bin.native, all, b->bin.nkernels, why, oom);
+    ok = all && build_load_code(b, &b->bin.native, all, b->bin.nkernels, b->fns, why, oom);
     if (!all) {
       *oom = true;
       rt_str_add(why, "out of host memory");
@@ -359,8 +362,22 @@ static bool build_install(rt_build *b, uint64_t device_key, rt_str *why, bool *o
     free(all);
   } else {
     ok = true;
-    for (uint32_t i = 0; ok && i < b->bin.nparts; i++)
-      ok = build_load_code(b, &b->bin.parts[i].code, b->bin.parts[i].kernels, b->bin.parts[i].nkernels, why, oom);
+    lanecl_wg_fn *fns = NULL;
+    for (uint32_t i = 0; ok && i < b->bin.nparts; i++) {
+      const cc_native_part *part = &b->bin.parts[i];
+      lanecl_wg_fn *more = realloc(fns, (part->nkernels ? part->nkernels : 1) * sizeof(*fns));
+      if (!more) {
+        *oom = true;
+        rt_str_add(why, "out of host memory");
+        ok = false;
+        break;
+      }
+      fns = more;
+      ok = build_load_code(b, &part->code, part->kernels, part->nkernels, fns, why, oom);
+      for (uint32_t j = 0; ok && j < part->nkernels; j++)
+        b->fns[part->kernels[j]] = fns[j];
+    }
+    free(fns);
   }
   /* b->blob keeps every byte; the parsed copies of the code aren't needed. */
   cc_blob_free(&b->bin.native);
@@ -489,7 +506,7 @@ cl_program rt_program_create_with_binary(cl_context ctx, cl_uint n, const cl_dev
     } else if (b->bin.kind == CC_BIN_LIBRARY) {
       b->binary_type = CL_PROGRAM_BINARY_TYPE_LIBRARY;
     } else if (b->bin.kind == CC_BIN_EXECUTABLE) {
-      /* whole, or staged (its kernels' code made as they are created) */
+      /* whole, or staged (its kernels' code made at their first launch) */
       b->binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
     } else {
       rt_str_add(&why, "unknown program container kind %u", b->bin.kind);
@@ -608,7 +625,20 @@ static cl_int job_run_device(build_job *j, cl_uint k, const rt_build *old, rt_bu
     }
   }
   if (j->kind == JOB_BUILD && p->origin == RT_PROG_BINARY && old->binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE) {
-    /* An executable binary only needs loading. */
+    /* An executable binary only needs loading.  A staged one's kernels get
+     * their code at their first launch: the cache entry keyed by the
+     * binary's bytes has the code earlier processes made. */
+    if (old->cacheable && old->status == CL_BUILD_SUCCESS) /* a rebuild: the key of the binary given */
+      key = old->key, cacheable = true;
+    else
+      cacheable = rt_cache_key_for_binary(&dev->cc, &old->blob, &key);
+    nb->cacheable = cacheable;
+    nb->key = key;
+    if (cacheable && use_cache && rt_cache_lookup(&key, cc_device_key(&dev->cc), &nb->blob)) {
+      nb->log = dup_str("");
+      *cached = true;
+      return nb->log ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+    }
     nb->blob.data = malloc(old->blob.size);
     if (!nb->blob.data)
       return CL_OUT_OF_HOST_MEMORY;
@@ -949,7 +979,7 @@ free_job:
 }
 
 /* ---------------------------------------------------------------------------
- * Code of a staged executable's kernels, made when they are created
+ * Code of a staged executable's kernels, made at their first launch
  * ------------------------------------------------------------------------- */
 
 /* Gives kernels which[0..n) of b (indices of b's container) their code.
@@ -995,21 +1025,27 @@ static cl_int build_compile_kernels(cl_program p, rt_build *b, const uint32_t *w
     cc_binary nb;
     bool oom = false;
     int rc = cc_binary_read(out.data, out.size, &nb);
+    lanecl_wg_fn *fns = rc == CC_OK ? calloc(nm, sizeof(*fns)) : NULL;
     if (rc != CC_OK || nb.nkernels != b->bin.nkernels || nb.nparts == 0 ||
         nb.parts[nb.nparts - 1].nkernels != nm) {
       rt_str_add(&msg, "LaneCL: the compiler returned a damaged program container\n");
       err = rc == CC_OUT_OF_MEMORY ? CL_OUT_OF_HOST_MEMORY : CL_OUT_OF_RESOURCES;
+    } else if (!fns) {
+      err = CL_OUT_OF_HOST_MEMORY;
     } else {
       cc_native_part *part = &nb.parts[nb.nparts - 1];
       rt_str why_load = {0};
-      if (build_load_code(b, &part->code, part->kernels, part->nkernels, &why_load, &oom)) {
+      if (build_load_code(b, &part->code, part->kernels, part->nkernels, fns, &why_load, &oom)) {
         for (uint32_t i = 0; i < nm; i++) {
-          cc_kernel_info *k = &b->bin.kernels[missing[i]];
-          k->stream_bytes = nb.kernels[missing[i]].stream_bytes;
-          k->simd_width = nb.kernels[missing[i]].simd_width;
+          cc_kernel_info *k = &b->bin.kernels[part->kernels[i]];
+          k->stream_bytes = nb.kernels[part->kernels[i]].stream_bytes;
+          k->simd_width = nb.kernels[part->kernels[i]].simd_width;
           free(k->report);
-          k->report = nb.kernels[missing[i]].report;
-          nb.kernels[missing[i]].report = NULL;
+          k->report = nb.kernels[part->kernels[i]].report;
+          nb.kernels[part->kernels[i]].report = NULL;
+          /* Last: a launch reads the function without the lock, then the
+           * record's values above (rt_build_kernel_fn). */
+          __atomic_store_n(&b->fns[part->kernels[i]], fns[i], __ATOMIC_RELEASE);
         }
         cc_blob_free(&b->blob);
         b->blob = out;
@@ -1017,14 +1053,15 @@ static cl_int build_compile_kernels(cl_program p, rt_build *b, const uint32_t *w
         out.size = 0;
         if (b->cacheable)
           rt_cache_store(&b->key, &b->blob);
+        if (b->binary_cacheable)
+          rt_cache_store(&b->binary_key, &b->blob);
       } else {
         rt_str_add(&msg, "LaneCL: %s\n", why_load.s ? why_load.s : "out of host memory");
         err = oom ? CL_OUT_OF_HOST_MEMORY : CL_OUT_OF_RESOURCES;
-        for (uint32_t i = 0; i < nm; i++)
-          b->fns[missing[i]] = NULL;
       }
       rt_str_free(&why_load);
     }
+    free(fns);
     cc_binary_free(&nb);
   }
   if (err == CL_SUCCESS) {
@@ -1154,24 +1191,51 @@ const char *rt_program_source(cl_program p)
   return p->source;
 }
 
+/* What CL_PROGRAM_BINARIES gives for b (p->lock held): its container, or
+ * for an executable whose kernels do not all have code yet, the copy of
+ * its container taken at the first query.  A staged executable's container
+ * grows as kernels are launched: an application sizes its buffers with
+ * CL_PROGRAM_BINARY_SIZES, then copies, and another thread may launch a
+ * kernel in between.  So the binary holds the code made before the first
+ * query; the process that loads it makes the rest at their first launch,
+ * or finds it in the cache entry of the binary, where this process stores
+ * the code it makes from then on. */
+static const cc_blob *build_binary(rt_build *b, cl_int *err)
+{
+  if (b->binary.data || !rt_build_is_executable(b))
+    return b->binary.data ? &b->binary : &b->blob;
+  bool staged = false;
+  for (uint32_t i = 0; i < b->bin.nkernels && !staged; i++)
+    staged = !b->fns[i];
+  if (!staged)
+    return &b->blob;
+  if (!(b->binary.data = malloc(b->blob.size ? b->blob.size : 1))) {
+    *err = CL_OUT_OF_HOST_MEMORY;
+    return &b->blob;
+  }
+  memcpy(b->binary.data, b->blob.data, b->blob.size);
+  b->binary.size = b->blob.size;
+  b->binary_cacheable = rt_cache_key_for_binary(&b->device->cc, &b->binary, &b->binary_key);
+  return &b->binary;
+}
+
 cl_int rt_program_binary_sizes(cl_program p, size_t *sizes)
 {
+  cl_int err = CL_SUCCESS;
   pthread_mutex_lock(&p->lock);
-  /* A binary runs without the compiler: every kernel gets its code first. */
-  cl_int err = rt_program_compile_kernels(p, NULL, 0);
   for (cl_uint i = 0; i < p->ndevices; i++)
-    sizes[i] = p->builds[i].blob.size;
+    sizes[i] = build_binary(&p->builds[i], &err)->size;
   pthread_mutex_unlock(&p->lock);
   return err;
 }
 
 cl_int rt_program_copy_binaries(cl_program p, unsigned char **dst)
 {
+  cl_int err = CL_SUCCESS;
   pthread_mutex_lock(&p->lock);
-  cl_int err = rt_program_compile_kernels(p, NULL, 0);
-  for (cl_uint i = 0; i < p->ndevices; i++) {
-    const cc_blob *blob = &p->builds[i].blob;
-    if (dst[i] && blob->size)
+  for (cl_uint i = 0; i < p->ndevices && err == CL_SUCCESS; i++) {
+    const cc_blob *blob = build_binary(&p->builds[i], &err);
+    if (err == CL_SUCCESS && dst[i] && blob->size)
       memcpy(dst[i], blob->data, blob->size);
   }
   pthread_mutex_unlock(&p->lock);

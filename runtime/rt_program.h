@@ -22,7 +22,9 @@ typedef struct rt_cache_key {
 } rt_cache_key;
 
 /* Build state of a program for one of its devices.  Written by a build under
- * program->lock; stable while kernels are attached (a rebuild is refused). */
+ * program->lock; stable while kernels are attached (a rebuild is refused),
+ * but for the code a staged build makes per kernel (fns, modules, blob and
+ * the kernel records' code fields: rt_program_compile_kernels). */
 struct rt_build {
   cl_device_id device;
   cl_build_status status;
@@ -39,11 +41,18 @@ struct rt_build {
   void **modules;          /* dlopen handles */
   int *module_fds;         /* their memfds, open while loaded (glibc knows a module by its
                             * path /proc/self/fd/N: N must not be reused meanwhile); -1 none */
-  lanecl_wg_fn *fns;       /* per kernel of bin: __lanecl_wg_<name>; NULL: no code yet
-                            * (written under the program's lock, before any kernel object of it) */
+  lanecl_wg_fn *fns;       /* per kernel of bin: __lanecl_wg_<name>; NULL: no code yet.
+                            * Written under the program's lock, with an atomic release
+                            * store once the kernel's record is complete; a launch reads
+                            * it without the lock (rt_kernel_code) */
   uint64_t global_var_bytes; /* writable data of the native modules */
-  bool cacheable;          /* built from source with the cache on: key names its entry */
+  bool cacheable;          /* built from source or a binary with the cache on: key names its entry */
   rt_cache_key key;
+  cc_blob binary;          /* CL_PROGRAM_BINARIES of a staged executable, taken at the first
+                            * query: the same bytes from then on, though blob grows */
+  bool binary_cacheable;   /* binary_key names the entry of that binary: the code made
+                            * since goes there too, for the process that loads it */
+  rt_cache_key binary_key;
 };
 
 typedef void(CL_CALLBACK *rt_program_notify_fn)(cl_program, void *);
@@ -86,6 +95,11 @@ const cc_api *rt_compiler(const char **why);
  * be identified). */
 bool rt_cache_key_for(const cc_device_desc *dev, const char *source, const char *options,
                       rt_cache_key *key);
+/* The same for a staged executable's binary (its bytes; the build options
+ * of a binary change nothing): the entry holds the code its kernels get at
+ * their first launch, in the process that made the binary or in one that
+ * loaded it. */
+bool rt_cache_key_for_binary(const cc_device_desc *dev, const cc_blob *binary, rt_cache_key *key);
 /* A valid executable container for the key's device (CC_BIN_EXECUTABLE of
  * device_key), or false.  An entry that is not exactly the key's, not whole
  * or not a regular file is ignored (the store after compiling replaces
@@ -116,5 +130,10 @@ struct _cl_kernel {
   unsigned char *values;         /* argument values as the work-group ABI reads them */
   size_t values_size;
 };
+
+/* The work-group function of kernel ki of build b (b an executable of k's
+ * program), made now when a staged build has none yet (the kernel's first
+ * launch).  CL_SUCCESS, or rt_program_compile_kernels' error. */
+cl_int rt_kernel_code(cl_kernel k, const rt_build *b, uint32_t ki, lanecl_wg_fn *fn);
 
 #endif

@@ -824,7 +824,7 @@ TEST(binary_child)
   ASSERT_OK(clBuildProgram(p, 0, NULL, NULL, NULL, NULL));
   ASSERT_EQ(build_status(p), CL_BUILD_SUCCESS);
   run_vadd(ctx, p, 1000);
-  /* An executable binary runs without the compiler. */
+  /* An executable binary that holds its kernels' code runs without the compiler. */
   ASSERT_TRUE(!maps_contain("libLLVM"));
   ASSERT_TRUE(!maps_contain("liblanecl_cc"));
   /* Its own binary is the same bytes. */
@@ -841,6 +841,7 @@ TEST(binary_round_trip_in_another_process)
 {
   cl_context ctx = tl_context();
   cl_program p = tl_build(ctx, vadd_src, NULL);
+  run_vadd(ctx, p, 1000);  /* launched: a staged build's binary has its code */
   size_t size;
   unsigned char *bin = program_binary(p, &size);
   char path[] = "/tmp/lanecl-binary-XXXXXX";
@@ -1100,7 +1101,7 @@ TEST(cache_hit_builds_without_llvm)
   free(src);
 }
 
-/* ---- A staged build: each kernel's code made when the kernel is created ---- */
+/* ---- A staged build: each kernel's code made at its first launch ---- */
 
 /* Runs kernel `name` of two_kernels_src's program over 64 work-items and
  * returns what its last one wrote ("first": 1, "second": 42). */
@@ -1127,21 +1128,27 @@ static int run_one_of_two(cl_context ctx, cl_program p, const char *name)
   return out[63];
 }
 
-/* A kernel gets its code when it is created, and the cache entry keeps it:
+/* A kernel gets its code at its first launch, and the cache entry keeps it:
  * the next process runs that kernel without LLVM, and compiles only a kernel
- * that no process had created. */
-TEST(staged_build_makes_code_for_the_kernels_created)
+ * that no process had launched (created is not enough: applications create
+ * every kernel of their programs at start-up and use a few). */
+TEST(staged_build_makes_code_for_the_kernels_launched)
 {
   setenv("LANECL_CC_LAZY", "1", 1);
   char *dir = private_cache_dir();
   char *src = unique_source(two_kernels_src);
   pid_t pid = fork();
   ASSERT_TRUE(pid >= 0);
-  if (pid == 0) {  /* builds, runs "first" only */
+  if (pid == 0) {  /* builds, creates both kernels, runs "first" only */
     cl_context ctx = tl_context();
     cl_program p = tl_build(ctx, src, NULL);
+    cl_int err;
+    cl_kernel second = clCreateKernel(p, "second", &err);
+    if (!second || err != CL_SUCCESS)
+      _exit(4);
     if (run_one_of_two(ctx, p, "first") != 1)
       _exit(2);
+    clReleaseKernel(second);
     _exit(0);
   }
   wait_ok(pid);
@@ -1174,48 +1181,174 @@ TEST(staged_build_makes_code_for_the_kernels_created)
   free(src);
 }
 
-/* CL_PROGRAM_BINARIES of a staged build holds every kernel's code, created
- * or not: the binary runs in a process without the compiler.  Also with
- * LANECL_CC_LAZY=0 (every kernel's code at clBuildProgram). */
-TEST(staged_build_binary_runs_without_the_compiler)
+/* Run by run_binary_in_child in a new process (the test binary again, so
+ * that no compiler is loaded yet): loads the binary of
+ * LANECL_TEST_STAGED_BINARY, launches "first" and "second" (only "first"
+ * under LANECL_TEST_STAGED_FIRST_ONLY); writes to
+ * LANECL_TEST_STAGED_RESULT a bit per kernel that ran right (1: first,
+ * 2: second), 8 when a launch failed other than with CL_OUT_OF_RESOURCES,
+ * 16 when LLVM was loaded (a kernel's code was made). */
+TEST(staged_binary_child)
 {
-  setenv("LANECL_CACHE_DIR", "off", 1);
-  for (int lazy = 0; lazy < 2; lazy++) {
-    setenv("LANECL_CC_LAZY", lazy ? "1" : "0", 1);
-    cl_context ctx = tl_context();
-    cl_program p = tl_build(ctx, two_kernels_src, NULL);
-    size_t size = 0;
-    ASSERT_OK(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof(size), &size, NULL));
-    unsigned char *bin = malloc(size);
-    ASSERT_TRUE(bin != NULL);
-    ASSERT_OK(clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof(bin), &bin, NULL));
-    size_t again = 0;  /* the size doesn't change once asked */
-    ASSERT_OK(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof(again), &again, NULL));
-    ASSERT_EQ(again, size);
-    pid_t pid = fork();
-    ASSERT_TRUE(pid >= 0);
-    if (pid == 0) {
-      setenv("LANECL_COMPILER", "/nonexistent/liblanecl_cc.so", 1);
-      cl_context c2 = tl_context();
-      cl_device_id dev = tl_device();
-      cl_int err, status;
-      cl_program b = clCreateProgramWithBinary(c2, 1, &dev, &size, (const unsigned char **)&bin, &status, &err);
-      if (err != CL_SUCCESS || clBuildProgram(b, 0, NULL, NULL, NULL, NULL) != CL_SUCCESS)
-        _exit(2);
-      if (run_one_of_two(c2, b, "second") != 42 || run_one_of_two(c2, b, "first") != 1)
-        _exit(3);
-      _exit(0);
+  const char *path = getenv("LANECL_TEST_STAGED_BINARY");
+  if (!path)
+    return; /* only meaningful when started by run_binary_in_child */
+  FILE *f = fopen(path, "rb");
+  ASSERT_TRUE(f != NULL);
+  static unsigned char bin[1 << 24];
+  size_t size = fread(bin, 1, sizeof(bin), f);
+  fclose(f);
+  const unsigned char *bp = bin;
+  cl_context c2 = tl_context();
+  cl_device_id dev = tl_device();
+  cl_int err, status;
+  cl_program b = clCreateProgramWithBinary(c2, 1, &dev, &size, &bp, &status, &err);
+  ASSERT_OK(err);
+  ASSERT_OK(clBuildProgram(b, 0, NULL, NULL, NULL, NULL));
+  cl_command_queue q = tl_queue(c2, 0);
+  cl_mem buf = clCreateBuffer(c2, 0, 64 * sizeof(int), NULL, &err);
+  int code = 0;
+  int nk = getenv("LANECL_TEST_STAGED_FIRST_ONLY") ? 1 : 2;
+  for (int k = 0; k < nk; k++) {
+    cl_kernel kk = clCreateKernel(b, k ? "second" : "first", &err);
+    ASSERT_OK(err);
+    int v = 42, out[64] = {0};
+    clSetKernelArg(kk, 0, sizeof(buf), &buf);
+    if (k)
+      clSetKernelArg(kk, 1, sizeof(v), &v);
+    size_t n = 64;
+    err = clEnqueueNDRangeKernel(q, kk, 1, NULL, &n, NULL, 0, NULL, NULL);
+    if (err == CL_SUCCESS) {
+      clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof(out), out, 0, NULL, NULL);
+      if (out[0] == (k ? 42 : 1) && out[63] == out[0])
+        code |= 1 << k;
+    } else if (err != CL_OUT_OF_RESOURCES) {
+      code |= 8;
     }
-    wait_ok(pid);
-    free(bin);
-    clReleaseProgram(p);
-    clReleaseContext(ctx);
+    clReleaseKernel(kk);
   }
+  if (maps_contain("libLLVM"))
+    code |= 16;
+  FILE *r = fopen(getenv("LANECL_TEST_STAGED_RESULT"), "w");
+  ASSERT_TRUE(r != NULL);
+  fprintf(r, "%d\n", code);
+  fclose(r);
 }
 
-/* A staged executable given as a binary (the container of a cache entry:
- * CL_PROGRAM_BINARIES gives only whole ones) in a process without the
- * compiler: clCreateKernel of a kernel without code fails with
+/* staged_binary_child's result for the binary, in a new process whose
+ * compiler is unusable when without_cc, launching "first" alone when
+ * first_only. */
+static int run_binary_in_child(const unsigned char *bin, size_t size, bool without_cc, bool first_only)
+{
+  char path[] = "/tmp/lanecl-binary-XXXXXX";
+  int fd = mkstemp(path);
+  ASSERT_TRUE(fd >= 0);
+  ASSERT_EQ(write(fd, bin, size), (ssize_t)size);
+  close(fd);
+  char self[4096];  /* resolved before fork: see binary_round_trip_in_another_process */
+  ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+  ASSERT_TRUE(len > 0);
+  self[len] = 0;
+  pid_t pid = fork();
+  ASSERT_TRUE(pid >= 0);
+  char result[sizeof(path) + 4];
+  snprintf(result, sizeof(result), "%s.out", path);
+  if (pid == 0) {
+    setenv("LANECL_TEST_STAGED_BINARY", path, 1);
+    setenv("LANECL_TEST_STAGED_RESULT", result, 1);
+    if (without_cc)
+      setenv("LANECL_COMPILER", "/nonexistent/liblanecl_cc.so", 1);
+    if (first_only)
+      setenv("LANECL_TEST_STAGED_FIRST_ONLY", "1", 1);
+    char *args[] = {"test_program", "staged_binary_child", NULL};
+    execv(self, args);
+    _exit(127);
+  }
+  int st, code = -1;
+  ASSERT_EQ(waitpid(pid, &st, 0), pid);
+  unlink(path);
+  ASSERT_TRUE(WIFEXITED(st));
+  ASSERT_EQ(WEXITSTATUS(st), 0);
+  FILE *r = fopen(result, "r");
+  ASSERT_TRUE(r != NULL);
+  ASSERT_EQ(fscanf(r, "%d", &code), 1);
+  fclose(r);
+  unlink(result);
+  return code;
+}
+
+/* CL_PROGRAM_BINARIES of a whole build (LANECL_CC_LAZY=0) holds every
+ * kernel's code: it runs in a process without the compiler.  A staged
+ * build's binary holds the code of the kernels launched before it was
+ * first asked for, and the same bytes afterwards (an application sizes its
+ * buffer, then copies: a launch in between must not change it); the
+ * process that loads it makes the other kernels' code at their launch. */
+TEST(program_binaries_hold_the_code_made_so_far)
+{
+  setenv("LANECL_CACHE_DIR", "off", 1);
+  setenv("LANECL_CC_LAZY", "0", 1);
+  cl_context ctx = tl_context();
+  cl_program p = tl_build(ctx, two_kernels_src, NULL);
+  size_t size;
+  unsigned char *bin = program_binary(p, &size);
+  ASSERT_EQ(run_binary_in_child(bin, size, true, false), 3);
+  free(bin);
+  clReleaseProgram(p);
+
+  setenv("LANECL_CC_LAZY", "1", 1);
+  p = tl_build(ctx, two_kernels_src, NULL);  /* no kernel launched */
+  bin = program_binary(p, &size);
+  ASSERT_EQ(run_binary_in_child(bin, size, true, false), 0);
+  ASSERT_EQ(run_binary_in_child(bin, size, false, false), 3 | 16);
+  free(bin);
+  clReleaseProgram(p);
+
+  p = tl_build(ctx, two_kernels_src, NULL);
+  ASSERT_EQ(run_one_of_two(ctx, p, "first"), 1);
+  bin = program_binary(p, &size);  /* "first" has code */
+  ASSERT_EQ(run_binary_in_child(bin, size, true, false), 1);
+  ASSERT_EQ(run_one_of_two(ctx, p, "second"), 42);
+  size_t again = 0;  /* "second" got its code since: the binary is the same */
+  ASSERT_OK(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof(again), &again, NULL));
+  ASSERT_EQ(again, size);
+  unsigned char *bin2 = program_binary(p, &again);
+  ASSERT_EQ(again, size);
+  ASSERT_TRUE(!memcmp(bin, bin2, size));
+  free(bin2);
+  free(bin);
+  clReleaseProgram(p);
+  clReleaseContext(ctx);
+}
+
+/* The code made for a staged binary's kernels, in the process that took
+ * the binary (after it did) or in one that loaded it, goes to the cache
+ * entry of that binary: the next process that loads the same binary runs
+ * them without LLVM.  darktable keeps its programs as binaries taken right
+ * after the build, and its sources #include headers, which no source key
+ * covers: without this, every start compiled again what it launched. */
+TEST(staged_binary_code_is_cached)
+{
+  setenv("LANECL_CC_LAZY", "1", 1);
+  char *dir = private_cache_dir();
+  char *src = unique_source(two_kernels_src);
+  cl_context ctx = tl_context();
+  cl_program p = tl_build(ctx, src, NULL);
+  size_t size;
+  unsigned char *bin = program_binary(p, &size);  /* no code yet */
+  ASSERT_EQ(run_one_of_two(ctx, p, "first"), 1);  /* code made here, after */
+  clReleaseProgram(p);
+  clReleaseContext(ctx);
+  ASSERT_EQ(run_binary_in_child(bin, size, false, true), 1);        /* "first" from the cache */
+  ASSERT_EQ(run_binary_in_child(bin, size, false, false), 3 | 16);  /* "second" made, stored */
+  ASSERT_EQ(run_binary_in_child(bin, size, false, false), 3);       /* both from the cache */
+  free(bin);
+  remove_dir(dir);
+  free(src);
+}
+
+/* A staged executable given as a binary (here the container of a cache
+ * entry, which has no kernel's code) in a process without the compiler: the
+ * kernels are created, and the launch of one without code fails with
  * CL_OUT_OF_RESOURCES and says why, in the build log too. */
 TEST(staged_kernel_without_the_compiler_fails_cleanly)
 {
@@ -1252,16 +1385,44 @@ TEST(staged_kernel_without_the_compiler_fails_cleanly)
   cl_program p = clCreateProgramWithBinary(ctx, 1, &dev, &bin_size, &bin, &status, &err);
   ASSERT_OK(err);
   ASSERT_OK(clBuildProgram(p, 0, NULL, NULL, NULL, NULL));
-  ASSERT_TRUE(clCreateKernel(p, "first", &err) == NULL);
-  ASSERT_CL(err, CL_OUT_OF_RESOURCES);
+  cl_kernel k = clCreateKernel(p, "first", &err);
+  ASSERT_OK(err);
+  cl_mem buf = clCreateBuffer(ctx, 0, 64 * sizeof(int), NULL, &err);
+  ASSERT_OK(err);
+  ASSERT_OK(clSetKernelArg(k, 0, sizeof(buf), &buf));
+  cl_command_queue q = tl_queue(ctx, 0);
+  size_t n = 64;
+  for (int i = 0; i < 2; i++) {  /* and again: the same answer, no crash */
+    cl_event ev = NULL;
+    ASSERT_CL(clEnqueueNDRangeKernel(q, k, 1, NULL, &n, NULL, 0, NULL, &ev), CL_OUT_OF_RESOURCES);
+    ASSERT_TRUE(ev == NULL);
+  }
+  ASSERT_OK(clFinish(q));
   char *log = build_log(p);
   ASSERT_TRUE(strstr(log, "not available") != NULL);
   ASSERT_TRUE(strstr(log, "first") != NULL);
   free(log);
   cl_kernel ks[2];
-  ASSERT_CL(clCreateKernelsInProgram(p, 2, ks, NULL), CL_OUT_OF_RESOURCES);
-  size_t sizes[1];
-  ASSERT_CL(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof(sizes), sizes, NULL), CL_OUT_OF_RESOURCES);
+  cl_uint nks = 0;
+  ASSERT_OK(clCreateKernelsInProgram(p, 2, ks, &nks));
+  ASSERT_EQ(nks, 2);
+  size_t sizes[1];  /* its binary: the container as given */
+  ASSERT_OK(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof(sizes), sizes, NULL));
+  ASSERT_EQ(sizes[0], bin_size);
+  for (int i = 0; i < 2; i++) {
+    cl_uint nargs = 0;
+    int v = 7;
+    ASSERT_OK(clGetKernelInfo(ks[i], CL_KERNEL_NUM_ARGS, sizeof(nargs), &nargs, NULL));
+    ASSERT_OK(clSetKernelArg(ks[i], 0, sizeof(buf), &buf));
+    if (nargs == 2)
+      ASSERT_OK(clSetKernelArg(ks[i], 1, sizeof(v), &v));
+    ASSERT_CL(clEnqueueTask(q, ks[i], 0, NULL, NULL), CL_OUT_OF_RESOURCES);
+  }
+  clReleaseKernel(ks[0]);
+  clReleaseKernel(ks[1]);
+  clReleaseKernel(k);
+  clReleaseMemObject(buf);
+  clReleaseCommandQueue(q);
   clReleaseProgram(p);
   clReleaseContext(ctx);
   remove_dir(dir);
