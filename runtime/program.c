@@ -1044,7 +1044,7 @@ static cl_int build_compile_kernels(cl_program p, rt_build *b, const uint32_t *w
           k->report = nb.kernels[part->kernels[i]].report;
           nb.kernels[part->kernels[i]].report = NULL;
           /* Last: a launch reads the function without the lock, then the
-           * record's values above (rt_build_kernel_fn). */
+           * record's values above (rt_kernel_code). */
           __atomic_store_n(&b->fns[part->kernels[i]], fns[i], __ATOMIC_RELEASE);
         }
         cc_blob_free(&b->blob);
