@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include "compiler/cc_internal.h"
+#include "compiler/cc_wg.h"
 #include "compiler/cc_llvm_util.h"
 #include "config/lanecl_config.h"
 
@@ -276,7 +277,7 @@ static void take_records(cc_binary *bin, const uint32_t *which, uint32_t n, cc_k
 }
 
 static int api_compile_kernels(const cc_device_desc *dev, const cc_blob *staged, const uint32_t *which, uint32_t n,
-                               cc_blob *out, char **log)
+                               const uint32_t *formats, cc_blob *out, char **log)
 {
   cc_binary bin;
   cc_str msg = {0};
@@ -330,6 +331,14 @@ static int api_compile_kernels(const cc_device_desc *dev, const cc_blob *staged,
     cc_log_line(&msg, "error: the program's staged module does not load");
   } else {
     char *blog = NULL;
+    if (formats && n == 1 && !opt_disable &&
+        wg_image_general_out_of_line(m, sub[0].name, formats, sub[0].nargs)) {
+      cc_str line = {0};
+      cc_str_printf(&line, "%s  image accesses: the general path out of line (the images of the first launch "
+                    "have a copy's formats)\n", sub[0].report ? sub[0].report : "");
+      free(sub[0].report);
+      sub[0].report = cc_str_take(&line);
+    }
     rc = cc_backend_kernels(m, dev, sub, n, opt_disable, &native, &blog);
     cc_log_line(&msg, blog);
     free(blog);

@@ -381,6 +381,12 @@ LLVMValueRef wg_image_lane_loops(wg_gen *g, const LLVMValueRef *args, const wg_l
  * texel run as plain stores for the chunks whose lanes are all on (and,
  * for scatters, write consecutive texels).  Returns how many. */
 unsigned wg_image_stores(LLVMValueRef fn);
+/* At a kernel's first launch (cc_api.compile_kernels with the formats of
+ * its arguments, fmts[i] = order << 16 | type for an image argument i, 0
+ * otherwise): when the copy those formats select holds no general path,
+ * the general path the kernel kept inline (IMG_INLINE_MAX) goes out of
+ * line in m.  1 when it did, 0 when nothing changed. */
+int wg_image_general_out_of_line(LLVMModuleRef m, const char *kernel, const uint32_t *fmts, uint32_t nargs);
 
 /* cc_wg_late.c */
 /* Function attribute of work-group functions whose builtins on vectors

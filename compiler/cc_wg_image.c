@@ -596,6 +596,170 @@ static LLVMValueRef imgd_fn(wg_gen *g, LLVMValueRef fk, int inline_general)
   return f;
 }
 
+/* ---- at the first launch: the general path out of line where it won't run ----
+ * A kernel of IMG_INLINE_MAX accesses or fewer keeps the general path
+ * inline, for the images whose format no copy has (FFmpeg's float4 reads of
+ * CL_R planes), and pays for it in every build: inlined, the general copy
+ * and the general path of each access are most of a small image kernel's
+ * code (darktable's basic.cl: 53.6 s of CPU to compile, 28.8 s with the
+ * general path out of line).  A kernel's code is made at its first launch,
+ * so the formats of that launch's images are known: when they select a copy
+ * (the first one, in the order the work-group function tests them, whose
+ * formats they all have) in which every access has a format, the general
+ * path runs only for other formats at later launches, and goes out of line.
+ * A later launch with such formats runs the same results a call away. */
+
+/* Whether format have is one of those copy format f stands for. */
+static int fmt_in(uint32_t f, uint32_t have)
+{
+  uint32_t fs[3];
+  cand_formats(f, fs);
+  for (unsigned i = 0; i < 3 && fs[i]; i++)
+    if (fs[i] == have)
+      return 1;
+  return 0;
+}
+
+/* The last call in f of a function with a constant 0 as its last argument:
+ * the general block's call of __lanecl_imgk_F(args, 0) (see imgd_fn). */
+static LLVMValueRef general_call(LLVMValueRef f)
+{
+  LLVMValueRef found = NULL;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      unsigned na;
+      LLVMValueRef k;
+      if (LLVMIsACallInst(i) && cc_called_function(i) && (na = LLVMGetNumArgOperands(i)) > 0 &&
+          LLVMIsAConstantInt(k = LLVMGetOperand(i, na - 1)) && LLVMConstIntGetZExtValue(k) == 0)
+        found = i;
+    }
+  return found;
+}
+
+int wg_image_general_out_of_line(LLVMModuleRef m, const char *kernel, const uint32_t *fmts, uint32_t nargs)
+{
+  size_t klen = strlen(kernel), plen = strlen(IMGD_PREFIX "i.");
+  char *bname = malloc(klen + 6);
+  if (!bname)
+    return 0;
+  snprintf(bname, klen + 6, "%s.body", kernel);
+  LLVMValueRef body = LLVMGetNamedFunction(m, bname);
+  free(bname);
+  if (!body || !fmts)
+    return 0;
+  unsigned nbody = LLVMCountParams(body), sites = 0;
+  int any[WG_IMG_COPIES + 1] = {0}, match[WG_IMG_COPIES + 1], full[WG_IMG_COPIES + 1];
+  for (unsigned c = 0; c <= WG_IMG_COPIES; c++)
+    match[c] = full[c] = 1;
+  /* Every access through an inline dispatcher: its image and its formats. */
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+    size_t n;
+    const char *name = LLVMGetValueName2(f, &n);
+    if (n <= plen || memcmp(name, IMGD_PREFIX "i.", plen))
+      continue;
+    for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u)) {
+      LLVMValueRef call = LLVMGetUser(u);
+      if (!LLVMIsACallInst(call) || cc_called_function(call) != f)
+        return 0;
+      if (LLVMGetBasicBlockParent(LLVMGetInstructionParent(call)) != body)
+        continue; /* another kernel's */
+      unsigned na = LLVMGetNumArgOperands(call), p = 0;
+      if (na < 2 + WG_IMG_COPIES)
+        return 0;
+      LLVMValueRef im = LLVMGetOperand(call, 0);
+      while (p < nbody && p < nargs && LLVMGetParam(body, p) != im)
+        p++;
+      if (p == nbody || p == nargs || !fmts[p])
+        return 0; /* not an argument's image, or one the launch did not say */
+      sites++;
+      for (unsigned c = 1; c <= WG_IMG_COPIES; c++) {
+        LLVMValueRef fc = LLVMGetOperand(call, na - WG_IMG_COPIES + c - 1);
+        if (!LLVMIsAConstantInt(fc))
+          return 0;
+        uint32_t f32 = (uint32_t)LLVMConstIntGetZExtValue(fc);
+        if (!f32) {
+          full[c] = 0; /* in copy c this access takes the general path */
+          continue;
+        }
+        any[c] = 1;
+        match[c] &= fmt_in(f32, fmts[p]);
+      }
+    }
+  }
+  unsigned chosen = 0;
+  for (unsigned c = 1; c <= WG_IMG_COPIES && !chosen; c++)
+    if (any[c] && match[c])
+      chosen = c;
+  if (!sites || !chosen || !full[chosen])
+    return 0;
+  /* Each inline dispatcher's general call becomes a call of
+   * __lanecl_imgg.F, the same builtin out of line (as imgg_fn makes). */
+  LLVMContextRef ctx = LLVMGetModuleContext(m);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+  int done = 0;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+    size_t n;
+    const char *name = LLVMGetValueName2(f, &n);
+    LLVMValueRef call;
+    if (n <= plen || memcmp(name, IMGD_PREFIX "i.", plen) || LLVMIsDeclaration(f) || !(call = general_call(f)))
+      continue;
+    LLVMValueRef fk = cc_called_function(call);
+    size_t kn;
+    const char *kname = LLVMGetValueName2(fk, &kn);
+    LLVMTypeRef kt = LLVMGlobalGetValueType(fk);
+    unsigned np = LLVMCountParamTypes(kt) - 1;
+    char gname[320];
+    LLVMTypeRef pt[IMGD_MAX_PARAMS + 1];
+    if (np + 1 > IMGD_MAX_PARAMS || strlen(IMGG_PREFIX) + kn >= sizeof(gname))
+      continue;
+    snprintf(gname, sizeof(gname), "%s%.*s", IMGG_PREFIX, (int)kn, kname);
+    LLVMValueRef g = LLVMGetNamedFunction(m, gname);
+    if (!g) {
+      LLVMGetParamTypes(kt, pt);
+      g = LLVMAddFunction(m, gname, LLVMFunctionType(LLVMGetReturnType(kt), pt, np, 0));
+      LLVMSetLinkage(g, LLVMInternalLinkage);
+      LLVMSetFunctionCallConv(g, LLVMGetFunctionCallConv(fk));
+      for (unsigned idx = 0; idx <= np; idx++) {
+        unsigned nat = LLVMGetAttributeCountAtIndex(fk, idx);
+        LLVMAttributeRef at[32];
+        if (!nat || nat > 32)
+          continue;
+        LLVMGetAttributesAtIndex(fk, idx, at);
+        for (unsigned a = 0; a < nat; a++)
+          LLVMAddAttributeAtIndex(g, idx, at[a]);
+      }
+      const char *attrs[2] = {"noinline", "nounwind"};
+      for (unsigned a = 0; a < 2; a++)
+        LLVMAddAttributeAtIndex(
+            g, LLVMAttributeFunctionIndex,
+            LLVMCreateEnumAttribute(ctx, LLVMGetEnumAttributeKindForName(attrs[a], strlen(attrs[a])), 0));
+      LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, g, "entry"));
+      LLVMValueRef a[IMGD_MAX_PARAMS];
+      for (unsigned i = 0; i < np; i++)
+        a[i] = LLVMGetParam(g, i);
+      a[np] = LLVMConstInt(LLVMInt32TypeInContext(ctx), 0, 0);
+      LLVMValueRef r = LLVMBuildCall2(b, kt, fk, a, np + 1, "");
+      LLVMSetInstructionCallConv(r, LLVMGetFunctionCallConv(fk));
+      if (LLVMGetTypeKind(LLVMGetReturnType(kt)) == LLVMVoidTypeKind)
+        LLVMBuildRetVoid(b);
+      else
+        LLVMBuildRet(b, r);
+    }
+    LLVMValueRef a[IMGD_MAX_PARAMS];
+    for (unsigned i = 0; i < np; i++)
+      a[i] = LLVMGetOperand(call, i);
+    LLVMPositionBuilderBefore(b, call);
+    LLVMValueRef r = LLVMBuildCall2(b, LLVMGlobalGetValueType(g), g, a, np, "");
+    LLVMSetInstructionCallConv(r, LLVMGetFunctionCallConv(g));
+    if (LLVMGetTypeKind(LLVMGetReturnType(kt)) != LLVMVoidTypeKind)
+      LLVMReplaceAllUsesWith(call, r);
+    LLVMInstructionEraseFromParent(call);
+    done = 1;
+  }
+  LLVMDisposeBuilder(b);
+  return done;
+}
+
 /* call (an image builtin's) replaced by a call of f with args; its
  * function attributes, name and the kernel's access group. */
 static void img_replace_call(wg_gen *g, LLVMValueRef call, LLVMValueRef f, LLVMValueRef *args, unsigned n)

@@ -225,9 +225,13 @@ typedef struct cc_api {
   /* The code of kernels which[0..n) (indices, none of them in a part yet)
    * of a staged executable: out is the container with one more part holding
    * it (and those kernels' records completed: stream_bytes, report,
-   * simd_width).  A failure here is an internal error of the compiler. */
+   * simd_width).  formats, when not NULL and n is 1: the launch the code is
+   * made for, per argument of the kernel order << 16 | type of an image
+   * (cl_image_format), else 0; the code runs every launch, and is made
+   * fastest to build for that one.  A failure here is an internal error of
+   * the compiler. */
   int (*compile_kernels)(const cc_device_desc *dev, const cc_blob *staged, const uint32_t *which, uint32_t n,
-                         cc_blob *out, char **log);
+                         const uint32_t *formats, cc_blob *out, char **log);
   /* Textual IR or assembly of a container's code, for lanecl-cc. what: 0 = LLVM IR, 1 = asm. */
   int (*disassemble)(const cc_device_desc *dev, const cc_blob *binary, int what, char **text);
   /* The target the compiler chose for dev: its LLVM CPU name and feature

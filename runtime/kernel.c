@@ -178,12 +178,23 @@ cl_int rt_kernel_code(cl_kernel k, const rt_build *b, uint32_t ki, lanecl_wg_fn 
 {
   if ((*fn = __atomic_load_n(&b->fns[ki], __ATOMIC_ACQUIRE)))
     return CL_SUCCESS;
+  /* The formats of this launch's images: the compiler makes the code
+   * cheapest to build for them (cc_wg_image.c). */
+  uint32_t nargs = k->info->nargs, *formats = calloc(nargs ? nargs : 1, sizeof(*formats));
+  pthread_mutex_lock(&k->lock);
+  for (uint32_t a = 0; formats && a < nargs; a++) {
+    const rt_image *img;
+    if (k->info->args[a].kind == CC_ARG_IMAGE && k->args[a].mem && (img = rt_mem_image(k->args[a].mem)))
+      formats[a] = (uint32_t)img->format.image_channel_order << 16 | (uint32_t)img->format.image_channel_data_type;
+  }
+  pthread_mutex_unlock(&k->lock);
   cl_program p = k->program;
   pthread_mutex_lock(&p->lock);
   const rt_build *first = rt_program_first_executable(p);
   uint32_t i = rt_build_find_kernel(first, k->info->name);
-  cl_int err = rt_program_compile_kernels(p, &i, 1);
+  cl_int err = rt_program_compile_kernels(p, &i, 1, formats);
   pthread_mutex_unlock(&p->lock);
+  free(formats);
   if (err == CL_SUCCESS && !(*fn = __atomic_load_n(&b->fns[ki], __ATOMIC_ACQUIRE))) {
     rt_err("the code of kernel %s was not made", k->info->name);
     err = CL_OUT_OF_RESOURCES;

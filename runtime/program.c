@@ -982,9 +982,10 @@ free_job:
  * Code of a staged executable's kernels, made at their first launch
  * ------------------------------------------------------------------------- */
 
-/* Gives kernels which[0..n) of b (indices of b's container) their code.
- * p->lock held. */
-static cl_int build_compile_kernels(cl_program p, rt_build *b, const uint32_t *which, uint32_t n)
+/* Gives kernels which[0..n) of b (indices of b's container) their code;
+ * formats: see rt_program_compile_kernels.  p->lock held. */
+static cl_int build_compile_kernels(cl_program p, rt_build *b, const uint32_t *which, uint32_t n,
+                                    const uint32_t *formats)
 {
   uint32_t *missing = malloc((n ? n : 1) * sizeof(*missing));
   if (!missing)
@@ -1007,7 +1008,8 @@ static cl_int build_compile_kernels(cl_program p, rt_build *b, const uint32_t *w
   cc_blob out = {0};
   char *log = NULL;
   uint64_t t0 = rt_time_ns();
-  int st = cc ? cc->compile_kernels(&b->device->cc, &b->blob, missing, nm, &out, &log) : CC_INTERNAL;
+  int st = cc ? cc->compile_kernels(&b->device->cc, &b->blob, missing, nm, nm == 1 ? formats : NULL, &out, &log)
+               : CC_INTERNAL;
   cl_int err = CL_SUCCESS;
   rt_str msg = {0};
   if (!cc) {
@@ -1085,26 +1087,18 @@ static cl_int build_compile_kernels(cl_program p, rt_build *b, const uint32_t *w
   return err;
 }
 
-cl_int rt_program_compile_kernels(cl_program p, const uint32_t *which, uint32_t n)
+cl_int rt_program_compile_kernels(cl_program p, const uint32_t *which, uint32_t n, const uint32_t *formats)
 {
   const rt_build *first = rt_program_first_executable(p);
   if (!first)
     return CL_SUCCESS;
-  uint32_t *all = NULL;
-  if (!which) {
-    n = first->bin.nkernels;
-    if (!(all = malloc((n ? n : 1) * sizeof(*all))))
-      return CL_OUT_OF_HOST_MEMORY;
-    for (uint32_t i = 0; i < n; i++)
-      all[i] = i;
-  }
   cl_int err = CL_SUCCESS;
   for (cl_uint d = 0; d < p->ndevices && err == CL_SUCCESS; d++) {
     rt_build *b = &p->builds[d];
     if (!rt_build_is_executable(b))
       continue;
     if (b == first) {
-      err = build_compile_kernels(p, b, all ? all : which, n);
+      err = build_compile_kernels(p, b, which, n, formats);
       continue;
     }
     /* Another device's build: the same kernels, by name. */
@@ -1115,14 +1109,13 @@ cl_int rt_program_compile_kernels(cl_program p, const uint32_t *which, uint32_t 
       break;
     }
     for (uint32_t i = 0; i < n; i++) {
-      uint32_t k = rt_build_find_kernel(b, first->bin.kernels[all ? all[i] : which[i]].name);
+      uint32_t k = rt_build_find_kernel(b, first->bin.kernels[which[i]].name);
       if (k != UINT32_MAX)
         idx[m++] = k;
     }
-    err = build_compile_kernels(p, b, idx, m);
+    err = build_compile_kernels(p, b, idx, m, formats);
     free(idx);
   }
-  free(all);
   return err;
 }
 

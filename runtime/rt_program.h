@@ -75,12 +75,14 @@ bool rt_build_is_executable(const rt_build *b);
 /* Index of the kernel named name in b's container, or UINT32_MAX. */
 uint32_t rt_build_find_kernel(const rt_build *b, const char *name);
 /* Makes sure that kernels which[0..n) of p (indices in the first
- * executable's container; all of them when which is NULL) have native code
+ * executable's container) have native code
  * in every executable build of p: a staged build gets the missing code from
- * the compiler, and its cache entry is updated.  p->lock held.  CL_SUCCESS,
+ * the compiler, and its cache entry is updated.  formats (NULL: none), for
+ * one kernel: the image formats of the launch it is made for, per argument
+ * (cc_api.compile_kernels).  p->lock held.  CL_SUCCESS,
  * CL_OUT_OF_HOST_MEMORY, or CL_OUT_OF_RESOURCES when the compiler fails (its
  * log is added to the build log). */
-cl_int rt_program_compile_kernels(cl_program p, const uint32_t *which, uint32_t n);
+cl_int rt_program_compile_kernels(cl_program p, const uint32_t *which, uint32_t n, const uint32_t *formats);
 
 /* The compiler (runtime/program.c): loaded on the first call, never before.
  * NULL when it can't be loaded; *why then says why. */

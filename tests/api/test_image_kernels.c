@@ -4,6 +4,7 @@
  * every format the device lists that the reference knows, with every
  * sampler (addressing x filter x normalized coordinates); results compared
  * with tests/image_ref.h (the specs' rules, the test's own code). */
+#define _GNU_SOURCE /* memmem */
 #include "tests/image_ref.h"
 
 static const cl_mem_object_type cl_types[] = {CL_MEM_OBJECT_IMAGE1D,       CL_MEM_OBJECT_IMAGE1D_BUFFER,
@@ -308,4 +309,82 @@ TEST(writes_of_every_listed_format_match_the_reference)
     }
   ASSERT_TRUE(checked >= 6 * 8);
   teardown(&x);
+}
+
+/* The first launch of a small image kernel makes its code for the formats
+ * of that launch: RGBA float here, which has a copy, so the general path
+ * goes out of line (cc_wg_image.c).  Later launches with formats that no
+ * copy has (an R float image read as float4, R unorm8 read as float4)
+ * take the general path out of line: the same values as inline. */
+TEST(later_launches_of_other_formats_after_the_first_launch)
+{
+  static const char ksrc[] =
+      "constant sampler_t s = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;\n"
+      "kernel void pair(read_only image2d_t in, global float4 *out) {\n"
+      "  int x = get_global_id(0), y = get_global_id(1), w = get_global_size(0);\n"
+      "  out[y * w + x] = read_imagef(in, s, (int2)(x, y)) + 2.0f * read_imagef(in, s, (int2)(x + 1, y));\n"
+      "}\n";
+  enum { W = 37, H = 5 };
+  cl_context c = tl_context();
+  cl_command_queue q = tl_queue(c, 0);
+  cl_program p = tl_build(c, ksrc, NULL);
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "pair", &err);
+  ASSERT_OK(err);
+  cl_mem out = clCreateBuffer(c, CL_MEM_WRITE_ONLY, W * H * 16, NULL, &err);
+  ASSERT_OK(err);
+  ASSERT_OK(clSetKernelArg(k, 1, sizeof(out), &out));
+  static const cl_image_format fmts[] = {{CL_RGBA, CL_FLOAT}, {CL_R, CL_FLOAT}, {CL_R, CL_UNORM_INT8},
+                                         {CL_RGBA, CL_FLOAT}, {CL_RG, CL_FLOAT}};
+  for (unsigned f = 0; f < sizeof(fmts) / sizeof(fmts[0]); f++) {
+    unsigned nch = fmts[f].image_channel_order == CL_RGBA ? 4 : fmts[f].image_channel_order == CL_RG ? 2 : 1;
+    int u8 = fmts[f].image_channel_data_type == CL_UNORM_INT8;
+    static float texf[W * H * 4];
+    static unsigned char texb[W * H * 4];
+    for (int i = 0; i < W * H * (int)nch; i++) {
+      texb[i] = (unsigned char)(i * 37 + f * 11);
+      texf[i] = (float)(i % 97) * 0.25f - 3.0f;
+    }
+    cl_image_desc d = {0};
+    d.image_type = CL_MEM_OBJECT_IMAGE2D;
+    d.image_width = W;
+    d.image_height = H;
+    cl_mem img = clCreateImage(c, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &fmts[f], &d,
+                               u8 ? (void *)texb : (void *)texf, &err);
+    ASSERT_OK(err);
+    ASSERT_OK(clSetKernelArg(k, 0, sizeof(img), &img));
+    size_t g[2] = {W, H};
+    ASSERT_OK(clEnqueueNDRangeKernel(q, k, 2, NULL, g, NULL, 0, NULL, NULL));
+    static float got[W * H * 4];
+    ASSERT_OK(clEnqueueReadBuffer(q, out, CL_TRUE, 0, sizeof(got), got, 0, NULL, NULL));
+    for (int y = 0; y < H; y++)
+      for (int x = 0; x < W; x++)
+        for (unsigned ch = 0; ch < 4; ch++) {
+          float t[2];
+          for (int j = 0; j < 2; j++) {
+            int xx = x + j < W ? x + j : W - 1, i = (y * W + xx) * (int)nch + (int)ch;
+            t[j] = ch < nch ? (u8 ? texb[i] / 255.0f : texf[i]) : ch == 3 ? 1.0f : 0.0f;
+          }
+          float want = t[0] + 2.0f * t[1], have = got[(y * W + x) * 4 + ch];
+          if (fabsf(have - want) > 1e-5f * (1.0f + fabsf(want)))
+            tl_fail(__FILE__, __LINE__, "format %u, (%d, %d) channel %u: %g, want %g", f, x, y, ch, have, want);
+        }
+    clReleaseMemObject(img);
+    if (f == 0) {
+      /* the binary holds the code made so far and its report, in plain text */
+      size_t size;
+      ASSERT_OK(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof(size), &size, NULL));
+      unsigned char *bin = malloc(size);
+      ASSERT_TRUE(bin != NULL);
+      ASSERT_OK(clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof(bin), &bin, NULL));
+      static const char line[] = "image accesses: the general path out of line";
+      ASSERT_TRUE(memmem(bin, size, line, sizeof(line) - 1) != NULL);
+      free(bin);
+    }
+  }
+  clReleaseMemObject(out);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  clReleaseCommandQueue(q);
+  clReleaseContext(c);
 }

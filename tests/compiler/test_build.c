@@ -465,3 +465,49 @@ TEST(a_small_kernel_builds_the_same_each_time)
   printf("  saxpy: compile %.1f ms, build %.1f ms (best of 3)\n", best_c, best_b);
   cc_blob_free(&first);
 }
+
+/* A staged kernel's code made for its first launch (compile_kernels with
+ * the launch's image formats): a small image kernel keeps the general path
+ * inline, unless the formats of that launch select a copy in which every
+ * access has a format (cc_wg_image.c, wg_image_general_out_of_line); the
+ * report says so.  Without formats, or with one no copy has (an R float
+ * image read as float4: the general copy runs), it stays inline. */
+TEST(first_launch_formats_put_the_general_image_path_out_of_line)
+{
+  static const char src[] =
+      "constant sampler_t s = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;\n"
+      "kernel void blur(read_only image2d_t in, write_only image2d_t out, float k) {\n"
+      "  int x = get_global_id(0), y = get_global_id(1);\n"
+      "  float4 v = read_imagef(in, s, (int2)(x - 1, y)) + read_imagef(in, s, (int2)(x + 1, y));\n"
+      "  write_imagef(out, (int2)(x, y), v * k);\n"
+      "}\n";
+  cc_blob staged;
+  char *log = NULL;
+  int rc = ct_api()->build_staged(ct_dev(), src, "", &staged, &log);
+  if (rc != CC_OK)
+    tl_fail(__FILE__, __LINE__, "build failed (%d):\n%s", rc, log);
+  free(log);
+  const uint32_t rgba_float = 0x10B5u << 16 | 0x10DEu, r_float = 0x10B0u << 16 | 0x10DEu;
+  const uint32_t rgba[3] = {rgba_float, rgba_float, 0}, r[3] = {r_float, rgba_float, 0};
+  const uint32_t *cases[3] = {rgba, r, NULL};
+  const int want[3] = {1, 0, 0};
+  uint32_t which = 0;
+  for (int c = 0; c < 3; c++) {
+    cc_blob out;
+    log = NULL;
+    rc = ct_api()->compile_kernels(ct_dev(), &staged, &which, 1, cases[c], &out, &log);
+    if (rc != CC_OK)
+      tl_fail(__FILE__, __LINE__, "compile_kernels failed (%d):\n%s", rc, log);
+    free(log);
+    cc_binary bin;
+    ASSERT_EQ(cc_binary_read(out.data, out.size, &bin), CC_OK);
+    ASSERT_EQ(bin.nkernels, 1);
+    const char *rep = bin.kernels[0].report ? bin.kernels[0].report : "";
+    if (!strstr(rep, "image accesses: the lane loop in") || (strstr(rep, "general path out of line") != NULL) != want[c])
+      tl_fail(__FILE__, __LINE__, "case %d: the report should %ssay the general path is out of line:\n%s", c,
+              want[c] ? "" : "not ", rep);
+    cc_binary_free(&bin);
+    cc_blob_free(&out);
+  }
+  cc_blob_free(&staged);
+}
