@@ -276,8 +276,30 @@ static void take_records(cc_binary *bin, const uint32_t *which, uint32_t n, cc_k
   }
 }
 
+/* The code of kernel k made for a launch (cc_launch_hint): what only
+ * other launches would use goes, said in k's report. */
+static void for_the_launch(LLVMModuleRef m, cc_kernel_info *k, const cc_launch_hint *launch)
+{
+  cc_str line = {0};
+  cc_str_printf(&line, "%s", k->report ? k->report : "");
+  size_t before = line.len;
+  if (launch->image_formats && wg_image_general_out_of_line(m, k->name, launch->image_formats, k->nargs))
+    cc_str_printf(&line, "  image accesses: the general path out of line (the images of the first launch have a "
+                  "copy's formats)\n");
+  const uint64_t *l = launch->local_size;
+  if (l[0] && (l[1] > 1 || l[2] > 1) && wg_drop_one_dim_copy(m, k->name))
+    cc_str_printf(&line, "  no copy for groups of one dimension (the first launch's groups are %llux%llux%llu)\n",
+                  (unsigned long long)l[0], (unsigned long long)l[1], (unsigned long long)l[2]);
+  if (line.len != before) {
+    free(k->report);
+    k->report = cc_str_take(&line);
+  } else {
+    free(cc_str_take(&line));
+  }
+}
+
 static int api_compile_kernels(const cc_device_desc *dev, const cc_blob *staged, const uint32_t *which, uint32_t n,
-                               const uint32_t *formats, cc_blob *out, char **log)
+                               const cc_launch_hint *launch, cc_blob *out, char **log)
 {
   cc_binary bin;
   cc_str msg = {0};
@@ -331,14 +353,8 @@ static int api_compile_kernels(const cc_device_desc *dev, const cc_blob *staged,
     cc_log_line(&msg, "error: the program's staged module does not load");
   } else {
     char *blog = NULL;
-    if (formats && n == 1 && !opt_disable &&
-        wg_image_general_out_of_line(m, sub[0].name, formats, sub[0].nargs)) {
-      cc_str line = {0};
-      cc_str_printf(&line, "%s  image accesses: the general path out of line (the images of the first launch "
-                    "have a copy's formats)\n", sub[0].report ? sub[0].report : "");
-      free(sub[0].report);
-      sub[0].report = cc_str_take(&line);
-    }
+    if (launch && n == 1 && !opt_disable)
+      for_the_launch(m, &sub[0], launch);
     rc = cc_backend_kernels(m, dev, sub, n, opt_disable, &native, &blog);
     cc_log_line(&msg, blog);
     free(blog);

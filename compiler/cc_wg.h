@@ -365,6 +365,14 @@ void wg_build_spanned_groups(wg_gen *g, LLVMValueRef *argv, LLVMValueRef ls0, LL
                              LLVMBasicBlockRef gnext, LLVMValueRef frame, LLVMValueRef coll_buf,
                              const int *vec_state);
 
+/* cc_wg_state.c, at a kernel's first launch (cc_api.compile_kernels):
+ * when that launch's groups have more than one dimension, the copy of the
+ * state machine for groups of one dimension goes (its branch, marked
+ * WG_ONE_DIM_MD, is never taken; the copy for every shape runs such groups
+ * too, with the y and z loops).  1 when it did, 0 when there is none. */
+#define WG_ONE_DIM_MD "lanecl.one_dim"
+int wg_drop_one_dim_copy(LLVMModuleRef m, const char *kernel);
+
 /* cc_wg_image.c */
 /* Before linking: the body's reads and writes of image arguments call the
  * builtins' __lanecl_imgk_* with the format of the lane loop's copy

@@ -503,7 +503,9 @@ int wg_build_wg_function(wg_gen *g, const int *vec_state)
     LLVMValueRef flat = LLVMBuildICmp(g->b, LLVMIntEQ, LLVMBuildOr(g->b, LLVMBuildXor(g->b, ls[1], wg_c64(g, 1), ""),
                                                                     LLVMBuildXor(g->b, ls[2], wg_c64(g, 1), ""), ""),
                                       wg_c64(g, 0), "one_dim");
-    LLVMBuildCondBr(g->b, flat, b1, bn);
+    LLVMValueRef br = LLVMBuildCondBr(g->b, flat, b1, bn);
+    LLVMSetMetadata(br, LLVMGetMDKindIDInContext(g->c, WG_ONE_DIM_MD, strlen(WG_ONE_DIM_MD)),
+                    LLVMMetadataAsValue(g->c, g->empty));
     LLVMPositionBuilderAtEnd(g->b, b1);
     if (g->packable)
       wg_build_packed_groups(g, argv, ls[0], gk, count, gnext, vec_state);
@@ -521,4 +523,28 @@ int wg_build_wg_function(wg_gen *g, const int *vec_state)
   LLVMPositionBuilderAtEnd(g->b, exitb);
   next_group(g, gpre, gloop, gnext, gk, count);
   return CC_OK;
+}
+
+int wg_drop_one_dim_copy(LLVMModuleRef m, const char *kernel)
+{
+  size_t n = strlen(LANECL_WG_PREFIX) + strlen(kernel) + 1;
+  char *name = malloc(n);
+  if (!name)
+    return 0;
+  snprintf(name, n, LANECL_WG_PREFIX "%s", kernel);
+  LLVMValueRef wg = LLVMGetNamedFunction(m, name);
+  free(name);
+  if (!wg)
+    return 0;
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  unsigned kind = LLVMGetMDKindIDInContext(c, WG_ONE_DIM_MD, strlen(WG_ONE_DIM_MD));
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(wg); bb; bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+    if (t && LLVMIsABranchInst(t) && LLVMIsConditional(t) && LLVMGetMetadata(t, kind)) {
+      /* never taken: O3 deletes the copy */
+      LLVMSetCondition(t, LLVMConstInt(LLVMInt1TypeInContext(c), 0, 0));
+      return 1;
+    }
+  }
+  return 0;
 }

@@ -203,6 +203,18 @@ typedef struct lanecl_wg_ctx {
 typedef void (*lanecl_wg_fn)(void *const *args, const lanecl_wg_ctx *ctx);
 
 /* ---- the compiler entry points (liblanecl_cc.so) ---- */
+/* What compile_kernels may know of the launch a kernel's code is made for
+ * (its first).  The code still runs every launch; the compiler leaves out
+ * what only other launches would use and costs no more than a slower path
+ * there: the general image path inline (the formats select a copy in which
+ * every access has a format), the copy for groups of one dimension (the
+ * launch's groups have more). */
+typedef struct cc_launch_hint {
+  const uint32_t *image_formats; /* per argument of the kernel: order << 16 | type of an image
+                                  * (cl_image_format), else 0; NULL: not known */
+  uint64_t local_size[3];        /* the launch's local size (1 in unused dimensions); 0: not known */
+} cc_launch_hint;
+
 typedef struct cc_api {
   uint32_t api_version;
   const char *version_string;    /* compiler version, part of cache keys */
@@ -225,13 +237,12 @@ typedef struct cc_api {
   /* The code of kernels which[0..n) (indices, none of them in a part yet)
    * of a staged executable: out is the container with one more part holding
    * it (and those kernels' records completed: stream_bytes, report,
-   * simd_width).  formats, when not NULL and n is 1: the launch the code is
-   * made for, per argument of the kernel order << 16 | type of an image
-   * (cl_image_format), else 0; the code runs every launch, and is made
-   * fastest to build for that one.  A failure here is an internal error of
+   * simd_width).  launch, when not NULL and n is 1: the launch the code
+   * is made for (cc_launch_hint); the code runs every launch, and is made
+   * cheapest to build for that one.  A failure here is an internal error of
    * the compiler. */
   int (*compile_kernels)(const cc_device_desc *dev, const cc_blob *staged, const uint32_t *which, uint32_t n,
-                         const uint32_t *formats, cc_blob *out, char **log);
+                         const cc_launch_hint *launch, cc_blob *out, char **log);
   /* Textual IR or assembly of a container's code, for lanecl-cc. what: 0 = LLVM IR, 1 = asm. */
   int (*disassemble)(const cc_device_desc *dev, const cc_blob *binary, int what, char **text);
   /* The target the compiler chose for dev: its LLVM CPU name and feature

@@ -172,14 +172,14 @@ unlock:
 
 /* The kernel's work-group function in build b (of k's program for the
  * queue's device), made now if a staged build has none yet: its first
- * launch.  Without the lock while the code exists (the function is
+ * launch, with local size local.  Without the lock while the code exists (the function is
  * published last, after the record's values: build_compile_kernels). */
-cl_int rt_kernel_code(cl_kernel k, const rt_build *b, uint32_t ki, lanecl_wg_fn *fn)
+cl_int rt_kernel_code(cl_kernel k, const rt_build *b, uint32_t ki, const uint64_t local[3], lanecl_wg_fn *fn)
 {
   if ((*fn = __atomic_load_n(&b->fns[ki], __ATOMIC_ACQUIRE)))
     return CL_SUCCESS;
-  /* The formats of this launch's images: the compiler makes the code
-   * cheapest to build for them (cc_wg_image.c). */
+  /* The launch's local size and the formats of its images: the compiler
+   * makes the code cheapest to build for them (cc_launch_hint). */
   uint32_t nargs = k->info->nargs, *formats = calloc(nargs ? nargs : 1, sizeof(*formats));
   pthread_mutex_lock(&k->lock);
   for (uint32_t a = 0; formats && a < nargs; a++) {
@@ -192,7 +192,8 @@ cl_int rt_kernel_code(cl_kernel k, const rt_build *b, uint32_t ki, lanecl_wg_fn 
   pthread_mutex_lock(&p->lock);
   const rt_build *first = rt_program_first_executable(p);
   uint32_t i = rt_build_find_kernel(first, k->info->name);
-  cl_int err = rt_program_compile_kernels(p, &i, 1, formats);
+  cc_launch_hint launch = {formats, {local[0], local[1], local[2]}};
+  cl_int err = rt_program_compile_kernels(p, &i, 1, &launch);
   pthread_mutex_unlock(&p->lock);
   free(formats);
   if (err == CL_SUCCESS && !(*fn = __atomic_load_n(&b->fns[ki], __ATOMIC_ACQUIRE))) {

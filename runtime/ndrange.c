@@ -350,8 +350,21 @@ cl_int rt_enqueue_ndrange(cl_command_queue q, cl_command_type type, cl_kernel k,
   cl_device_id dev = rt_queue_device(q);
   const rt_build *b = rt_program_executable_for(k->program, dev);
   uint32_t ki = rt_build_find_kernel(b, k->info->name);
+  size_t picked[3] = {1, 1, 1};
+  if (!local) {
+    /* global_work_size NULL or a zero size: nothing runs, groups of 1. */
+    bool empty = !global;
+    for (cl_uint d = 0; global && d < work_dim; d++)
+      empty |= global[d] == 0;
+    if (!empty)
+      pick_local(k, dev, work_dim, global, picked);
+    local = picked;
+  }
+  uint64_t group[3] = {1, 1, 1};
+  for (cl_uint d = 0; global && d < work_dim; d++)
+    group[d] = local[d];
   lanecl_wg_fn fn;
-  cl_int err = rt_kernel_code(k, b, ki, &fn);
+  cl_int err = rt_kernel_code(k, b, ki, group, &fn);
   if (err != CL_SUCCESS)
     return err;
   ndr_cmd *c = ndr_alloc(b->bin.kernels[ki].nargs, k->values_size);
@@ -365,16 +378,6 @@ cl_int rt_enqueue_ndrange(cl_command_queue q, cl_command_type type, cl_kernel k,
   c->info = &b->bin.kernels[ki];
   c->work_dim = work_dim;
   atomic_init(&c->status, CL_SUCCESS);
-  size_t picked[3] = {1, 1, 1};
-  if (!local) {
-    /* global_work_size NULL or a zero size: nothing runs, groups of 1. */
-    bool empty = !global;
-    for (cl_uint d = 0; global && d < work_dim; d++)
-      empty |= global[d] == 0;
-    if (!empty)
-      pick_local(k, dev, work_dim, global, picked);
-    local = picked;
-  }
   uint64_t nwi = 1, total = 1;
   for (cl_uint d = 0; d < 3; d++) {
     bool used = d < work_dim;

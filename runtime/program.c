@@ -983,9 +983,9 @@ free_job:
  * ------------------------------------------------------------------------- */
 
 /* Gives kernels which[0..n) of b (indices of b's container) their code;
- * formats: see rt_program_compile_kernels.  p->lock held. */
+ * launch: see rt_program_compile_kernels.  p->lock held. */
 static cl_int build_compile_kernels(cl_program p, rt_build *b, const uint32_t *which, uint32_t n,
-                                    const uint32_t *formats)
+                                    const cc_launch_hint *launch)
 {
   uint32_t *missing = malloc((n ? n : 1) * sizeof(*missing));
   if (!missing)
@@ -1008,7 +1008,7 @@ static cl_int build_compile_kernels(cl_program p, rt_build *b, const uint32_t *w
   cc_blob out = {0};
   char *log = NULL;
   uint64_t t0 = rt_time_ns();
-  int st = cc ? cc->compile_kernels(&b->device->cc, &b->blob, missing, nm, nm == 1 ? formats : NULL, &out, &log)
+  int st = cc ? cc->compile_kernels(&b->device->cc, &b->blob, missing, nm, nm == 1 ? launch : NULL, &out, &log)
                : CC_INTERNAL;
   cl_int err = CL_SUCCESS;
   rt_str msg = {0};
@@ -1087,7 +1087,7 @@ static cl_int build_compile_kernels(cl_program p, rt_build *b, const uint32_t *w
   return err;
 }
 
-cl_int rt_program_compile_kernels(cl_program p, const uint32_t *which, uint32_t n, const uint32_t *formats)
+cl_int rt_program_compile_kernels(cl_program p, const uint32_t *which, uint32_t n, const cc_launch_hint *launch)
 {
   const rt_build *first = rt_program_first_executable(p);
   if (!first)
@@ -1098,7 +1098,7 @@ cl_int rt_program_compile_kernels(cl_program p, const uint32_t *which, uint32_t 
     if (!rt_build_is_executable(b))
       continue;
     if (b == first) {
-      err = build_compile_kernels(p, b, which, n, formats);
+      err = build_compile_kernels(p, b, which, n, launch);
       continue;
     }
     /* Another device's build: the same kernels, by name. */
@@ -1113,7 +1113,7 @@ cl_int rt_program_compile_kernels(cl_program p, const uint32_t *which, uint32_t 
       if (k != UINT32_MAX)
         idx[m++] = k;
     }
-    err = build_compile_kernels(p, b, idx, m, formats);
+    err = build_compile_kernels(p, b, idx, m, launch);
     free(idx);
   }
   return err;

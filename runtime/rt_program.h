@@ -77,12 +77,11 @@ uint32_t rt_build_find_kernel(const rt_build *b, const char *name);
 /* Makes sure that kernels which[0..n) of p (indices in the first
  * executable's container) have native code
  * in every executable build of p: a staged build gets the missing code from
- * the compiler, and its cache entry is updated.  formats (NULL: none), for
- * one kernel: the image formats of the launch it is made for, per argument
- * (cc_api.compile_kernels).  p->lock held.  CL_SUCCESS,
+ * the compiler, and its cache entry is updated.  launch (NULL: none), for
+ * one kernel: the launch it is made for (cc_api.compile_kernels).  p->lock held.  CL_SUCCESS,
  * CL_OUT_OF_HOST_MEMORY, or CL_OUT_OF_RESOURCES when the compiler fails (its
  * log is added to the build log). */
-cl_int rt_program_compile_kernels(cl_program p, const uint32_t *which, uint32_t n, const uint32_t *formats);
+cl_int rt_program_compile_kernels(cl_program p, const uint32_t *which, uint32_t n, const cc_launch_hint *launch);
 
 /* The compiler (runtime/program.c): loaded on the first call, never before.
  * NULL when it can't be loaded; *why then says why. */
@@ -135,7 +134,7 @@ struct _cl_kernel {
 
 /* The work-group function of kernel ki of build b (b an executable of k's
  * program), made now when a staged build has none yet (the kernel's first
- * launch).  CL_SUCCESS, or rt_program_compile_kernels' error. */
-cl_int rt_kernel_code(cl_kernel k, const rt_build *b, uint32_t ki, lanecl_wg_fn *fn);
+ * launch, whose local size is local).  CL_SUCCESS, or rt_program_compile_kernels' error. */
+cl_int rt_kernel_code(cl_kernel k, const rt_build *b, uint32_t ki, const uint64_t local[3], lanecl_wg_fn *fn);
 
 #endif

@@ -3,7 +3,9 @@
  * groups, the local size chosen for NULL, reqd_work_group_size), clEnqueueTask,
  * clEnqueueNativeKernel, argument snapshots at enqueue time, what a pending
  * command keeps alive, and programs built for another (sub-)device. */
+#define _GNU_SOURCE /* memmem */
 #include <stdbool.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "tests/testlib.h"
@@ -736,6 +738,86 @@ TEST(global_size_beyond_64_bits)
   }
   ASSERT_OK(clFinish(q));
   clReleaseMemObject(o);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+}
+
+/* A kernel with a barrier whose first launch has 2D groups gets no copy for
+ * groups of one dimension (cc_wg_state.c, wg_drop_one_dim_copy): its later
+ * 1D launches run in the copy for every shape, with the same results, at
+ * local sizes below, at and above the SIMD width, and a smaller last group. */
+TEST(first_launch_2d_then_1d_groups)
+{
+  static const char src[] =
+      "kernel void sums(global const int *in, global int *out) {\n"
+      "  local int part[512];\n"
+      "  int l = get_local_id(1) * get_local_size(0) + get_local_id(0);\n"
+      "  int n = get_local_size(0) * get_local_size(1);\n"
+      "  int g = get_group_id(1) * get_num_groups(0) + get_group_id(0);\n"
+      "  part[l] = in[get_global_id(1) * get_global_size(0) + get_global_id(0)] * (l + 1);\n"
+      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+      "  int s = 0;\n"
+      "  for (int i = 0; i <= l; i++) s += part[i];\n"
+      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+      "  out[get_global_id(1) * get_global_size(0) + get_global_id(0)] = s + g;\n"
+      "}\n";
+  enum { N = 1000 };
+  cl_context ctx = tl_context();
+  cl_command_queue q = tl_queue(ctx, 0);
+  cl_program p = tl_build(ctx, src, "-cl-std=CL3.0");
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "sums", &err);
+  ASSERT_OK(err);
+  static int in[N], out[N], want[N];
+  for (int i = 0; i < N; i++)
+    in[i] = (i * 7919) % 23 - 11;
+  cl_mem bin = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(in), in, &err);
+  ASSERT_OK(err);
+  cl_mem bout = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, sizeof(out), NULL, &err);
+  ASSERT_OK(err);
+  ASSERT_OK(clSetKernelArg(k, 0, sizeof(bin), &bin));
+  ASSERT_OK(clSetKernelArg(k, 1, sizeof(bout), &bout));
+  /* {global x, y, local x, y}: the 2D launch first, then 1D ones (y 1) */
+  static const size_t runs[][4] = {{40, 25, 8, 5}, {1000, 1, 4, 1}, {1000, 1, 16, 1}, {1000, 1, 20, 1},
+                                   {1000, 1, 200, 1}, {990, 1, 64, 1}};
+  for (unsigned r = 0; r < sizeof(runs) / sizeof(runs[0]); r++) {
+    size_t gx = runs[r][0], gy = runs[r][1], lx = runs[r][2], ly = runs[r][3];
+    size_t g[2] = {gx, gy}, l[2] = {lx, ly};
+    ASSERT_OK(clEnqueueNDRangeKernel(q, k, gy > 1 ? 2 : 1, NULL, g, l, 0, NULL, NULL));
+    ASSERT_OK(clEnqueueReadBuffer(q, bout, CL_TRUE, 0, gx * gy * sizeof(int), out, 0, NULL, NULL));
+    size_t ngx = (gx + lx - 1) / lx;
+    for (size_t y = 0; y < gy; y++)
+      for (size_t x = 0; x < gx; x++) {
+        size_t x0 = x / lx * lx, y0 = y / ly * ly, w = gx - x0 < lx ? gx - x0 : lx;
+        size_t lid = (y - y0) * w + (x - x0);
+        int s = 0;
+        for (size_t i = 0; i <= lid; i++) {
+          size_t yy = y0 + i / w, xx = x0 + i % w;
+          s += in[yy * gx + xx] * (int)(i + 1);
+        }
+        want[y * gx + x] = s + (int)((y / ly) * ngx + x / lx);
+      }
+    for (size_t i = 0; i < gx * gy; i++)
+      if (out[i] != want[i])
+        tl_fail(__FILE__, __LINE__, "run %u (%zux%zu in %zux%zu): out[%zu] = %d, want %d", r, gx, gy, lx, ly, i,
+                out[i], want[i]);
+    if (r == 0) {
+      /* the code made for the 2D launch says it has no 1D copy (the
+       * binary holds its report in plain text) */
+      size_t size;
+      ASSERT_OK(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof(size), &size, NULL));
+      unsigned char *bytes = malloc(size);
+      ASSERT_TRUE(bytes != NULL);
+      ASSERT_OK(clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof(bytes), &bytes, NULL));
+      static const char line[] = "no copy for groups of one dimension (the first launch's groups are 8x5x1)";
+      ASSERT_TRUE(memmem(bytes, size, line, sizeof(line) - 1) != NULL);
+      free(bytes);
+    }
+  }
+  clReleaseMemObject(bin);
+  clReleaseMemObject(bout);
   clReleaseKernel(k);
   clReleaseProgram(p);
   clReleaseCommandQueue(q);

@@ -489,13 +489,13 @@ TEST(first_launch_formats_put_the_general_image_path_out_of_line)
   free(log);
   const uint32_t rgba_float = 0x10B5u << 16 | 0x10DEu, r_float = 0x10B0u << 16 | 0x10DEu;
   const uint32_t rgba[3] = {rgba_float, rgba_float, 0}, r[3] = {r_float, rgba_float, 0};
-  const uint32_t *cases[3] = {rgba, r, NULL};
+  const cc_launch_hint hints[3] = {{rgba, {0, 0, 0}}, {r, {0, 0, 0}}, {NULL, {0, 0, 0}}};
   const int want[3] = {1, 0, 0};
   uint32_t which = 0;
   for (int c = 0; c < 3; c++) {
     cc_blob out;
     log = NULL;
-    rc = ct_api()->compile_kernels(ct_dev(), &staged, &which, 1, cases[c], &out, &log);
+    rc = ct_api()->compile_kernels(ct_dev(), &staged, &which, 1, &hints[c], &out, &log);
     if (rc != CC_OK)
       tl_fail(__FILE__, __LINE__, "compile_kernels failed (%d):\n%s", rc, log);
     free(log);
@@ -505,6 +505,50 @@ TEST(first_launch_formats_put_the_general_image_path_out_of_line)
     const char *rep = bin.kernels[0].report ? bin.kernels[0].report : "";
     if (!strstr(rep, "image accesses: the lane loop in") || (strstr(rep, "general path out of line") != NULL) != want[c])
       tl_fail(__FILE__, __LINE__, "case %d: the report should %ssay the general path is out of line:\n%s", c,
+              want[c] ? "" : "not ", rep);
+    cc_binary_free(&bin);
+    cc_blob_free(&out);
+  }
+  cc_blob_free(&staged);
+}
+
+/* A kernel with barriers has a copy of its state machine for groups of one
+ * dimension; made for a first launch of 2D groups it has none (the copy for
+ * every shape runs 1D groups too), and the report says so.  Made for 1D
+ * groups, or without a launch, it keeps the copy. */
+TEST(a_2d_first_launch_leaves_out_the_copy_for_1d_groups)
+{
+  static const char src[] =
+      "kernel void sum(global const int *in, global int *out) {\n"
+      "  local int part[256];\n"
+      "  int l = get_local_id(1) * get_local_size(0) + get_local_id(0);\n"
+      "  int n = get_local_size(0) * get_local_size(1);\n"
+      "  part[l] = in[get_global_id(1) * get_global_size(0) + get_global_id(0)];\n"
+      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+      "  if (l == 0) { int s = 0; for (int i = 0; i < n; i++) s += part[i]; out[get_group_id(1) * "
+      "get_num_groups(0) + get_group_id(0)] = s; }\n"
+      "}\n";
+  cc_blob staged;
+  char *log = NULL;
+  int rc = ct_api()->build_staged(ct_dev(), src, "", &staged, &log);
+  if (rc != CC_OK)
+    tl_fail(__FILE__, __LINE__, "build failed (%d):\n%s", rc, log);
+  free(log);
+  const cc_launch_hint hints[3] = {{NULL, {8, 8, 1}}, {NULL, {64, 1, 1}}, {NULL, {0, 0, 0}}};
+  const int want[3] = {1, 0, 0};
+  uint32_t which = 0;
+  for (int c = 0; c < 3; c++) {
+    cc_blob out;
+    log = NULL;
+    rc = ct_api()->compile_kernels(ct_dev(), &staged, &which, 1, &hints[c], &out, &log);
+    if (rc != CC_OK)
+      tl_fail(__FILE__, __LINE__, "compile_kernels failed (%d):\n%s", rc, log);
+    free(log);
+    cc_binary bin;
+    ASSERT_EQ(cc_binary_read(out.data, out.size, &bin), CC_OK);
+    const char *rep = bin.kernels[0].report ? bin.kernels[0].report : "";
+    if ((strstr(rep, "no copy for groups of one dimension (the first launch's groups are 8x8x1)") != NULL) != want[c])
+      tl_fail(__FILE__, __LINE__, "case %d: the report should %ssay there is no 1D copy:\n%s", c,
               want[c] ? "" : "not ", rep);
     cc_binary_free(&bin);
     cc_blob_free(&out);
