@@ -1,7 +1,8 @@
 /* Host threads on one context: private and shared queues (in-order and
  * out-of-order) with reads, writes, copies and fills checked for every
  * byte; concurrent clFinish, waits on one user event, callbacks and
- * reference counting from several threads. */
+ * reference counting from several threads; first launches of the kernels
+ * of one program from several threads. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <unistd.h>
@@ -395,4 +396,103 @@ TEST(threads_sub_devices_while_the_parent_runs)
   ASSERT_OK(clReleaseProgram(p));
   ASSERT_OK(clReleaseCommandQueue(q));
   ASSERT_OK(clReleaseContext(ctx));
+}
+
+/* A staged program's kernels get their code at their first launch, under
+ * the program's lock, and a launch reads the function without it
+ * (runtime/kernel.c, rt_kernel_code): threads launch the kernels of one
+ * program for the first time at once, each with kernel objects of its own,
+ * in different orders, while one asks for the program's binary (a copy
+ * taken at the first query, the same bytes afterwards). */
+enum { FL_KERNELS = 3, FL_N = 4096 };
+static const char first_launch_src[] =
+    "kernel void k0(global int *o, int v) { o[get_global_id(0)] = v + (int)get_global_id(0); }\n"
+    "kernel void k1(global int *o, int v) { o[get_global_id(0)] = v * 3 - (int)get_global_id(0); }\n"
+    "kernel void k2(global int *o, int v) {\n"
+    "  local int t[64];\n"
+    "  t[get_local_id(0)] = v ^ (int)get_global_id(0);\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  o[get_global_id(0)] = t[get_local_size(0) - 1 - get_local_id(0)];\n"
+    "}\n";
+
+struct first_launch {
+  cl_context ctx;
+  cl_program p;
+  pthread_barrier_t start;
+};
+
+struct first_launch_thread {
+  struct first_launch *f;
+  int id;
+};
+
+static int first_launch_want(int k, int v, size_t i)
+{
+  int g = (int)i;
+  return k == 0 ? v + g : k == 1 ? v * 3 - g : v ^ (int)(i / 64 * 64 + 63 - i % 64);
+}
+
+static void *first_launch_worker(void *arg)
+{
+  struct first_launch_thread *w = arg;
+  struct first_launch *f = w->f;
+  cl_command_queue q = tl_queue(f->ctx, 0);
+  cl_mem o = buffer(f->ctx, FL_N * sizeof(int));
+  cl_kernel k[FL_KERNELS];
+  cl_int err;
+  for (int j = 0; j < FL_KERNELS; j++) {
+    char name[4] = {'k', (char)('0' + j), 0};
+    k[j] = clCreateKernel(f->p, name, &err);
+    ASSERT_OK(err);
+    ASSERT_OK(clSetKernelArg(k[j], 0, sizeof(o), &o));
+  }
+  int *back = malloc(FL_N * sizeof(int));
+  pthread_barrier_wait(&f->start);
+  if (w->id == NTHREADS - 1) {  /* the binary, while the others launch */
+    size_t size = 0, again = 0;
+    ASSERT_OK(clGetProgramInfo(f->p, CL_PROGRAM_BINARY_SIZES, sizeof(size), &size, NULL));
+    unsigned char *bin = malloc(size);
+    ASSERT_OK(clGetProgramInfo(f->p, CL_PROGRAM_BINARIES, sizeof(bin), &bin, NULL));
+    ASSERT_OK(clGetProgramInfo(f->p, CL_PROGRAM_BINARY_SIZES, sizeof(again), &again, NULL));
+    ASSERT_EQ(again, size);
+    free(bin);
+  }
+  for (int it = 0; it < 6; it++) {
+    int j = (it + w->id) % FL_KERNELS, v = w->id * 100 + it;
+    ASSERT_OK(clSetKernelArg(k[j], 1, sizeof(v), &v));
+    size_t g = FL_N, l = 64;
+    ASSERT_OK(clEnqueueNDRangeKernel(q, k[j], 1, NULL, &g, &l, 0, NULL, NULL));
+    ASSERT_OK(clEnqueueReadBuffer(q, o, CL_TRUE, 0, FL_N * sizeof(int), back, 0, NULL, NULL));
+    for (size_t i = 0; i < FL_N; i++)
+      if (back[i] != first_launch_want(j, v, i))
+        tl_fail(__FILE__, __LINE__, "thread %d, k%d: o[%zu] = %d, want %d", w->id, j, i, back[i],
+                first_launch_want(j, v, i));
+  }
+  free(back);
+  for (int j = 0; j < FL_KERNELS; j++)
+    ASSERT_OK(clReleaseKernel(k[j]));
+  ASSERT_OK(clReleaseMemObject(o));
+  ASSERT_OK(clReleaseCommandQueue(q));
+  return NULL;
+}
+
+TEST(threads_first_launches_of_one_program)
+{
+  setenv("LANECL_CACHE_DIR", "off", 1);
+  setenv("LANECL_CC_LAZY", "1", 1);
+  struct first_launch f;
+  f.ctx = tl_context();
+  f.p = tl_build(f.ctx, first_launch_src, NULL);
+  ASSERT_EQ(pthread_barrier_init(&f.start, NULL, NTHREADS), 0);
+  pthread_t t[NTHREADS];
+  struct first_launch_thread w[NTHREADS];
+  for (int i = 0; i < NTHREADS; i++) {
+    w[i] = (struct first_launch_thread){&f, i};
+    ASSERT_EQ(pthread_create(&t[i], NULL, first_launch_worker, &w[i]), 0);
+  }
+  for (int i = 0; i < NTHREADS; i++)
+    pthread_join(t[i], NULL);
+  pthread_barrier_destroy(&f.start);
+  ASSERT_OK(clReleaseProgram(f.p));
+  ASSERT_OK(clReleaseContext(f.ctx));
 }
