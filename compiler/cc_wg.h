@@ -216,6 +216,7 @@ typedef struct wg_gen {
   unsigned img_param[WG_IMG_MAX];
   int img_kind[WG_IMG_MAX];
   unsigned img_nch[WG_IMG_MAX];  /* channels its accesses use: 1 (R), 2 (RG) or 4 (RGBA) */
+  int rows_own;   /* each work-item's row (cc_wg_regions.c): the lane loop not vectorized */
   int img_plain;  /* copies of narrow texels: the access rewrite (cc_wg_affine.c) */
   int img_busy;
   uint64_t img_states;  /* bit s: the lane loop of state s has copies */

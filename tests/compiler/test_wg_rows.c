@@ -272,3 +272,60 @@ TEST(syr2k_results_at_every_size)
         free(a), free(b), free(c), free(want);
       }
 }
+
+/* A work-item that reads and writes a row of its own (cc_wg_regions.c,
+ * rows_of_their_own): 16 elements 17 apart ran as 16 gathers and 16
+ * scatters per chunk; it runs one work-item at a time.  Not so: rows of 4
+ * (RGBA pixels: the loop vectorizer's interleave groups), rows whose
+ * elements go through math, rows of different work-items that overlap. */
+static const char own_src[] =
+    "kernel void own16(global float *w, global const float *b)\n"
+    "{ size_t i = get_global_id(0); for (int j = 0; j < 16; j++) w[i * 17 + j] += b[j]; }\n"
+    "kernel void own4(global float *w, global const float *b)\n"
+    "{ size_t i = get_global_id(0); for (int j = 0; j < 4; j++) w[i * 4 + j] += b[j]; }\n"
+    "kernel void own16sin(global float *w, global const float *b)\n"
+    "{ size_t i = get_global_id(0); for (int j = 0; j < 16; j++) w[i * 17 + j] = sin(w[i * 17 + j] + b[j]); }\n"
+    "kernel void overlap(global float *w, global const float *b)\n"
+    "{ size_t i = get_global_id(0); for (int j = 0; j < 16; j++) w[i * 8 + j] = b[j] + (float)i; }\n";
+
+TEST(rows_of_their_own_run_one_work_item_at_a_time)
+{
+  static const char own[] = "each work-item reads and writes a row of its own";
+  for (unsigned level = 0; level < 2; level++) {
+    wg_prog p;
+    wg_build(own_src, levels[level], &p);
+    const char *r16 = ct_kernel(&p.bin, "own16")->report;
+    if (level == 0)
+      ASSERT_CONTAINS(r16, own);
+    ASSERT_TRUE(!strstr(ct_kernel(&p.bin, "own4")->report, own));
+    ASSERT_TRUE(!strstr(ct_kernel(&p.bin, "own16sin")->report, own));
+    ASSERT_TRUE(!strstr(ct_kernel(&p.bin, "overlap")->report, own));
+    /* results: rows 17 apart, n work-items in groups of `local` */
+    static const size_t ns[] = {1, 15, 16, 33, 100};
+    static const size_t locals[] = {16, 20, 1};
+    for (unsigned a = 0; a < 5; a++)
+      for (unsigned l = 0; l < 3; l++) {
+        size_t n = ns[a], local = locals[l];
+        size_t gsz = (n + local - 1) / local * local;
+        float *w = malloc(gsz * 17 * 4), *want = malloc(gsz * 17 * 4), b[16];
+        ASSERT_TRUE(w && want);
+        for (int j = 0; j < 16; j++)
+          b[j] = (float)(j * 3 - 7);
+        for (size_t k = 0; k < gsz * 17; k++)
+          w[k] = want[k] = (float)(k % 11);
+        for (size_t i = 0; i < gsz; i++)
+          for (int j = 0; j < 16; j++)
+            want[i * 17 + j] += b[j];
+        float *bp = b;
+        void *args[] = {&w, &bp};
+        wg_range r = range1(gsz, local, NULL);
+        wg_run(&p, "own16", args, &r);
+        for (size_t k = 0; k < gsz * 17; k++)
+          if (w[k] != want[k])
+            tl_fail(__FILE__, __LINE__, "%s n=%zu local=%zu: w[%zu] = %g, want %g", levels[level], n, local, k,
+                    w[k], want[k]);
+        free(w), free(want);
+      }
+    wg_free(&p);
+  }
+}
