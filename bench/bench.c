@@ -302,9 +302,13 @@ int main(int argc, char **argv)
       printf("| %s | %.3f | %.3f | %.2f | %.3f | %.2f | %s |\n", b->name, lane * k, pocl * k, pocl / lane,
              native * k, native / lane, unit);
       fflush(stdout);
-      if (out)
-        fprintf(out, "%s,%s,%g,%g,%g,%g,%g\n", b->name, unit, lane * k, pocl * k, native * k, pocl / lane,
-                native / lane);
+      if (out) {
+        /* the name quoted (RFC 4180): some hold commas */
+        fputc('"', out);
+        for (const char *c = b->name; *c; c++)
+          fputs(*c == '"' ? "\"\"" : (char[2]){*c, 0}, out);
+        fprintf(out, "\",%s,%g,%g,%g,%g,%g\n", unit, lane * k, pocl * k, native * k, pocl / lane, native / lane);
+      }
       for (int e = 0; e < nenv; e++)
         if (st[e])
           b->teardown(&envs[e], st[e]);
