@@ -464,7 +464,7 @@ static uint64_t row_stride(LLVMTargetDataRef td, const wg_uni *u, LLVMValueRef b
 
 static int rows_of_their_own(wg_gen *g, const wg_uni *u)
 {
-  LLVMTargetDataRef td = LLVMGetModuleDataLayout(g->m);
+  LLVMTargetDataRef td = g->td;
   row_base rb[ROW_MAX_BASES];
   unsigned nb = 0, ninst = 0, naccess = 0;
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->body); bb; bb = LLVMGetNextBasicBlock(bb))

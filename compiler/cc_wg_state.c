@@ -87,7 +87,7 @@ LLVMValueRef wg_build_lane_loops(wg_gen *g, const LLVMValueRef *args, const wg_l
     ops[nops++] = cc_md_prop_node(g->c, "llvm.loop.parallel_accesses", g->ag);
     if (vectorize != WG_VEC_NONE)
       ops[nops++] = cc_md_prop_bool(g->c, "llvm.loop.vectorize.enable", 1);
-    else if (g->rows_own) /* each work-item's row: the SLP vectorizer's */
+    else if (g->rows_own) /* each work-item's row: one work-item at a time (cc_wg_regions.c) */
       ops[nops++] = cc_md_prop_bool(g->c, "llvm.loop.vectorize.enable", 0);
     /* A fused scan's chunk: 16 lanes, which the full unroller would turn
      * into 16 scalar copies before the loop vectorizer saw the loop. */
