@@ -337,6 +337,12 @@ static void sweep_stale_tmpdirs(void)
   closedir(d);
 }
 
+/* At exit another thread (or the clang server's compile) may still be
+ * writing into a directory: removing its files, then the directory, lost
+ * that race now and then (a file made in between, rmdir refused: the
+ * directory stayed, api/test_tmpdir).  Renamed first, the directory takes
+ * no new file by its path, and its files are removed under the new name
+ * (lanecl-<pid>-XXXXXX.gone: a later process's sweep still knows it). */
 __attribute__((destructor)) static void remove_live_tmpdirs(void)
 {
   pthread_mutex_lock(&tmpdir_lock);
@@ -344,7 +350,11 @@ __attribute__((destructor)) static void remove_live_tmpdirs(void)
   while (live_tmpdirs) {
     live_tmpdir *t = live_tmpdirs;
     live_tmpdirs = t->next;
-    remove_dir_files(t->path);
+    char gone[PATH_MAX];
+    if ((size_t)snprintf(gone, sizeof(gone), "%s.gone", t->path) < sizeof(gone) && rename(t->path, gone) == 0)
+      remove_dir_files(gone);
+    else
+      remove_dir_files(t->path);
     free(t);
   }
   pthread_mutex_unlock(&tmpdir_lock);
