@@ -305,8 +305,11 @@ int main(int argc, char **argv)
       if (out) {
         /* the name quoted (RFC 4180): some hold commas */
         fputc('"', out);
-        for (const char *c = b->name; *c; c++)
-          fputs(*c == '"' ? "\"\"" : (char[2]){*c, 0}, out);
+        for (const char *c = b->name; *c; c++) {
+          if (*c == '"')
+            fputc('"', out);
+          fputc(*c, out);
+        }
         fprintf(out, "\",%s,%g,%g,%g,%g,%g\n", unit, lane * k, pocl * k, native * k, pocl / lane, native / lane);
       }
       for (int e = 0; e < nenv; e++)

@@ -394,13 +394,6 @@ typedef struct wg_region {
   int writes;          /* it writes memory other work-items may read */
 } wg_region;
 
-/* The plan of each region, from what its walk finds: vec_state[r], how the
- * lane loop of state r goes to the loop vectorizer: WG_VEC_NONE (kept
- * scalar), WG_VEC_LANES (no loop in the region: the vectorizer's usual
- * path) or WG_VEC_OUTER (inner loops: the VPlan-native path for outer
- * loops, see cc_wg_outer.c); g->fuse_to, the scans fused with the regions
- * around them; g->packable and g->pack_to, small groups packed into one
- * chunk.  g->regions keeps the walks for wg_report_regions. */
 /* ---- a row of each work-item's own ----
  * A kernel whose work-item reads and writes a row of its own,
  * `for (j = 0; j < 16; j++) w[i * 17 + j] += b[j]` (the front end unrolls
@@ -515,6 +508,13 @@ static int rows_of_their_own(wg_gen *g, const wg_uni *u)
   return rows;
 }
 
+/* The plan of each region, from what its walk finds: vec_state[r], how the
+ * lane loop of state r goes to the loop vectorizer: WG_VEC_NONE (kept
+ * scalar), WG_VEC_LANES (no loop in the region: the vectorizer's usual
+ * path) or WG_VEC_OUTER (inner loops: the VPlan-native path for outer
+ * loops, see cc_wg_outer.c); g->fuse_to, the scans fused with the regions
+ * around them; g->packable and g->pack_to, small groups packed into one
+ * chunk.  g->regions keeps the walks for wg_report_regions. */
 int wg_plan_regions(wg_gen *g, int *vec_state)
 {
   g->fuse_to = calloc(g->nbnd + 1, sizeof(*g->fuse_to));
