@@ -168,6 +168,24 @@ cl_program tl_build(cl_context ctx, const char *src, const char *options)
   return p;
 }
 
+int tl_binary_contains(cl_program p, const char *text)
+{
+  size_t size = 0, tl = strlen(text);
+  cl_int err = clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof(size), &size, NULL);
+  if (err != CL_SUCCESS)
+    tl_fail(__FILE__, __LINE__, "CL_PROGRAM_BINARY_SIZES: %s", tl_cl_error_name(err));
+  unsigned char *bin = malloc(size ? size : 1);
+  if (!bin)
+    tl_fail(__FILE__, __LINE__, "out of memory");
+  if ((err = clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof(bin), &bin, NULL)) != CL_SUCCESS)
+    tl_fail(__FILE__, __LINE__, "CL_PROGRAM_BINARIES: %s", tl_cl_error_name(err));
+  int found = 0;
+  for (size_t k = 0; !found && k + tl <= size; k++)
+    found = !memcmp(bin + k, text, tl);
+  free(bin);
+  return found;
+}
+
 /* Runs every registered test (or those named on the command line) in a forked
  * child; prints one line per test and the closing "N passed, N failed". */
 int main(int argc, char **argv)

@@ -82,5 +82,9 @@ cl_command_queue tl_queue(cl_context ctx, cl_command_queue_properties props);
 /* Builds src for tl_device() with options; fails the test with the build log
  * if the build fails.  The caller releases the program. */
 cl_program tl_build(cl_context ctx, const char *src, const char *options);
+/* Whether p's binary for tl_device() (CL_PROGRAM_BINARIES) holds text: a
+ * kernel's report is kept there in plain text, so a test can see what the
+ * compiler did with a kernel launched through the API. */
+int tl_binary_contains(cl_program p, const char *text);
 
 #endif

@@ -466,6 +466,35 @@ TEST(a_small_kernel_builds_the_same_each_time)
   cc_blob_free(&first);
 }
 
+/* The report of kernel 0 of staged's code made for a launch (cc_launch_hint);
+ * the caller frees it. */
+static char *report_for_launch(const cc_blob *staged, const cc_launch_hint *launch)
+{
+  cc_blob out;
+  char *log = NULL;
+  uint32_t which = 0;
+  int rc = ct_api()->compile_kernels(ct_dev(), staged, &which, 1, launch, &out, &log);
+  if (rc != CC_OK)
+    tl_fail(__FILE__, __LINE__, "compile_kernels failed (%d):\n%s", rc, log);
+  free(log);
+  cc_binary bin;
+  ASSERT_EQ(cc_binary_read(out.data, out.size, &bin), CC_OK);
+  ASSERT_EQ(bin.nkernels, 1);
+  char *rep = strdup(bin.kernels[0].report ? bin.kernels[0].report : "");
+  cc_binary_free(&bin);
+  cc_blob_free(&out);
+  return rep;
+}
+
+static void build_staged(const char *src, cc_blob *staged)
+{
+  char *log = NULL;
+  int rc = ct_api()->build_staged(ct_dev(), src, "", staged, &log);
+  if (rc != CC_OK)
+    tl_fail(__FILE__, __LINE__, "build failed (%d):\n%s", rc, log);
+  free(log);
+}
+
 /* A staged kernel's code made for its first launch (compile_kernels with
  * the launch's image formats): a small image kernel keeps the general path
  * inline, unless the formats of that launch select a copy in which every
@@ -482,32 +511,17 @@ TEST(first_launch_formats_put_the_general_image_path_out_of_line)
       "  write_imagef(out, (int2)(x, y), v * k);\n"
       "}\n";
   cc_blob staged;
-  char *log = NULL;
-  int rc = ct_api()->build_staged(ct_dev(), src, "", &staged, &log);
-  if (rc != CC_OK)
-    tl_fail(__FILE__, __LINE__, "build failed (%d):\n%s", rc, log);
-  free(log);
+  build_staged(src, &staged);
   const uint32_t rgba_float = 0x10B5u << 16 | 0x10DEu, r_float = 0x10B0u << 16 | 0x10DEu;
   const uint32_t rgba[3] = {rgba_float, rgba_float, 0}, r[3] = {r_float, rgba_float, 0};
   const cc_launch_hint hints[3] = {{rgba, {0, 0, 0}}, {r, {0, 0, 0}}, {NULL, {0, 0, 0}}};
   const int want[3] = {1, 0, 0};
-  uint32_t which = 0;
   for (int c = 0; c < 3; c++) {
-    cc_blob out;
-    log = NULL;
-    rc = ct_api()->compile_kernels(ct_dev(), &staged, &which, 1, &hints[c], &out, &log);
-    if (rc != CC_OK)
-      tl_fail(__FILE__, __LINE__, "compile_kernels failed (%d):\n%s", rc, log);
-    free(log);
-    cc_binary bin;
-    ASSERT_EQ(cc_binary_read(out.data, out.size, &bin), CC_OK);
-    ASSERT_EQ(bin.nkernels, 1);
-    const char *rep = bin.kernels[0].report ? bin.kernels[0].report : "";
+    char *rep = report_for_launch(&staged, &hints[c]);
     if (!strstr(rep, "image accesses: the lane loop in") || (strstr(rep, "general path out of line") != NULL) != want[c])
       tl_fail(__FILE__, __LINE__, "case %d: the report should %ssay the general path is out of line:\n%s", c,
               want[c] ? "" : "not ", rep);
-    cc_binary_free(&bin);
-    cc_blob_free(&out);
+    free(rep);
   }
   cc_blob_free(&staged);
 }
@@ -529,29 +543,15 @@ TEST(a_2d_first_launch_leaves_out_the_copy_for_1d_groups)
       "get_num_groups(0) + get_group_id(0)] = s; }\n"
       "}\n";
   cc_blob staged;
-  char *log = NULL;
-  int rc = ct_api()->build_staged(ct_dev(), src, "", &staged, &log);
-  if (rc != CC_OK)
-    tl_fail(__FILE__, __LINE__, "build failed (%d):\n%s", rc, log);
-  free(log);
+  build_staged(src, &staged);
   const cc_launch_hint hints[3] = {{NULL, {8, 8, 1}}, {NULL, {64, 1, 1}}, {NULL, {0, 0, 0}}};
   const int want[3] = {1, 0, 0};
-  uint32_t which = 0;
   for (int c = 0; c < 3; c++) {
-    cc_blob out;
-    log = NULL;
-    rc = ct_api()->compile_kernels(ct_dev(), &staged, &which, 1, &hints[c], &out, &log);
-    if (rc != CC_OK)
-      tl_fail(__FILE__, __LINE__, "compile_kernels failed (%d):\n%s", rc, log);
-    free(log);
-    cc_binary bin;
-    ASSERT_EQ(cc_binary_read(out.data, out.size, &bin), CC_OK);
-    const char *rep = bin.kernels[0].report ? bin.kernels[0].report : "";
+    char *rep = report_for_launch(&staged, &hints[c]);
     if ((strstr(rep, "no copy for groups of one dimension (the first launch's groups are 8x8x1)") != NULL) != want[c])
       tl_fail(__FILE__, __LINE__, "case %d: the report should %ssay there is no 1D copy:\n%s", c,
               want[c] ? "" : "not ", rep);
-    cc_binary_free(&bin);
-    cc_blob_free(&out);
+    free(rep);
   }
   cc_blob_free(&staged);
 }
