@@ -275,7 +275,9 @@ TEST(syr2k_results_at_every_size)
 
 /* A work-item that reads and writes a row of its own (cc_wg_regions.c,
  * rows_of_their_own): 16 elements 17 apart ran as 16 gathers and 16
- * scatters per chunk; it runs one work-item at a time.  Not so: rows of 4
+ * scatters per chunk, and the same in a loop of a launch-time length as
+ * strided gathers and scatters per iteration; both run one work-item at a
+ * time.  Not so: rows of 4
  * (RGBA pixels: the loop vectorizer's interleave groups), rows whose
  * elements go through math, rows of different work-items that overlap. */
 static const char own_src[] =
@@ -286,7 +288,10 @@ static const char own_src[] =
     "kernel void own16sin(global float *w, global const float *b)\n"
     "{ size_t i = get_global_id(0); for (int j = 0; j < 16; j++) w[i * 17 + j] = sin(w[i * 17 + j] + b[j]); }\n"
     "kernel void overlap(global float *w, global const float *b)\n"
-    "{ size_t i = get_global_id(0); for (int j = 0; j < 16; j++) w[i * 8 + j] = b[j] + (float)i; }\n";
+    "{ size_t i = get_global_id(0); for (int j = 0; j < 16; j++) w[i * 8 + j] = b[j] + (float)i; }\n"
+    /* the row's length a launch value: a loop the front end keeps */
+    "kernel void own_n(global float *w, global const float *b, int n)\n"
+    "{ size_t i = get_global_id(0); for (int j = 0; j < n; j++) w[i * 17 + j] += b[j]; }\n";
 
 TEST(rows_of_their_own_run_one_work_item_at_a_time)
 {
@@ -295,8 +300,10 @@ TEST(rows_of_their_own_run_one_work_item_at_a_time)
     wg_prog p;
     wg_build(own_src, levels[level], &p);
     const char *r16 = ct_kernel(&p.bin, "own16")->report;
-    if (level == 0)
+    if (level == 0) {
       ASSERT_CONTAINS(r16, own);
+      ASSERT_CONTAINS(ct_kernel(&p.bin, "own_n")->report, own);
+    }
     ASSERT_TRUE(!strstr(ct_kernel(&p.bin, "own4")->report, own));
     ASSERT_TRUE(!strstr(ct_kernel(&p.bin, "own16sin")->report, own));
     ASSERT_TRUE(!strstr(ct_kernel(&p.bin, "overlap")->report, own));
@@ -317,13 +324,16 @@ TEST(rows_of_their_own_run_one_work_item_at_a_time)
           for (int j = 0; j < 16; j++)
             want[i * 17 + j] += b[j];
         float *bp = b;
-        void *args[] = {&w, &bp};
+        int len = 16;
+        void *args[] = {&w, &bp, &len};
         wg_range r = range1(gsz, local, NULL);
-        wg_run(&p, "own16", args, &r);
-        for (size_t k = 0; k < gsz * 17; k++)
-          if (w[k] != want[k])
-            tl_fail(__FILE__, __LINE__, "%s n=%zu local=%zu: w[%zu] = %g, want %g", levels[level], n, local, k,
-                    w[k], want[k]);
+        for (int kern = 0; kern < 2; kern++) {  /* own16, then own_n: each adds b once more */
+          wg_run(&p, kern ? "own_n" : "own16", args, &r);
+          for (size_t k = 0; k < gsz * 17; k++)
+            if (w[k] != want[k] + (kern && k % 17 < 16 ? b[k % 17] : 0.0f))
+              tl_fail(__FILE__, __LINE__, "%s %s n=%zu local=%zu: w[%zu] = %g, want %g", levels[level],
+                      kern ? "own_n" : "own16", n, local, k, w[k], want[k] + (kern && k % 17 < 16 ? b[k % 17] : 0.0f));
+        }
         free(w), free(want);
       }
     wg_free(&p);
