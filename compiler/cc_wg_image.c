@@ -483,7 +483,7 @@ static LLVMValueRef imgk_decl(wg_gen *g, LLVMValueRef call, const wg_mangled *mg
 
 /* The function prefix + fk's name, *np its parameters (fk's less k) and
  * pt their types; NULL when not there yet (name set) or too long. */
-static LLVMValueRef img_fn_named(wg_gen *g, const char *prefix, LLVMValueRef fk, char *name, size_t cap,
+static LLVMValueRef img_fn_named(LLVMModuleRef m, const char *prefix, LLVMValueRef fk, char *name, size_t cap,
                                  unsigned *np, LLVMTypeRef *pt)
 {
   size_t len;
@@ -495,16 +495,22 @@ static LLVMValueRef img_fn_named(wg_gen *g, const char *prefix, LLVMValueRef fk,
     return NULL;
   snprintf(name, cap, "%s%.*s", prefix, (int)len, kn);
   LLVMGetParamTypes(kt, pt);
-  return LLVMGetNamedFunction(g->m, name);
+  return LLVMGetNamedFunction(m, name);
+}
+
+static void img_fn_attr(LLVMValueRef f, const char *name)
+{
+  LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                          LLVMCreateEnumAttribute(LLVMGetModuleContext(LLVMGetGlobalParent(f)), cc_attr_kind(name), 0));
 }
 
 /* A new internal function of fk's result and calling convention; its
  * return and first np parameters get fk's attributes. */
-static LLVMValueRef img_fn_new(wg_gen *g, LLVMValueRef fk, const char *name, LLVMTypeRef *pt, unsigned n,
+static LLVMValueRef img_fn_new(LLVMModuleRef m, LLVMValueRef fk, const char *name, LLVMTypeRef *pt, unsigned n,
                                unsigned np)
 {
   LLVMValueRef f =
-      LLVMAddFunction(g->m, name, LLVMFunctionType(LLVMGetReturnType(LLVMGlobalGetValueType(fk)), pt, n, 0));
+      LLVMAddFunction(m, name, LLVMFunctionType(LLVMGetReturnType(LLVMGlobalGetValueType(fk)), pt, n, 0));
   LLVMSetLinkage(f, LLVMInternalLinkage);
   LLVMSetFunctionCallConv(f, LLVMGetFunctionCallConv(fk));
   for (unsigned idx = 0; idx <= np; idx++) {
@@ -516,7 +522,7 @@ static LLVMValueRef img_fn_new(wg_gen *g, LLVMValueRef fk, const char *name, LLV
     for (unsigned a = 0; a < na; a++)
       LLVMAddAttributeAtIndex(f, idx, at[a]);
   }
-  wg_add_fn_attr(g, f, "nounwind");
+  img_fn_attr(f, "nounwind");
   return f;
 }
 
@@ -539,19 +545,20 @@ static void img_fn_ret_call(LLVMBuilderRef b, LLVMValueRef f, LLVMValueRef calle
 /* __lanecl_imgg.<fk>(F's parameters): the general path, fk with k = 0, a
  * function of its own (noinline; not convergent: no work-item waits on
  * another in an image builtin). */
-static LLVMValueRef imgg_fn(wg_gen *g, LLVMValueRef fk)
+static LLVMValueRef imgg_fn(LLVMModuleRef m, LLVMValueRef fk)
 {
   char name[320];
   unsigned np;
   LLVMTypeRef pt[IMGD_MAX_PARAMS];
-  LLVMValueRef f = img_fn_named(g, IMGG_PREFIX, fk, name, sizeof(name), &np, pt);
+  LLVMValueRef f = img_fn_named(m, IMGG_PREFIX, fk, name, sizeof(name), &np, pt);
   if (f || !name[0])
     return f;
-  f = img_fn_new(g, fk, name, pt, np, np);
-  wg_add_fn_attr(g, f, "noinline");
-  LLVMBuilderRef b = LLVMCreateBuilderInContext(g->c);
-  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(g->c, f, "entry"));
-  img_fn_ret_call(b, f, fk, np, wg_c32(g, 0));
+  f = img_fn_new(m, fk, name, pt, np, np);
+  img_fn_attr(f, "noinline");
+  LLVMContextRef c = LLVMGetModuleContext(m);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(c, f, "entry"));
+  img_fn_ret_call(b, f, fk, np, LLVMConstInt(LLVMInt32TypeInContext(c), 0, 0));
   LLVMDisposeBuilder(b);
   return f;
 }
@@ -565,16 +572,16 @@ static LLVMValueRef imgd_fn(wg_gen *g, LLVMValueRef fk, int inline_general)
   char name[320];
   unsigned np;
   LLVMTypeRef pt[IMGD_MAX_PARAMS + 1 + WG_IMG_COPIES];
-  LLVMValueRef f = img_fn_named(g, inline_general ? IMGD_PREFIX "i." : IMGD_PREFIX, fk, name, sizeof(name), &np, pt);
+  LLVMValueRef f = img_fn_named(g->m, inline_general ? IMGD_PREFIX "i." : IMGD_PREFIX, fk, name, sizeof(name), &np, pt);
   if (f || !name[0])
     return f;
-  LLVMValueRef gen = inline_general ? fk : imgg_fn(g, fk);
+  LLVMValueRef gen = inline_general ? fk : imgg_fn(g->m, fk);
   if (!gen)
     return NULL;
   for (unsigned v = 0; v <= WG_IMG_COPIES; v++)
     pt[np + v] = g->t_i32;
-  f = img_fn_new(g, fk, name, pt, np + 1 + WG_IMG_COPIES, np);
-  wg_add_fn_attr(g, f, "alwaysinline");
+  f = img_fn_new(g->m, fk, name, pt, np + 1 + WG_IMG_COPIES, np);
+  img_fn_attr(f, "alwaysinline");
   LLVMBuilderRef b = LLVMCreateBuilderInContext(g->c);
   LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->c, f, "entry");
   LLVMBasicBlockRef general = LLVMAppendBasicBlockInContext(g->c, f, "general");
@@ -693,65 +700,24 @@ int wg_image_general_out_of_line(LLVMModuleRef m, const char *kernel, const uint
   if (!sites || !chosen || !full[chosen])
     return 0;
   /* Each inline dispatcher's general call becomes a call of
-   * __lanecl_imgg.F, the same builtin out of line (as imgg_fn makes). */
-  LLVMContextRef ctx = LLVMGetModuleContext(m);
-  LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+   * __lanecl_imgg.F, the same builtin out of line. */
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
   int done = 0;
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
     size_t n;
     const char *name = LLVMGetValueName2(f, &n);
-    LLVMValueRef call;
-    if (n <= plen || memcmp(name, IMGD_PREFIX "i.", plen) || LLVMIsDeclaration(f) || !(call = general_call(f)))
+    LLVMValueRef call, g;
+    if (n <= plen || memcmp(name, IMGD_PREFIX "i.", plen) || LLVMIsDeclaration(f) || !(call = general_call(f)) ||
+        !(g = imgg_fn(m, cc_called_function(call))))
       continue;
-    LLVMValueRef fk = cc_called_function(call);
-    size_t kn;
-    const char *kname = LLVMGetValueName2(fk, &kn);
-    LLVMTypeRef kt = LLVMGlobalGetValueType(fk);
-    unsigned np = LLVMCountParamTypes(kt) - 1;
-    char gname[320];
-    LLVMTypeRef pt[IMGD_MAX_PARAMS + 1];
-    if (np + 1 > IMGD_MAX_PARAMS || strlen(IMGG_PREFIX) + kn >= sizeof(gname))
-      continue;
-    snprintf(gname, sizeof(gname), "%s%.*s", IMGG_PREFIX, (int)kn, kname);
-    LLVMValueRef g = LLVMGetNamedFunction(m, gname);
-    if (!g) {
-      LLVMGetParamTypes(kt, pt);
-      g = LLVMAddFunction(m, gname, LLVMFunctionType(LLVMGetReturnType(kt), pt, np, 0));
-      LLVMSetLinkage(g, LLVMInternalLinkage);
-      LLVMSetFunctionCallConv(g, LLVMGetFunctionCallConv(fk));
-      for (unsigned idx = 0; idx <= np; idx++) {
-        unsigned nat = LLVMGetAttributeCountAtIndex(fk, idx);
-        LLVMAttributeRef at[32];
-        if (!nat || nat > 32)
-          continue;
-        LLVMGetAttributesAtIndex(fk, idx, at);
-        for (unsigned a = 0; a < nat; a++)
-          LLVMAddAttributeAtIndex(g, idx, at[a]);
-      }
-      const char *attrs[2] = {"noinline", "nounwind"};
-      for (unsigned a = 0; a < 2; a++)
-        LLVMAddAttributeAtIndex(
-            g, LLVMAttributeFunctionIndex,
-            LLVMCreateEnumAttribute(ctx, LLVMGetEnumAttributeKindForName(attrs[a], strlen(attrs[a])), 0));
-      LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, g, "entry"));
-      LLVMValueRef a[IMGD_MAX_PARAMS];
-      for (unsigned i = 0; i < np; i++)
-        a[i] = LLVMGetParam(g, i);
-      a[np] = LLVMConstInt(LLVMInt32TypeInContext(ctx), 0, 0);
-      LLVMValueRef r = LLVMBuildCall2(b, kt, fk, a, np + 1, "");
-      LLVMSetInstructionCallConv(r, LLVMGetFunctionCallConv(fk));
-      if (LLVMGetTypeKind(LLVMGetReturnType(kt)) == LLVMVoidTypeKind)
-        LLVMBuildRetVoid(b);
-      else
-        LLVMBuildRet(b, r);
-    }
+    unsigned np = LLVMCountParams(g);
     LLVMValueRef a[IMGD_MAX_PARAMS];
     for (unsigned i = 0; i < np; i++)
       a[i] = LLVMGetOperand(call, i);
     LLVMPositionBuilderBefore(b, call);
     LLVMValueRef r = LLVMBuildCall2(b, LLVMGlobalGetValueType(g), g, a, np, "");
     LLVMSetInstructionCallConv(r, LLVMGetFunctionCallConv(g));
-    if (LLVMGetTypeKind(LLVMGetReturnType(kt)) != LLVMVoidTypeKind)
+    if (LLVMGetTypeKind(LLVMTypeOf(r)) != LLVMVoidTypeKind)
       LLVMReplaceAllUsesWith(call, r);
     LLVMInstructionEraseFromParent(call);
     done = 1;
@@ -1040,7 +1006,7 @@ int wg_image_specialize(wg_gen *g)
     wg_mangled mg;
     wg_demangle(call, &mg);
     LLVMValueRef fk = imgk_decl(g, call, &mg);
-    LLVMValueRef f = fk ? imgg_fn(g, fk) : NULL;
+    LLVMValueRef f = fk ? imgg_fn(g->m, fk) : NULL;
     unsigned na = LLVMGetNumArgOperands(call);
     LLVMValueRef args[IMGD_MAX_PARAMS];
     if (!f || na + 1 > IMGD_MAX_PARAMS)
