@@ -1,5 +1,6 @@
 /* Fault injection: a representative program (build, buffers, kernels,
- * enqueues with wait lists on in-order and out-of-order queues, user
+ * the binary of the built program, enqueues with wait lists on in-order and
+ * out-of-order queues, user
  * events, markers, barriers, callbacks, blocking reads) runs once per
  * allocation site of the driver (the first allocation made there; see
  * sweep), in a fresh process each time, with that one
@@ -66,6 +67,7 @@ static int representative(cl_context ctx)
   cl_kernel scale = NULL, add = NULL;
   cl_mem a = NULL, b = NULL;
   cl_event u = NULL, w = NULL, k1 = NULL, k2 = NULL, m = NULL;
+  unsigned char *bin = NULL;
   int host_a[N], host_b[N], out[N];
   for (int i = 0; i < N; i++)
     host_a[i] = i, host_b[i] = 1000;
@@ -76,6 +78,11 @@ static int representative(cl_context ctx)
   MAKE(ooo, clCreateCommandQueueWithProperties(ctx, dev, op, &make_err_));
   MAKE(p, clCreateProgramWithSource(ctx, 1, &prog_src, NULL, &make_err_));
   STEP(clBuildProgram(p, 0, NULL, "", NULL, NULL));
+  /* the binary before any launch: a staged build's copy taken at the first query */
+  size_t bin_size = 0;
+  STEP(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof(bin_size), &bin_size, NULL));
+  MAKE(bin, malloc(bin_size ? bin_size : 1));
+  STEP(clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof(bin), &bin, NULL));
   MAKE(scale, clCreateKernel(p, "scale", &make_err_));
   MAKE(add, clCreateKernel(p, "add", &make_err_));
   MAKE(a, clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof(host_a), NULL, &make_err_));
@@ -114,6 +121,7 @@ static int representative(cl_context ctx)
   if (t1 < t0)
     return 2;
 cleanup:
+  free(bin);
   /* A failed call leaves the user event unset: set it so everything
    * enqueued drains (an error status: what waited on it fails). */
   if (u && clGetEventInfo(u, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(err), &err, NULL) == CL_SUCCESS &&
