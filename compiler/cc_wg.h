@@ -217,6 +217,11 @@ typedef struct wg_gen {
   int img_kind[WG_IMG_MAX];
   unsigned img_nch[WG_IMG_MAX];  /* channels its accesses use: 1 (R), 2 (RG) or 4 (RGBA) */
   int rows_own;   /* each work-item's row (cc_wg_regions.c): the lane loop not vectorized */
+  /* rows_own: ctx->flags & LANECL_WG_DISJOINT (an i1 at the entry), on
+   * which each work-item's call of the body takes its buffer arguments as
+   * noalias (wg_build_lane_loops); NULL: one call, as for every other body. */
+  LLVMValueRef disjoint;
+  unsigned kind_noalias_attr;
   int img_plain;  /* copies of narrow texels: the access rewrite (cc_wg_affine.c) */
   int img_busy;
   uint64_t img_states;  /* bit s: the lane loop of state s has copies */

@@ -420,7 +420,8 @@ typedef struct wg_region {
 #define ROW_INSTS_EXTRA 16  /* the work-item's index, a loop's control */
 
 typedef struct row_base {
-  LLVMValueRef base;
+  LLVMValueRef root, idx;      /* the row is gep(root, idx), idx = X * C or X << k */
+  uint64_t esize;              /* bytes per element of that gep */
   uint64_t stride;             /* bytes between consecutive work-items' rows (at least) */
   int64_t lo, hi;              /* offsets of the accesses at constant offsets: [lo, hi) */
   unsigned stores;             /* at constant offsets */
@@ -435,15 +436,12 @@ static LLVMValueRef strip_ext(LLVMValueRef v)
   return v;
 }
 
-/* The bytes between two work-items' rows of base = gep(p, X * C) (X
- * varying, C constant, or X << k), 0 when base is not of that form. */
-static uint64_t row_stride(LLVMTargetDataRef td, const wg_uni *u, LLVMValueRef base)
+/* The bytes between two work-items' rows of gep(root, idx) with elements of
+ * esize bytes, idx = X * C (X varying, C constant) or X << k, root uniform;
+ * 0 when the row is not of that form. */
+static uint64_t row_stride(const wg_uni *u, LLVMValueRef root, LLVMValueRef idx, uint64_t esize)
 {
-  if (!LLVMIsAGetElementPtrInst(base) || LLVMGetNumOperands(base) != 2 || !wg_is_uniform(u, LLVMGetOperand(base, 0)))
-    return 0;
-  uint64_t esize = LLVMABISizeOfType(td, LLVMGetGEPSourceElementType(base));
-  LLVMValueRef idx = strip_ext(LLVMGetOperand(base, 1));
-  if (!LLVMIsABinaryOperator(idx))
+  if (!wg_is_uniform(u, root) || !LLVMIsABinaryOperator(idx))
     return 0;
   LLVMOpcode op = LLVMGetInstructionOpcode(idx);
   LLVMValueRef x = LLVMGetOperand(idx, 0), c = LLVMGetOperand(idx, 1);
@@ -460,6 +458,27 @@ static uint64_t row_stride(LLVMTargetDataRef td, const wg_uni *u, LLVMValueRef b
   if (op == LLVMShl && k > 0 && k < 32)
     return ((uint64_t)1 << k) * esize;
   return 0;
+}
+
+/* The index of a row's gep without a constant it adds (A[i * 17 + 3]: the
+ * front end's form of an unrolled loop's element), that constant into *off
+ * in bytes. */
+static LLVMValueRef row_index(LLVMValueRef idx, uint64_t esize, int64_t *off)
+{
+  idx = strip_ext(idx);
+  if (LLVMIsABinaryOperator(idx) && LLVMGetInstructionOpcode(idx) == LLVMAdd) {
+    LLVMValueRef a = LLVMGetOperand(idx, 0), c = LLVMGetOperand(idx, 1);
+    if (LLVMIsAConstantInt(a)) {
+      LLVMValueRef t = a;
+      a = c;
+      c = t;
+    }
+    if (LLVMIsAConstantInt(c)) {
+      *off += LLVMConstIntGetSExtValue(c) * (int64_t)esize;
+      idx = strip_ext(a);
+    }
+  }
+  return idx;
 }
 
 static int rows_of_their_own(wg_gen *g, const wg_uni *u)
@@ -492,14 +511,18 @@ static int rows_of_their_own(wg_gen *g, const wg_uni *u)
           walks = 1;
         ptr = LLVMGetOperand(ptr, 0);
       }
+      if (!LLVMIsAGetElementPtrInst(ptr) || LLVMGetNumOperands(ptr) != 2)
+        return 0; /* a varying access not in a row */
+      uint64_t esize = LLVMABISizeOfType(td, LLVMGetGEPSourceElementType(ptr));
+      LLVMValueRef root = LLVMGetOperand(ptr, 0), idx = row_index(LLVMGetOperand(ptr, 1), esize, &off);
       unsigned k = 0;
-      while (k < nb && rb[k].base != ptr)
+      while (k < nb && !(rb[k].root == root && rb[k].idx == idx && rb[k].esize == esize))
         k++;
       if (k == nb) {
-        uint64_t stride = row_stride(td, u, ptr);
+        uint64_t stride = row_stride(u, root, idx, esize);
         if (!stride || nb == ROW_MAX_BASES)
           return 0; /* a varying access not in a row */
-        rb[nb++] = (row_base){ptr, stride, INT64_MAX, INT64_MIN, 0, 0};
+        rb[nb++] = (row_base){root, idx, esize, stride, INT64_MAX, INT64_MIN, 0, 0};
       }
       if (walks) {
         rb[k].walking += (unsigned)st;

@@ -27,6 +27,30 @@ static void pack_lane(wg_gen *g, const struct wg_pack *pk, LLVMValueRef *argv, L
     argv[n + WG_P_CBUF_OUT] = pk->chunk;
 }
 
+/* Parameter i of the body is a __global or __constant buffer argument. */
+static int buffer_param(const wg_gen *g, unsigned i)
+{
+  return g->ki->args[i].kind == CC_ARG_BUFFER && LLVMGetTypeKind(g->ptypes[i]) == LLVMPointerTypeKind;
+}
+
+/* Whether the body may take its buffer arguments as noalias when the launch's
+ * buffers are disjoint: every pointer it uses comes from its parameters
+ * (no pointer loaded from memory, as an SVM structure would hold, and none
+ * made from an integer), and it has two buffer arguments or more. */
+static int disjoint_copy_applies(const wg_gen *g)
+{
+  unsigned nbuf = 0;
+  for (unsigned i = 0; i < g->nparams; i++)
+    nbuf += (unsigned)buffer_param(g, i);
+  if (nbuf < 2)
+    return 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->body); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+      if (LLVMIsAIntToPtrInst(i) || (LLVMIsALoadInst(i) && LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMPointerTypeKind))
+        return 0;
+  return 1;
+}
+
 LLVMValueRef wg_build_lane_loops(wg_gen *g, const LLVMValueRef *args, const wg_lanes *ln)
 {
   if (g->img_nver && !g->img_busy) /* a copy per image format (cc_wg_image.c) */
@@ -74,7 +98,32 @@ LLVMValueRef wg_build_lane_loops(wg_gen *g, const LLVMValueRef *args, const wg_l
     LLVMValueRef p = LLVMBuildInBoundsGEP2(g->b, ety, pk->chunk, &x, 1, "");
     argv[n + WG_P_COLL] = LLVMBuildZExt(g->b, wg_build_load(g, ety, p, pk->esize, 0), g->t_i64, "coll.lane");
   }
-  LLVMValueRef r = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(g->body), g->body, argv, n + WG_NBODY_PARAMS, "next");
+  LLVMValueRef r;
+  LLVMBasicBlockRef latch = xb;
+  if (g->disjoint) {
+    /* The launch's buffers don't overlap: a call that says so, which LLVM
+     * inlines with alias scopes (the work-item's row moves as vectors). */
+    LLVMBasicBlockRef xr = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.x.disjoint");
+    LLVMBasicBlockRef xp = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.x.may_overlap");
+    latch = LLVMAppendBasicBlockInContext(g->c, g->wg, "lanes.x.next");
+    LLVMBuildCondBr(g->b, g->disjoint, xr, xp);
+    LLVMValueRef rv[2];
+    LLVMBasicBlockRef rb[2] = {xr, xp};
+    for (int k = 0; k < 2; k++) {
+      LLVMPositionBuilderAtEnd(g->b, rb[k]);
+      rv[k] = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(g->body), g->body, argv, n + WG_NBODY_PARAMS, "next");
+      if (k == 0)
+        for (unsigned i = 0; i < n; i++)
+          if (buffer_param(g, i))
+            LLVMAddCallSiteAttribute(rv[k], i + 1, LLVMCreateEnumAttribute(g->c, g->kind_noalias_attr, 0));
+      LLVMBuildBr(g->b, latch);
+    }
+    LLVMPositionBuilderAtEnd(g->b, latch);
+    r = LLVMBuildPhi(g->b, LLVMTypeOf(rv[0]), "next");
+    LLVMAddIncoming(r, rv, rb, 2);
+  } else {
+    r = LLVMBuildCall2(g->b, LLVMGlobalGetValueType(g->body), g->body, argv, n + WG_NBODY_PARAMS, "next");
+  }
   LLVMValueRef x1 = LLVMBuildNUWAdd(g->b, x, one, "");
   LLVMValueRef br = LLVMBuildCondBr(g->b, LLVMBuildICmp(g->b, LLVMIntULT, x1, ls[0], ""), xb, xe);
   if (!g->opt_disable) {
@@ -114,7 +163,7 @@ LLVMValueRef wg_build_lane_loops(wg_gen *g, const LLVMValueRef *args, const wg_l
   LLVMAddIncoming(z, v, from, 2);
   v[1] = y1, from[0] = zh, from[1] = xe;
   LLVMAddIncoming(y, v, from, 2);
-  v[1] = x1, from[0] = yh, from[1] = xb;
+  v[1] = x1, from[0] = yh, from[1] = latch;
   LLVMAddIncoming(x, v, from, 2);
   LLVMPositionBuilderAtEnd(g->b, dn);
   return r;
@@ -396,6 +445,12 @@ int wg_build_wg_function(wg_gen *g, const int *vec_state)
     argv[i] = v;
   }
   argv[n + WG_P_CTX] = ctxp;
+  if (g->rows_own && disjoint_copy_applies(g)) {
+    LLVMValueRef flags = wg_ctx_load(g, ctxp, offsetof(lanecl_wg_ctx, flags), g->t_i32, "flags");
+    LLVMValueRef bit = LLVMBuildAnd(g->b, flags, wg_c32(g, LANECL_WG_DISJOINT), "");
+    g->disjoint = LLVMBuildICmp(g->b, LLVMIntNE, bit, wg_c32(g, 0), "disjoint");
+    g->kind_noalias_attr = LLVMGetEnumAttributeKindForName("noalias", 7);
+  }
   argv[n + WG_P_UVAL] = LLVMConstNull(g->t_ptr);
   if (g->uval_bytes) {
     LLVMValueRef area = LLVMBuildAlloca(g->b, LLVMArrayType2(g->t_i8, g->uval_bytes), "uval");

@@ -199,6 +199,10 @@ typedef struct lanecl_wg_ctx {
 
 /* lanecl_wg_ctx.flags */
 #define LANECL_WG_STREAM 1u  /* wide __global stores may stream (cc_stream.c; the runtime decides per launch) */
+/* The launch's buffer arguments are pairwise disjoint memory: no two of
+ * them (buffers, sub-buffers) overlap and none is an SVM pointer.  The code
+ * may then treat them as restrict (a copy of a lane loop, cc_wg_state.c). */
+#define LANECL_WG_DISJOINT 2u
 
 typedef void (*lanecl_wg_fn)(void *const *args, const lanecl_wg_ctx *ctx);
 

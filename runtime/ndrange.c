@@ -262,6 +262,35 @@ oom:
   ndr_fail(c, CL_OUT_OF_RESOURCES);
 }
 
+/* Whether c's buffer arguments are pairwise disjoint memory
+ * (LANECL_WG_DISJOINT): no two of them overlap (the same buffer twice, a
+ * sub-buffer and its parent, sub-buffers that share bytes do) and none is an
+ * SVM pointer, whose allocation the launch doesn't know.  NULL arguments
+ * don't count.  A kernel keeps its accesses inside each argument's buffer
+ * (beyond it is undefined), so accesses through two disjoint arguments
+ * never meet. */
+static bool args_disjoint(const ndr_cmd *c)
+{
+  for (uint32_t i = 0; i < c->info->nargs; i++) {
+    if (c->info->args[i].kind != CC_ARG_BUFFER)
+      continue;
+    if (!c->mems[i]) {
+      if (*(void *const *)c->argp[i])
+        return false; /* an SVM pointer */
+      continue;
+    }
+    uintptr_t lo = (uintptr_t)rt_mem_ptr(c->mems[i]), hi = lo + rt_mem_size(c->mems[i]);
+    for (uint32_t j = 0; j < i; j++) {
+      if (c->info->args[j].kind != CC_ARG_BUFFER || !c->mems[j])
+        continue;
+      uintptr_t lo2 = (uintptr_t)rt_mem_ptr(c->mems[j]), hi2 = lo2 + rt_mem_size(c->mems[j]);
+      if (lo < hi2 && lo2 < hi)
+        return false;
+    }
+  }
+  return true;
+}
+
 static cl_int ndr_run(rt_command *cmd)
 {
   ndr_cmd *c = cmd->payload;
@@ -273,6 +302,8 @@ static cl_int ndr_run(rt_command *cmd)
     else if (c->info->args[i].kind == CC_ARG_IMAGE) /* the image's descriptor (builtins/lanecl_image.h) */
       *(const void **)c->argp[i] = c->mems[i] ? &rt_mem_image(c->mems[i])->dev : NULL;
   }
+  if (args_disjoint(c))
+    c->ctx.flags |= LANECL_WG_DISJOINT;
   sched_pool *pool = rt_device_pool(c->dev);
   if (!pool) {
     rt_err("clEnqueueNDRangeKernel: the device's worker pool can't be created");
@@ -280,10 +311,12 @@ static cl_int ndr_run(rt_command *cmd)
   }
   sched_job job = {.num_groups = {c->groups[0], c->groups[1], c->groups[2]}, .run_span = run_span, .data = c,
                    .stack_need = c->stack_need};
-  rt_log(RT_LOG_QUEUE, "kernel %s: %llu x %llu x %llu groups of %llu x %llu x %llu, streaming stores %s",
+  rt_log(RT_LOG_QUEUE, "kernel %s: %llu x %llu x %llu groups of %llu x %llu x %llu, streaming stores %s, "
+         "buffer arguments %sdisjoint",
          c->info->name, (unsigned long long)c->groups[0], (unsigned long long)c->groups[1],
          (unsigned long long)c->groups[2], (unsigned long long)c->local[0], (unsigned long long)c->local[1],
-         (unsigned long long)c->local[2], c->ctx.flags & LANECL_WG_STREAM ? "on" : "off");
+         (unsigned long long)c->local[2], c->ctx.flags & LANECL_WG_STREAM ? "on" : "off",
+         c->ctx.flags & LANECL_WG_DISJOINT ? "" : "not ");
   sched_run(pool, &job);
   return atomic_load(&c->status);
 }

@@ -811,3 +811,93 @@ TEST(first_launch_2d_then_1d_groups)
   clReleaseCommandQueue(q);
   clReleaseContext(ctx);
 }
+
+/* A row of each work-item's own runs with its buffer arguments as restrict
+ * when the launch's buffers are disjoint (runtime/ndrange.c, args_disjoint;
+ * compiler/cc_wg_state.c).  `chain` reads b[i*17 + j] and writes
+ * w[i*17 + j + 1]: with w and b one memory, each element carries into the
+ * next, which only the code as written computes.  Launched on two buffers,
+ * one buffer twice, a buffer and a sub-buffer of it, two sub-buffers that
+ * share bytes and two that don't. */
+TEST(rows_of_their_own_with_buffers_that_overlap)
+{
+  static const char src[] =
+      "kernel void chain(global float *w, global const float *b)\n"
+      "{ size_t i = get_global_id(0); for (int j = 0; j < 16; j++) w[i * 17 + j + 1] = b[i * 17 + j] + 1.0f; }\n";
+  enum { N = 200, EL = N * 17 + 1 };
+  cl_context ctx = tl_context();
+  cl_command_queue q = tl_queue(ctx, 0);
+  cl_program p = tl_build(ctx, src, "-cl-std=CL3.0");
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "chain", &err);
+  ASSERT_OK(err);
+  cl_uint align_bits = 0;
+  ASSERT_OK(clGetDeviceInfo(tl_device(), CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof(align_bits), &align_bits, NULL));
+  size_t half = ((size_t)EL * 4 + align_bits / 8 - 1) / (align_bits / 8) * (align_bits / 8);
+  static float init[EL], got[EL], want[EL];
+  for (int i = 0; i < EL; i++)
+    init[i] = (float)(i % 13) - 6.0f;
+  /* a parent of two halves, each EL floats and more */
+  cl_mem parent = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 2 * half, NULL, &err);
+  ASSERT_OK(err);
+  cl_mem other = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof(init), NULL, &err);
+  ASSERT_OK(err);
+  cl_buffer_region r0 = {0, sizeof(init)}, r1 = {half, sizeof(init)}, r2 = {0, half + sizeof(init)};
+  cl_mem sub0 = clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &r0, &err);
+  ASSERT_OK(err);
+  cl_mem sub1 = clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &r1, &err);
+  ASSERT_OK(err);
+  cl_mem sub2 = clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &r2, &err);
+  ASSERT_OK(err);
+  /* {w, b, whether they are one memory} */
+  struct { cl_mem w, b; int same; const char *what; } runs[] = {
+      {parent, other, 0, "two buffers"},          {parent, parent, 1, "one buffer twice"},
+      {parent, sub0, 1, "a buffer and its sub-buffer"}, {sub0, sub2, 1, "sub-buffers that share bytes"},
+      {sub0, sub1, 0, "sub-buffers that don't"}};
+  for (unsigned r = 0; r < sizeof(runs) / sizeof(runs[0]); r++) {
+    /* w's bytes and b's bytes start as init (b from `other` or the second half) */
+    ASSERT_OK(clEnqueueWriteBuffer(q, parent, CL_TRUE, 0, sizeof(init), init, 0, NULL, NULL));
+    ASSERT_OK(clEnqueueWriteBuffer(q, parent, CL_TRUE, half, sizeof(init), init, 0, NULL, NULL));
+    ASSERT_OK(clEnqueueWriteBuffer(q, other, CL_TRUE, 0, sizeof(init), init, 0, NULL, NULL));
+    memcpy(want, init, sizeof(init));
+    for (int i = 0; i < N; i++)
+      for (int j = 0; j < 16; j++)
+        want[i * 17 + j + 1] = (runs[r].same ? want : init)[i * 17 + j] + 1.0f;
+    ASSERT_OK(clSetKernelArg(k, 0, sizeof(cl_mem), &runs[r].w));
+    ASSERT_OK(clSetKernelArg(k, 1, sizeof(cl_mem), &runs[r].b));
+    size_t g = N, l = 20;
+    ASSERT_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL));
+    ASSERT_OK(clEnqueueReadBuffer(q, runs[r].w, CL_TRUE, 0, sizeof(got), got, 0, NULL, NULL));
+    for (int i = 0; i < EL; i++)
+      if (got[i] != want[i])
+        tl_fail(__FILE__, __LINE__, "%s: w[%d] = %g, want %g", runs[r].what, i, got[i], want[i]);
+  }
+  /* SVM pointers: the launch doesn't know their allocations (one, here) */
+  cl_device_svm_capabilities svm = 0;
+  ASSERT_OK(clGetDeviceInfo(tl_device(), CL_DEVICE_SVM_CAPABILITIES, sizeof(svm), &svm, NULL));
+  if (svm & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER) {
+    float *s = clSVMAlloc(ctx, CL_MEM_READ_WRITE, sizeof(init), 0);
+    ASSERT_TRUE(s != NULL);
+    ASSERT_OK(clEnqueueSVMMemcpy(q, CL_TRUE, s, init, sizeof(init), 0, NULL, NULL));
+    memcpy(want, init, sizeof(init));
+    for (int i = 0; i < N; i++)
+      for (int j = 0; j < 16; j++)
+        want[i * 17 + j + 1] = want[i * 17 + j] + 1.0f;
+    ASSERT_OK(clSetKernelArgSVMPointer(k, 0, s));
+    ASSERT_OK(clSetKernelArgSVMPointer(k, 1, s));
+    size_t g = N, l = 20;
+    ASSERT_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, NULL));
+    ASSERT_OK(clEnqueueSVMMemcpy(q, CL_TRUE, got, s, sizeof(got), 0, NULL, NULL));
+    for (int i = 0; i < EL; i++)
+      if (got[i] != want[i])
+        tl_fail(__FILE__, __LINE__, "one SVM allocation twice: w[%d] = %g, want %g", i, got[i], want[i]);
+    clSVMFree(ctx, s);
+  }
+  cl_mem all[] = {sub0, sub1, sub2, parent, other};
+  for (unsigned i = 0; i < 5; i++)
+    clReleaseMemObject(all[i]);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+}

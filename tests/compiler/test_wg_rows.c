@@ -339,3 +339,88 @@ TEST(rows_of_their_own_run_one_work_item_at_a_time)
     wg_free(&p);
   }
 }
+
+/* A row of each work-item's own, when the launch's buffers are disjoint
+ * (LANECL_WG_DISJOINT): the work-item's call of the body takes its buffer
+ * arguments as noalias, and its row moves as vector loads and stores.  When
+ * they are not, the body runs as written: `chain` with w and b the same
+ * buffer carries each element into the next. */
+static const char disjoint_src[] =
+    "kernel void own16(global float *w, global const float *b)\n"
+    "{ size_t i = get_global_id(0); for (int j = 0; j < 16; j++) w[i * 17 + j] += b[j]; }\n"
+    "kernel void chain(global float *w, global const float *b)\n"
+    "{ size_t i = get_global_id(0); for (int j = 0; j < 16; j++) w[i * 17 + j + 1] = b[i * 17 + j] + 1.0f; }\n"
+    "kernel void one_buffer(global float *w)\n"
+    "{ size_t i = get_global_id(0); for (int j = 0; j < 16; j++) w[i * 17 + j + 1] = w[i * 17 + j] + 1.0f; }\n";
+
+/* In the optimized IR of kernel `name`: the uses of the disjoint flag, the
+ * accesses with alias scopes and the vector stores. */
+__attribute__((noinline)) static void disjoint_counts(const char *ir, const char *name, unsigned *flag, unsigned *scoped, unsigned *vstores)
+{
+  char def[96];
+  snprintf(def, sizeof(def), "define void @" LANECL_WG_PREFIX "%s(", name);
+  const char *at = strstr(ir, def);
+  if (!at)
+    tl_fail(__FILE__, __LINE__, "no %s in the IR", def);
+  const char *end = strstr(at, "\n}\n");
+  size_t len = end ? (size_t)(end - at) : strlen(at);
+  *flag = count_in(at, len, "%disjoint");
+  *scoped = count_in(at, len, "!alias.scope");
+  *vstores = count_in(at, len, "store <");
+}
+
+TEST(rows_of_their_own_move_as_vectors_when_the_buffers_are_disjoint)
+{
+  char *ir = optimized_ir(disjoint_src);
+  static const char *const names[] = {"own16", "chain", "one_buffer"};
+  for (unsigned k = 0; k < 3; k++) {
+    unsigned flag, scoped, vstores;
+    disjoint_counts(ir, names[k], &flag, &scoped, &vstores);
+    if (k < 2 && (!flag || !scoped || (lanes() > 1 && !vstores))) /* two buffers: a scoped call, vectors */
+      tl_fail(__FILE__, __LINE__, "%s: %u uses of the disjoint flag, %u scoped accesses, %u vector stores", names[k],
+              flag, scoped, vstores);
+    if (k == 2 && (flag || scoped)) /* one buffer: one call, as written */
+      tl_fail(__FILE__, __LINE__, "one_buffer: %u uses of the disjoint flag, %u scoped accesses", flag, scoped);
+  }
+  free(ir);
+  for (unsigned level = 0; level < 2; level++) {
+    wg_prog p;
+    wg_build(disjoint_src, levels[level], &p);
+    static const size_t ns[] = {1, 16, 33, 100};
+    static const size_t locals[] = {16, 20};
+    for (unsigned a = 0; a < 4; a++)
+      for (unsigned l = 0; l < 2; l++)
+        for (int same = 0; same < 2; same++) {
+          size_t n = ns[a], local = locals[l];
+          size_t gsz = (n + local - 1) / local * local, nel = gsz * 17 + 1;
+          float *w = malloc(nel * 4), *b = malloc(nel * 4), *want = malloc(nel * 4);
+          ASSERT_TRUE(w && b && want);
+          for (size_t k = 0; k < nel; k++)
+            w[k] = want[k] = (float)(k % 11), b[k] = (float)(k % 7) - 3.0f;
+          float *bp = same ? w : b;
+          for (size_t i = 0; i < gsz; i++) /* as written, one element after the other */
+            for (int j = 0; j < 16; j++)
+              want[i * 17 + j + 1] = (same ? want : b)[i * 17 + j] + 1.0f;
+          void *args[] = {&w, &bp};
+          wg_range r = range1(gsz, local, NULL);
+          r.flags = same ? 0 : LANECL_WG_DISJOINT;
+          wg_run(&p, "chain", args, &r);
+          for (size_t k = 0; k < nel; k++)
+            if (w[k] != want[k])
+              tl_fail(__FILE__, __LINE__, "%s chain n=%zu local=%zu same=%d: w[%zu] = %g, want %g", levels[level], n,
+                      local, same, k, w[k], want[k]);
+          /* own16 on distinct buffers, flagged */
+          for (size_t k = 0; k < nel; k++)
+            want[k] = w[k] + (k % 17 < 16 && k < gsz * 17 ? b[k % 17] : 0.0f);
+          bp = b;
+          r.flags = LANECL_WG_DISJOINT;
+          wg_run(&p, "own16", args, &r);
+          for (size_t k = 0; k < nel; k++)
+            if (w[k] != want[k])
+              tl_fail(__FILE__, __LINE__, "%s own16 n=%zu local=%zu: w[%zu] = %g, want %g", levels[level], n, local,
+                      k, w[k], want[k]);
+          free(w), free(b), free(want);
+        }
+    wg_free(&p);
+  }
+}

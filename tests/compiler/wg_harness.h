@@ -63,6 +63,7 @@ typedef struct wg_range {
   unsigned dim;
   size_t global[3], local[3], offset[3];
   const size_t *local_bytes;  /* per argument: size of its __local block, or NULL */
+  uint32_t flags;             /* lanecl_wg_ctx.flags (LANECL_WG_*) */
 } wg_range;
 
 /* Runs every work-group of r (the last ones smaller when local doesn't divide
@@ -111,6 +112,7 @@ static inline void wg_run(wg_prog *p, const char *kernel, void *const *args, con
           ctx.global_offset[d] = off[d];
         }
         ctx.work_dim = r->dim;
+        ctx.flags = r->flags;
         ctx.frame = frame;
         ctx.coll_buf = coll;
         ctx.local_args = locals;
