@@ -118,3 +118,30 @@ TEST(llvm_args_may_set_the_epilogue_width)
   ASSERT_CONTAINS(out, "define");
   free(out);
 }
+
+/* A guarded 3x3 stencil (the shape of PolyBench's 2DCONV): the scalar loop
+ * the loop vectorizer leaves after a lane loop's vector loops runs fewer
+ * than W/2 work-items, and is not unrolled at run time (no `.prol`
+ * prologue, no unrolled copies): those were a quarter of the kernel's code
+ * generation time (compiler/cc_wg_state.c, scalar_remainder_props). */
+static const char stencil_src[] =
+    "kernel void st(global const float *a, global float *b, int h, int w) {\n"
+    "  int x = get_global_id(0), y = get_global_id(1);\n"
+    "  if (y > 0 && x > 0 && y < h - 1 && x < w - 1)\n"
+    "    b[y * w + x] = 0.2f * a[(y - 1) * w + x - 1] + 0.5f * a[(y - 1) * w + x] - 0.8f * a[(y - 1) * w + x + 1]\n"
+    "                 - 0.3f * a[y * w + x - 1] + 0.6f * a[y * w + x] - 0.9f * a[y * w + x + 1]\n"
+    "                 + 0.4f * a[(y + 1) * w + x - 1] + 0.7f * a[(y + 1) * w + x] + 0.1f * a[(y + 1) * w + x + 1];\n"
+    "}\n";
+
+TEST(the_scalar_remainder_is_not_unrolled)
+{
+  if (ct_target_simd_bits() < 256)
+    tl_skip("no AVX2 or AVX-512 in the target");
+  char *ir = NULL;
+  ASSERT_EQ(emit_opt(stencil_src, NULL, &ir), 0);
+  ASSERT_TRUE(epilogues(ir) > 0);
+  ASSERT_CONTAINS(ir, "llvm.loop.unroll.runtime.disable");
+  if (strstr(ir, ".prol"))
+    tl_fail(__FILE__, __LINE__, "a lane loop's scalar remainder was unrolled at run time (a .prol block)");
+  free(ir);
+}
