@@ -341,6 +341,8 @@ static aff analyze_shuffle(aff_ctx *x, LLVMValueRef v, unsigned depth)
  * (stride 0), the lane loop's vector of ids (stride 1).  Optimistic over
  * the cycle: the scalar phi is in the memo, with the stride of the first
  * constant incoming value (else 0), before the incoming values are. */
+static int depends_on(LLVMValueRef v, LLVMValueRef sel, unsigned depth);
+
 static aff analyze_phi(aff_ctx *x, LLVMValueRef v, unsigned depth)
 {
   LLVMBasicBlockRef bb = LLVMGetInstructionParent(v);
@@ -353,6 +355,7 @@ static aff analyze_phi(aff_ctx *x, LLVMValueRef v, unsigned depth)
     return unknown;
   }
   int64_t stride = 0;
+  int found = 0;
   for (unsigned k = 0; k < n; k++) {
     LLVMValueRef in = LLVMGetIncomingValue(v, k);
     aff c = LLVMIsAConstant(in) ? analyze_constant(in) : unknown;
@@ -368,17 +371,39 @@ static aff analyze_phi(aff_ctx *x, LLVMValueRef v, unsigned depth)
     }
     if (c.ok) {
       stride = c.stride;
+      found = 1;
       break;
+    }
+  }
+  /* A counter that starts at the lanes' own ids and steps by a uniform
+   * value (for (j = i; j < n; j += per) widened with masks): its stride is
+   * that of the start.  Only an incoming value that does not depend on the
+   * phi is asked (the phi reads as unknown meanwhile, through a phi that
+   * depends_on does not look through). */
+  LLVMValueRef guard = NULL;  /* the start's (a sign extension's no-wrap test), which the steps keep */
+  for (unsigned k = 0; k < n && !found; k++) {
+    LLVMValueRef in = LLVMGetIncomingValue(v, k);
+    if (LLVMIsAConstant(in) || depends_on(in, v, 0))
+      continue;
+    memo_put(x, v, unknown);
+    aff a = analyze(x, in, depth + 1);
+    /* A start that holds under a test: only as the one way into a loop
+     * whose other edge steps from the phi, so that the test, computed
+     * where the start is, comes before every use of the phi. */
+    if (a.ok && (!a.guard || (n == 2 && depends_on(LLVMGetIncomingValue(v, 1 - k), v, 0)))) {
+      stride = a.stride;
+      guard = a.guard;
+      found = 1;
     }
   }
   LLVMPositionBuilderBefore(x->b, LLVMGetFirstInstruction(bb));
   LLVMValueRef s = LLVMBuildPhi(x->b, LLVMGetElementType(LLVMTypeOf(v)), "lane0");
   unsigned mark = x->n;
-  memo_put(x, v, (aff){1, s, stride, NULL});
+  memo_put(x, v, (aff){1, s, stride, guard});
   int ok = 1;
   for (unsigned k = 0; k < n && ok; k++) {
     aff a = analyze(x, LLVMGetIncomingValue(v, k), depth + 1);
-    ok = a.ok && a.stride == stride && !a.guard;
+    ok = a.ok && a.stride == stride && (!a.guard || a.guard == guard);
     vals[k] = a.base;
     from[k] = LLVMGetIncomingBlock(v, k);
   }
@@ -395,7 +420,7 @@ static aff analyze_phi(aff_ctx *x, LLVMValueRef v, unsigned depth)
   LLVMAddIncoming(s, vals, from, n);
   free(vals);
   free(from);
-  return ok ? (aff){1, s, stride, NULL} : unknown;
+  return ok ? (aff){1, s, stride, guard} : unknown;
 }
 
 /* smax/smin/umax/umin(p, q) with q uniform: p itself on every lane where
