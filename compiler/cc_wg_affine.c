@@ -11,7 +11,7 @@
  *   stride = size   -> one vector load (or store).
  * The form follows add, sub, mul and shl by constants, trunc, splats,
  * constant vectors, getelementptr, selects on uniform conditions and phis
- * of uniform values (an inner loop's counter).  Sign and zero extensions and
+ * (an inner loop's counter; a counter from the lanes' ids by a uniform step).  Sign and zero extensions and
  * arithmetic shifts right of a non-uniform vector hold only if no lane
  * wraps: for those the access keeps the gather behind a test of the first
  * and last lanes (computed where the extension is, usually outside the
@@ -338,9 +338,11 @@ static aff analyze_shuffle(aff_ctx *x, LLVMValueRef v, unsigned depth)
 }
 
 /* A phi whose incoming values share a stride: an inner loop's counter
- * (stride 0), the lane loop's vector of ids (stride 1).  Optimistic over
- * the cycle: the scalar phi is in the memo, with the stride of the first
- * constant incoming value (else 0), before the incoming values are. */
+ * (stride 0), the lane loop's vector of ids (stride 1), a counter that
+ * starts at the ids and steps by a uniform value.  Optimistic over the
+ * cycle: the scalar phi is in the memo, with the stride of the first
+ * constant incoming value (else of its start, else 0), before the incoming
+ * values are. */
 static int depends_on(LLVMValueRef v, LLVMValueRef sel, unsigned depth);
 
 static aff analyze_phi(aff_ctx *x, LLVMValueRef v, unsigned depth)
