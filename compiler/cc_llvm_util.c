@@ -435,6 +435,12 @@ unsigned cc_attr_kind(const char *name)
   return LLVMGetEnumAttributeKindForName(name, strlen(name));
 }
 
+void cc_add_fn_attr(LLVMValueRef f, const char *name)
+{
+  LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(f));
+  LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c, cc_attr_kind(name), 0));
+}
+
 /* ---- vector loads and stores, element by element ---- */
 
 static int splittable_vector(LLVMTypeRef ty)

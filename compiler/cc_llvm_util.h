@@ -201,6 +201,8 @@ unsigned cc_dbg_loc_line(LLVMMetadataRef loc, unsigned *column, const char **fil
 
 /* The enum attribute kind id of name (e.g. "alwaysinline"). */
 unsigned cc_attr_kind(const char *name);
+/* Function attribute `name` (an enum attribute without a value) on f. */
+void cc_add_fn_attr(LLVMValueRef f, const char *name);
 
 /* Every metadata kind of instruction from but its debug location (tbaa,
  * access groups, ...) set on instruction to. */

@@ -34,6 +34,7 @@
  */
 #define _GNU_SOURCE
 #include "compiler/cc_internal.h"
+#include "compiler/cc_llvm_util.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -372,12 +373,6 @@ static void remove_enum_attr(LLVMValueRef f, const char *name)
   LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, kind);
 }
 
-static void add_enum_attr(LLVMValueRef f, const char *name)
-{
-  LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(f));
-  unsigned kind = LLVMGetEnumAttributeKindForName(name, strlen(name));
-  LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(ctx, kind, 0));
-}
 
 static int is_spir_kernel(LLVMValueRef f)
 {
@@ -473,7 +468,7 @@ int cc_prepare(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err)
       LLVMSetVisibility(f, LLVMDefaultVisibility);
     }
     if (!kernel || is_called(f))
-      add_enum_attr(f, "alwaysinline");
+      cc_add_fn_attr(f, "alwaysinline");
   }
 
   LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();

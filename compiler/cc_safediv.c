@@ -125,7 +125,7 @@ static LLVMValueRef new_helper(LLVMModuleRef m, const char *name, LLVMTypeRef ft
   LLVMSetLinkage(f, LLVMInternalLinkage);
   static const char *const attrs[] = {"speculatable", "nounwind", "willreturn", "noinline", "nofree", "nosync"};
   for (size_t k = 0; k < sizeof(attrs) / sizeof(attrs[0]); k++)
-    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c, cc_attr_kind(attrs[k]), 0));
+    cc_add_fn_attr(f, attrs[k]);
   LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c, cc_attr_kind("memory"), 0));
   return f;
 }

@@ -221,7 +221,6 @@ typedef struct wg_gen {
    * which each work-item's call of the body takes its buffer arguments as
    * noalias (wg_build_lane_loops); NULL: one call, as for every other body. */
   LLVMValueRef disjoint;
-  unsigned kind_noalias_attr;
   int img_plain;  /* copies of narrow texels: the access rewrite (cc_wg_affine.c) */
   int img_busy;
   uint64_t img_states;  /* bit s: the lane loop of state s has copies */
@@ -313,7 +312,6 @@ int wg_predicate_sub_groups(wg_gen *g, char **err);
 /* A field of *ctxp (never written while a work-group runs): an invariant load. */
 LLVMValueRef wg_ctx_load(wg_gen *g, LLVMValueRef ctxp, size_t off, LLVMTypeRef ty, const char *name);
 LLVMValueRef wg_ctx_dim(wg_gen *g, size_t field, unsigned d, const char *name);
-void wg_add_fn_attr(wg_gen *g, LLVMValueRef fn, const char *name);
 void wg_add_string_attr(wg_gen *g, LLVMValueRef fn, const char *k, const char *v);
 /* The kernel's blocks move into g->body (its parameters, then enum
  * wg_body_param's); g->wg declared; the kernel deleted. */

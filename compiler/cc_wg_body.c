@@ -67,11 +67,6 @@ static void copy_attrs(LLVMValueRef from, LLVMValueRef to, unsigned idx, int (*k
   free(a);
 }
 
-void wg_add_fn_attr(wg_gen *g, LLVMValueRef fn, const char *name)
-{
-  LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(g->c, cc_attr_kind(name), 0));
-}
-
 static void add_param_attr(wg_gen *g, LLVMValueRef fn, unsigned param, const char *name)
 {
   LLVMAddAttributeAtIndex(fn, param + 1, LLVMCreateEnumAttribute(g->c, cc_attr_kind(name), 0));
@@ -147,9 +142,9 @@ int wg_make_body(wg_gen *g, LLVMValueRef kernel, char **err)
   LLVMSetLinkage(g->body, LLVMInternalLinkage);
   copy_attrs(kernel, g->body, LLVMAttributeFunctionIndex, keep_fn_attr);
   copy_attrs(kernel, g->wg, LLVMAttributeFunctionIndex, keep_fn_attr);
-  wg_add_fn_attr(g, g->body, "alwaysinline");
-  wg_add_fn_attr(g, g->body, "nounwind");
-  wg_add_fn_attr(g, g->wg, "nounwind");
+  cc_add_fn_attr(g->body, "alwaysinline");
+  cc_add_fn_attr(g->body, "nounwind");
+  cc_add_fn_attr(g->wg, "nounwind");
   if (g->dev && g->dev->simd_bits) {
     char w[16];
     snprintf(w, sizeof(w), "%u", g->dev->simd_bits);

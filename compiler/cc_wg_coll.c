@@ -66,7 +66,7 @@ static LLVMValueRef helper_decl(wg_gen *g, const char *name, unsigned nptr)
   LLVMTypeRef p[3] = {generic_ptr(g), generic_ptr(g), g->t_i64};
   p[nptr] = g->t_i64;
   f = LLVMAddFunction(g->m, name, LLVMFunctionType(g->t_void, p, nptr + 1, 0));
-  wg_add_fn_attr(g, f, "nounwind");
+  cc_add_fn_attr(f, "nounwind");
   return f;
 }
 

@@ -498,12 +498,6 @@ static LLVMValueRef img_fn_named(LLVMModuleRef m, const char *prefix, LLVMValueR
   return LLVMGetNamedFunction(m, name);
 }
 
-static void img_fn_attr(LLVMValueRef f, const char *name)
-{
-  LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
-                          LLVMCreateEnumAttribute(LLVMGetModuleContext(LLVMGetGlobalParent(f)), cc_attr_kind(name), 0));
-}
-
 /* A new internal function of fk's result and calling convention; its
  * return and first np parameters get fk's attributes. */
 static LLVMValueRef img_fn_new(LLVMModuleRef m, LLVMValueRef fk, const char *name, LLVMTypeRef *pt, unsigned n,
@@ -522,7 +516,7 @@ static LLVMValueRef img_fn_new(LLVMModuleRef m, LLVMValueRef fk, const char *nam
     for (unsigned a = 0; a < na; a++)
       LLVMAddAttributeAtIndex(f, idx, at[a]);
   }
-  img_fn_attr(f, "nounwind");
+  cc_add_fn_attr(f, "nounwind");
   return f;
 }
 
@@ -554,7 +548,7 @@ static LLVMValueRef imgg_fn(LLVMModuleRef m, LLVMValueRef fk)
   if (f || !name[0])
     return f;
   f = img_fn_new(m, fk, name, pt, np, np);
-  img_fn_attr(f, "noinline");
+  cc_add_fn_attr(f, "noinline");
   LLVMContextRef c = LLVMGetModuleContext(m);
   LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
   LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(c, f, "entry"));
@@ -581,7 +575,7 @@ static LLVMValueRef imgd_fn(wg_gen *g, LLVMValueRef fk, int inline_general)
   for (unsigned v = 0; v <= WG_IMG_COPIES; v++)
     pt[np + v] = g->t_i32;
   f = img_fn_new(g->m, fk, name, pt, np + 1 + WG_IMG_COPIES, np);
-  img_fn_attr(f, "alwaysinline");
+  cc_add_fn_attr(f, "alwaysinline");
   LLVMBuilderRef b = LLVMCreateBuilderInContext(g->c);
   LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(g->c, f, "entry");
   LLVMBasicBlockRef general = LLVMAppendBasicBlockInContext(g->c, f, "general");

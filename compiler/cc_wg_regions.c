@@ -406,9 +406,11 @@ typedef struct wg_region {
  * the loop vectorizer's interleave groups), runs one work-item at a time
  * (llvm.loop.vectorize.enable false: left to its cost model, the loop
  * vectorizer still chose gathers and scatters of 8 lanes).  The bench's
- * "rmw row loop": 13.3 ms before against PoCL's 2.4, 2.1 ms after (the
- * SLP vectorizer leaves the row scalar, its loads and stores interleaved
- * through pointers that may alias; the row is memory-bound anyway).  The
+ * "rmw row loop": 13.3 ms before against PoCL's 2.4, 2.1 ms after.  The
+ * row itself is vector code where the launch's buffers are disjoint
+ * (LANECL_WG_DISJOINT, cc_wg_state.c: 1.06 ms); else the SLP vectorizer
+ * leaves it scalar, its loads and stores interleaved through pointers that
+ * may alias.  The
  * same row in a loop of a uniform trip count (`j < n`: the outer-loop path
  * made it strided gathers and scatters per iteration) counts as a row when
  * a store's offset is a uniform value that is not a constant and the rows

@@ -428,8 +428,8 @@ static void finish_loop(wg_gen *g, sg_loop *lp)
   LLVMValueRef f = LLVMGetNamedFunction(g->m, name);
   if (!f) {
     f = LLVMAddFunction(g->m, name, fty);
-    wg_add_fn_attr(g, f, "convergent");
-    wg_add_fn_attr(g, f, "nounwind");
+    cc_add_fn_attr(f, "convergent");
+    cc_add_fn_attr(f, "nounwind");
   }
   LLVMValueRef any = LLVMBuildCall2(g->b, fty, f, &iv, 1, "sg.any");
   LLVMValueRef c = LLVMBuildICmp(g->b, LLVMIntNE, any, wg_c32(g, 0), "");
@@ -451,8 +451,8 @@ static LLVMValueRef sg_call(wg_gen *g, const char *ident, const char *params, LL
   LLVMValueRef f = LLVMGetNamedFunction(g->m, name);
   if (!f) {
     f = LLVMAddFunction(g->m, name, fty);
-    wg_add_fn_attr(g, f, "convergent");
-    wg_add_fn_attr(g, f, "nounwind");
+    cc_add_fn_attr(f, "convergent");
+    cc_add_fn_attr(f, "nounwind");
   }
   return LLVMBuildCall2(g->b, fty, f, args, nargs, "");
 }

@@ -134,7 +134,7 @@ LLVMValueRef wg_build_lane_loops(wg_gen *g, const LLVMValueRef *args, const wg_l
       if (k == 0)
         for (unsigned i = 0; i < n; i++)
           if (buffer_param(g, i))
-            LLVMAddCallSiteAttribute(rv[k], i + 1, LLVMCreateEnumAttribute(g->c, g->kind_noalias_attr, 0));
+            LLVMAddCallSiteAttribute(rv[k], i + 1, LLVMCreateEnumAttribute(g->c, cc_attr_kind("noalias"), 0));
       LLVMBuildBr(g->b, latch);
     }
     LLVMPositionBuilderAtEnd(g->b, latch);
@@ -469,7 +469,6 @@ int wg_build_wg_function(wg_gen *g, const int *vec_state)
     LLVMValueRef flags = wg_ctx_load(g, ctxp, offsetof(lanecl_wg_ctx, flags), g->t_i32, "flags");
     LLVMValueRef bit = LLVMBuildAnd(g->b, flags, wg_c32(g, LANECL_WG_DISJOINT), "");
     g->disjoint = LLVMBuildICmp(g->b, LLVMIntNE, bit, wg_c32(g, 0), "disjoint");
-    g->kind_noalias_attr = LLVMGetEnumAttributeKindForName("noalias", 7);
   }
   argv[n + WG_P_UVAL] = LLVMConstNull(g->t_ptr);
   if (g->uval_bytes) {

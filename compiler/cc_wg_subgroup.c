@@ -255,8 +255,8 @@ static LLVMValueRef xchg_scalar(wg_gen *g, LLVMValueRef x, LLVMValueRef rel)
   LLVMTypeRef fty = LLVMFunctionType(g->t_ptr, &ty, 1, 0);
   if (!f) {
     f = LLVMAddFunction(g->m, name, fty);
-    wg_add_fn_attr(g, f, "convergent");
-    wg_add_fn_attr(g, f, "nounwind");
+    cc_add_fn_attr(f, "convergent");
+    cc_add_fn_attr(f, "nounwind");
   }
   LLVMValueRef own = LLVMBuildCall2(g->b, fty, f, &x, 1, "sg.own");
   LLVMValueRef off = LLVMBuildMul(g->b, rel, wg_c64(g, bits / 8), "");
@@ -361,8 +361,8 @@ static int promote_narrow(wg_gen *g, LLVMValueRef call, const wg_mangled *mg)
   LLVMValueRef f = LLVMGetNamedFunction(g->m, name);
   if (!f) {
     f = LLVMAddFunction(g->m, name, fty);
-    wg_add_fn_attr(g, f, "convergent");
-    wg_add_fn_attr(g, f, "nounwind");
+    cc_add_fn_attr(f, "convergent");
+    cc_add_fn_attr(f, "nounwind");
   }
   LLVMValueRef r = LLVMBuildCall2(g->b, fty, f, args, nargs, "");
   LLVMTypeRef nt = LLVMTypeOf(call);

@@ -44,10 +44,10 @@ static LLVMValueRef tls_getter(wg_gen *g, LLVMValueRef gv)
     return f;
   f = LLVMAddFunction(g->m, name, LLVMFunctionType(LLVMTypeOf(gv), NULL, 0, 0));
   LLVMSetLinkage(f, LLVMInternalLinkage);
-  wg_add_fn_attr(g, f, "noinline");
-  wg_add_fn_attr(g, f, "nounwind");
-  wg_add_fn_attr(g, f, "willreturn");
-  wg_add_fn_attr(g, f, "memory"); /* memory(none) */
+  cc_add_fn_attr(f, "noinline");
+  cc_add_fn_attr(f, "nounwind");
+  cc_add_fn_attr(f, "willreturn");
+  cc_add_fn_attr(f, "memory"); /* memory(none) */
   /* Through the intrinsic, not `ret @gv`: a constant return value would be
    * propagated back into the callers. */
   LLVMTypeRef pty = LLVMTypeOf(gv);
