@@ -55,20 +55,6 @@ TEST(covariance_keeps_its_sum_in_a_register_and_is_widened)
   ASSERT_CONTAINS(k->report, "trip count per work-item, lane loop vectorized (masked");
 }
 
-/* The blocks of the optimized IR whose label starts with "lanes.guarded"
- * (the inner loops whose accesses cc_wg_affine.c made plain, behind their
- * no-wrap test): how many there are, and how many hold a gather. */
-__attribute__((noinline)) static void guarded_blocks(const char *ir, unsigned *blocks, unsigned *with_gathers)
-{
-  *blocks = *with_gathers = 0;
-  for (const char *at = strstr(ir, "\nlanes.guarded"); at; at = strstr(at + 1, "\nlanes.guarded")) {
-    const char *end = strstr(at + 1, "\n\n");
-    const char *g = strstr(at, "masked.gather");
-    (*blocks)++;
-    *with_gathers += g && (!end || g < end);
-  }
-}
-
 /* The covariance's inner loop reads data[i * m + j2], where j2 starts at the
  * work-item's id and steps by 1: consecutive across the lanes, so a vector
  * load in the loop's fast copy, as data[i * m + j1] is (it was a gather:
@@ -78,23 +64,11 @@ TEST(covariance_reads_the_moving_column_as_vectors)
 {
   if (lanes() < 4)
     tl_skip("no vector lanes on this target");
-  char *ir = NULL;
-  cc_blob out;
-  char *log = NULL;
-  ASSERT_EQ(ct_api()->build(ct_dev(), src, levels[0], &out, &log), CC_OK);
-  free(log);
-  ASSERT_EQ(ct_api()->disassemble(ct_dev(), &out, 2, &ir), CC_OK);
-  cc_blob_free(&out);
-  const char *covar = strstr(ir, "define void @" LANECL_WG_PREFIX "covar(");
-  ASSERT_TRUE(covar != NULL);
-  const char *end = strstr(covar, "\n}\n");
-  ASSERT_TRUE(end != NULL);
-  char *body = strndup(covar, (size_t)(end - covar) + 2);
-  ASSERT_TRUE(body != NULL);
-  unsigned blocks, with_gathers;
-  guarded_blocks(body, &blocks, &with_gathers);
-  free(body);
+  char *ir = optimized_ir(src);
+  /* the inner loops whose accesses cc_wg_affine.c made plain, behind their no-wrap test */
+  unsigned blocks, plain = blocks_without_gathers(ir, LANECL_WG_PREFIX "covar", "lanes.guarded", "load", 0, &blocks);
   free(ir);
+  unsigned with_gathers = blocks - plain;
   if (!blocks || with_gathers)
     tl_fail(__FILE__, __LINE__, "covar: %u fast inner loops, %u of them with a gather", blocks, with_gathers);
 }

@@ -32,44 +32,6 @@ static const char src[] =
     "    for (int k = 0; k < ni; k++)\n"
     "      c[i * nj + j] += alpha * a[i * ni + k] * b[j * ni + k] + alpha * b[i * ni + k] * a[j * ni + k]; } }\n";
 
-/* Occurrences of s in text[0..len). */
-static unsigned count_in(const char *text, size_t len, const char *s)
-{
-  unsigned n = 0;
-  size_t sl = strlen(s);
-  for (size_t k = 0; k + sl <= len; k++)
-    n += !strncmp(text + k, s, sl);
-  return n;
-}
-
-/* The blocks of fn whose label starts with `label`: how many have no gather
- * and at least `loads` occurrences of `load`. */
-static unsigned blocks_without_gathers(const char *ir, const char *fn, const char *label, const char *load,
-                                       unsigned loads, unsigned *seen)
-{
-  char def[160], lab[64];
-  snprintf(def, sizeof(def), "define void @%s(", fn);
-  const char *body = strstr(ir, def);
-  if (!body)
-    tl_fail(__FILE__, __LINE__, "no %s in the IR", fn);
-  const char *end = strstr(body, "\n}\n");
-  if (!end)
-    end = body + strlen(body);
-  snprintf(lab, sizeof(lab), "\n%s", label);
-  unsigned good = 0;
-  *seen = 0;
-  for (const char *p = strstr(body, lab); p && p < end; p = strstr(p + 1, lab)) {
-    const char *next = strstr(p + 1, "\n\n");
-    if (!next || next > end)
-      next = end;
-    size_t len = (size_t)(next - p);
-    (*seen)++;
-    if (!count_in(p, len, "llvm.masked.gather") && count_in(p, len, load) >= loads)
-      good++;
-  }
-  return good;
-}
-
 TEST(row_dot_product_reads_rows_without_gathers)
 {
   unsigned W = lanes();
@@ -353,29 +315,15 @@ static const char disjoint_src[] =
     "kernel void one_buffer(global float *w)\n"
     "{ size_t i = get_global_id(0); for (int j = 0; j < 16; j++) w[i * 17 + j + 1] = w[i * 17 + j] + 1.0f; }\n";
 
-/* In the optimized IR of kernel `name`: the uses of the disjoint flag, the
- * accesses with alias scopes and the vector stores. */
-__attribute__((noinline)) static void disjoint_counts(const char *ir, const char *name, unsigned *flag, unsigned *scoped, unsigned *vstores)
-{
-  char def[96];
-  snprintf(def, sizeof(def), "define void @" LANECL_WG_PREFIX "%s(", name);
-  const char *at = strstr(ir, def);
-  if (!at)
-    tl_fail(__FILE__, __LINE__, "no %s in the IR", def);
-  const char *end = strstr(at, "\n}\n");
-  size_t len = end ? (size_t)(end - at) : strlen(at);
-  *flag = count_in(at, len, "%disjoint");
-  *scoped = count_in(at, len, "!alias.scope");
-  *vstores = count_in(at, len, "store <");
-}
-
 TEST(rows_of_their_own_move_as_vectors_when_the_buffers_are_disjoint)
 {
   char *ir = optimized_ir(disjoint_src);
   static const char *const names[] = {"own16", "chain", "one_buffer"};
   for (unsigned k = 0; k < 3; k++) {
-    unsigned flag, scoped, vstores;
-    disjoint_counts(ir, names[k], &flag, &scoped, &vstores);
+    char fn[64];
+    snprintf(fn, sizeof(fn), LANECL_WG_PREFIX "%s", names[k]);
+    unsigned flag = count_in_function(ir, fn, "%disjoint"), scoped = count_in_function(ir, fn, "!alias.scope"),
+             vstores = count_in_function(ir, fn, "store <");
     if (k < 2 && (!flag || !scoped || (lanes() > 1 && !vstores))) /* two buffers: a scoped call, vectors */
       tl_fail(__FILE__, __LINE__, "%s: %u uses of the disjoint flag, %u scoped accesses, %u vector stores", names[k],
               flag, scoped, vstores);

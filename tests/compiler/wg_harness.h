@@ -149,6 +149,16 @@ static inline char *optimized_ir(const char *src)
   return optimized_ir_for(ct_dev(), src);
 }
 
+/* Occurrences of s in text[0..len). */
+__attribute__((unused)) static unsigned count_in(const char *text, size_t len, const char *s)
+{
+  unsigned n = 0;
+  size_t sl = strlen(s);
+  for (size_t k = 0; k + sl <= len; k++)
+    n += !strncmp(text + k, s, sl);
+  return n;
+}
+
 /* Occurrences of name in the text of function fn of the IR (not inlined:
  * GCC 12 then warns of a dangling pointer into ir that is not there). */
 __attribute__((noinline, unused)) static unsigned count_in_function(const char *ir, const char *fn, const char *name)
@@ -159,10 +169,35 @@ __attribute__((noinline, unused)) static unsigned count_in_function(const char *
   if (!body)
     tl_fail(__FILE__, __LINE__, "no %s in the IR", fn);
   size_t len = strstr(body, "\n}\n") ? (size_t)(strstr(body, "\n}\n") - body) : strlen(body);
-  unsigned n = 0;
-  for (size_t k = 0; k + strlen(name) <= len; k++)
-    n += !strncmp(body + k, name, strlen(name));
-  return n;
+  return count_in(body, len, name);
+}
+
+/* The blocks of fn whose label starts with `label`: how many have no gather
+ * and at least `loads` occurrences of `load`. */
+__attribute__((noinline, unused)) static unsigned blocks_without_gathers(const char *ir, const char *fn, const char *label, const char *load,
+                                       unsigned loads, unsigned *seen)
+{
+  char def[160], lab[64];
+  snprintf(def, sizeof(def), "define void @%s(", fn);
+  const char *body = strstr(ir, def);
+  if (!body)
+    tl_fail(__FILE__, __LINE__, "no %s in the IR", fn);
+  const char *end = strstr(body, "\n}\n");
+  if (!end)
+    end = body + strlen(body);
+  snprintf(lab, sizeof(lab), "\n%s", label);
+  unsigned good = 0;
+  *seen = 0;
+  for (const char *p = strstr(body, lab); p && p < end; p = strstr(p + 1, lab)) {
+    const char *next = strstr(p + 1, "\n\n");
+    if (!next || next > end)
+      next = end;
+    size_t len = (size_t)(next - p);
+    (*seen)++;
+    if (!count_in(p, len, "llvm.masked.gather") && count_in(p, len, load) >= loads)
+      good++;
+  }
+  return good;
 }
 
 #endif
