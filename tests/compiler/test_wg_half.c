@@ -2,7 +2,9 @@
  *  - a lane loop that computes in half, on a target without native half
  *    arithmetic (no AVX512-FP16), is vectorized at the width of 32-bit
  *    lanes (compiler/cc_widthcap.c): the loop vectorizer's own choice,
- *    twice that, never ran its vector body for a local size of 16;
+ *    twice that, never ran its vector body for a local size of 16; nor
+ *    interleaved (the body of a small loop, 4W work-items, ran none of a
+ *    16-wide row: the fixed width leaves no W/2-lane epilogue);
  *  - x86 has no gather or scatter of 16-bit elements: the vectorizer's
  *    scalarized loads (the stencil's clamped in[...]) and its chains of
  *    one-lane blocks under a mask (the halo stores) are written back as
