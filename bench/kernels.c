@@ -105,7 +105,8 @@ static double stream_native(long kind, double scale)
  * Stores that must not stream (issue 13): a read-modify-write of rows at a
  * stride, a read-modify-write in place, a strided store, and a pure write of
  * rows at a stride (partial lines).  param: 0 rows +=, 1 a[i] += b[i],
- * 2 out[i*2] =, 3 rows =, 4 rows += with the row a loop of one work-item.
+ * 2 out[i*2] =, 3 rows =, 4 rows += with the row a loop of one work-item,
+ * 5 out[i] = in[i*2] (a strided read: downsampling).
  * Rows: ROW_W floats every ROW_PITCH over 64 MB, a 2D launch of ROW_W x
  * rows (param 4: a 1D launch of rows).  The read-modify-writes accumulate: the
  * check counts the runs (small integers: exact in float).
@@ -122,8 +123,10 @@ static const char rmw_src[] =
   "__kernel void rows_set(__global float *w, __global const float *b)"
   "{ size_t j = get_global_id(0), i = get_global_id(1); w[i * 17 + j] = b[j] + (float)i; }\n"
   "__kernel void row_loop(__global float *w, __global const float *b)"
-  "{ size_t i = get_global_id(0); for (int j = 0; j < 16; j++) w[i * 17 + j] += b[j]; }\n";
-static const char *rmw_names[] = {"rows_rmw", "inc", "stride2", "rows_set", "row_loop"};
+  "{ size_t i = get_global_id(0); for (int j = 0; j < 16; j++) w[i * 17 + j] += b[j]; }\n"
+  "__kernel void down2(__global float *w, __global const float *b)"
+  "{ size_t i = get_global_id(0); w[i] = b[i * 2] * 3.0f; }\n";
+static const char *rmw_names[] = {"rows_rmw", "inc", "stride2", "rows_set", "row_loop", "down2"};
 
 typedef struct {
   long kind;
@@ -151,6 +154,11 @@ static void *rmw_setup(bench_env *e, long kind)
     s->global[0] = big / ROW_PITCH;
     s->n = s->global[0] * ROW_PITCH;
     s->nb = ROW_W;
+  } else if (kind == 5) {
+    s->dim = 1;
+    s->global[0] = big / 2;
+    s->n = big / 2;
+    s->nb = big;
   } else {
     s->dim = 1;
     s->global[0] = kind == 2 ? big / 2 : big;
@@ -194,6 +202,8 @@ static int rmw_verify(bench_env *e, void *p)
       want = s->b[i / 2] * 3.0f;
     else if (s->kind == 3 && j < ROW_W)
       want = s->b[j] + (float)r;
+    else if (s->kind == 5)
+      want = s->b[i * 2] * 3.0f;
     if (s->out[i] != want)
       return 0;
   }
@@ -217,8 +227,10 @@ static void rmw_teardown(bench_env *e, void *p)
 static double rmw_native(long kind, double scale)
 {
   size_t n = (size_t)(NBIG * scale);
+  /* kind 5 reads every other float of n (whole lines: n * 4 bytes) and writes n / 2 */
   double bytes = kind == 0 || kind == 4 ? n * 4.0 * ROW_W / ROW_PITCH : kind == 1 ? n * 4.0 * 1.5 : kind == 2 ? n * 4.0 * 0.75
-                                                                                                : n * 4.0 * ROW_W / ROW_PITCH / 2;
+                 : kind == 5 ? n * 4.0 * 0.75
+                             : n * 4.0 * ROW_W / ROW_PITCH / 2;
   return bench_memcpy_time((size_t)bytes);
 }
 
@@ -1057,6 +1069,7 @@ const bench_def bench_kernels_defs[] = {
   {"rmw a[i] += b[i] 16M float", rmw_setup, rmw_run, rmw_verify, rmw_teardown, rmw_native, 1},
   {"strided out[i*2] = 8M float", rmw_setup, rmw_run, rmw_verify, rmw_teardown, rmw_native, 2},
   {"strided rows w[i*17+j] = 64MB", rmw_setup, rmw_run, rmw_verify, rmw_teardown, rmw_native, 3},
+  {"strided read out[i] = in[i*2] 8M float", rmw_setup, rmw_run, rmw_verify, rmw_teardown, rmw_native, 5},
   {"reduce local-mem tree 16M", reduce_setup, reduce_run, reduce_verify, reduce_teardown, reduce_native, 0},
   {"scan local-mem Blelloch 16M (L=256)", bench_blelloch_setup, bench_blelloch_run, bench_blelloch_verify,
    bench_blelloch_teardown, bench_copy_native, 256},

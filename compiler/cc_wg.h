@@ -482,6 +482,9 @@ unsigned wg_plain_accesses(LLVMValueRef fn);
  * scalar load when a lane is on, and a broadcast (after O3).  Returns how
  * many. */
 unsigned wg_uniform_gathers(LLVMValueRef fn);
+/* Gathers and scatters whose lanes are 2 to 4 elements apart become masked
+ * loads or stores of the span and shuffles (after O3).  Returns how many. */
+unsigned wg_strided_accesses(LLVMValueRef fn);
 
 /* cc_wg_accum.c */
 /* Before masked widening of the lane loop whose branch is lane_br: each

@@ -38,6 +38,7 @@ typedef struct aff_ctx {
   LLVMContextRef c;
   LLVMTargetDataRef td;
   LLVMBuilderRef b;
+  int strided;      /* wg_strided_accesses: only strides of 2 to 4 elements */
   cc_ptrmap memo;   /* value -> 1 + index in the entries */
   aff *ent;
   LLVMValueRef *key;
@@ -545,6 +546,93 @@ static int all_true(LLVMValueRef mask)
          LLVMConstIntGetZExtValue(a.base) == 1;
 }
 
+/* ---- strides of a few elements ----
+ * Lane k at base + k * s elements, s in 2..4 (a downsampling read
+ * in[2 * i], a store to every other element): the loop vectorizer makes a
+ * gather or scatter of it (a group of one access is not an interleave
+ * group).  The s * W elements from base are s vectors; chunk j holds the
+ * lanes k with s * k in [j W, (j + 1) W), at s * k - j W.  A gather becomes s
+ * masked loads of the chunks (only the lanes' elements on: no other byte is
+ * read, none faults) and a shuffle; a scatter becomes s shuffles and masked
+ * stores (no other byte is written).  Lanes that are off read or write
+ * nothing, as in the gather or scatter. */
+
+#define STRIDE_MAX 4
+
+/* s when stride (bytes) is s elements of esize bytes, s in 2..STRIDE_MAX; else 0. */
+static unsigned small_stride(int64_t stride, int64_t esize)
+{
+  if (esize <= 0 || stride % esize)
+    return 0;
+  int64_t s = stride / esize;
+  return s >= 2 && s <= STRIDE_MAX ? (unsigned)s : 0;
+}
+
+/* The mask of chunk j: element p on when p + j W = s k and lane k of m is. */
+static LLVMValueRef chunk_mask(aff_ctx *x, LLVMValueRef m, unsigned W, unsigned s, unsigned j)
+{
+  LLVMTypeRef i32 = LLVMInt32TypeInContext(x->c);
+  LLVMValueRef idx[64];
+  for (unsigned p = 0; p < W; p++) {
+    unsigned e = p + j * W;
+    idx[p] = LLVMConstInt(i32, e % s ? W : e / s, 0); /* W: lane 0 of the all-false vector */
+  }
+  return LLVMBuildShuffleVector(x->b, m, LLVMConstNull(LLVMTypeOf(m)), LLVMConstVector(idx, W), "lanes.chunk.mask");
+}
+
+static LLVMValueRef strided_access(aff_ctx *x, LLVMValueRef call, int is_gather, const aff *a, unsigned W,
+                                   unsigned s)
+{
+  LLVMValueRef data = is_gather ? call : LLVMGetOperand(call, 0);
+  LLVMTypeRef vt = LLVMTypeOf(data), et = LLVMGetElementType(vt);
+  int64_t esize = (int64_t)LLVMABISizeOfType(x->td, et);
+  LLVMTypeRef i8 = LLVMInt8TypeInContext(x->c), i32 = LLVMInt32TypeInContext(x->c),
+              i64 = LLVMInt64TypeInContext(x->c);
+  LLVMValueRef mask = LLVMGetOperand(call, is_gather ? 2 : 3);
+  LLVMValueRef al32 = LLVMConstInt(i32, access_align(call, is_gather), 0);
+  LLVMTypeRef ot[2] = {vt, LLVMTypeOf(a->base)};
+  LLVMValueRef chunk[STRIDE_MAX] = {0}, idx[4 * 64], r = NULL;
+  for (unsigned j = 0; j < s; j++) {
+    LLVMValueRef off = LLVMConstInt(i64, (unsigned long long)(j * W * esize), 0);
+    LLVMValueRef ptr = j ? LLVMBuildInBoundsGEP2(x->b, i8, a->base, &off, 1, "lanes.chunk") : a->base;
+    LLVMValueRef cm = chunk_mask(x, mask, W, s, j);
+    if (is_gather) {
+      LLVMValueRef args[4] = {ptr, al32, cm, LLVMGetUndef(vt)};
+      chunk[j] = cc_build_intrinsic(x->b, x->m, "llvm.masked.load", ot, 2, args, 4, "lanes.chunk");
+      cc_copy_metadata(call, chunk[j]);
+    } else {
+      /* element p of chunk j: lane (p + j W) / s where that divides */
+      for (unsigned p = 0; p < W; p++) {
+        unsigned e = p + j * W;
+        idx[p] = e % s ? LLVMGetUndef(i32) : LLVMConstInt(i32, e / s, 0);
+      }
+      LLVMValueRef v = LLVMBuildShuffleVector(x->b, data, LLVMGetUndef(vt), LLVMConstVector(idx, W), "lanes.chunk");
+      LLVMValueRef args[4] = {v, ptr, al32, cm};
+      r = cc_build_intrinsic(x->b, x->m, "llvm.masked.store", ot, 2, args, 4, "");
+      cc_copy_metadata(call, r);
+    }
+  }
+  if (!is_gather)
+    return r;
+  /* lane k: element s k of the chunks side by side (s = 2: chunks 0 and 1;
+   * s = 3, 4: those and chunks 2 and 3, the missing fourth undefined) */
+  for (unsigned p = 0; p < 4 * W; p++)
+    idx[p] = LLVMConstInt(i32, p, 0);
+  LLVMValueRef cat = LLVMBuildShuffleVector(x->b, chunk[0], chunk[1], LLVMConstVector(idx, 2 * W), "");
+  if (s > 2) {
+    LLVMValueRef hi = LLVMBuildShuffleVector(x->b, chunk[2], s > 3 ? chunk[3] : LLVMGetUndef(vt),
+                                             LLVMConstVector(idx, 2 * W), "");
+    cat = LLVMBuildShuffleVector(x->b, cat, hi, LLVMConstVector(idx, 4 * W), "");
+  }
+  for (unsigned k = 0; k < W; k++)
+    idx[k] = LLVMConstInt(i32, s * k, 0);
+  LLVMValueRef v = LLVMBuildShuffleVector(x->b, cat, LLVMGetUndef(LLVMTypeOf(cat)), LLVMConstVector(idx, W), "lanes");
+  LLVMValueRef pass = LLVMGetOperand(call, 3);
+  if (all_true(mask) || LLVMIsUndef(pass) || LLVMIsPoison(pass))
+    return v;
+  return LLVMBuildSelect(x->b, mask, v, pass, "lanes");
+}
+
 /* The plain access for call (a gather or scatter whose addresses are a),
  * at the builder; NULL (nothing built) when there is none. */
 static LLVMValueRef plain_access(aff_ctx *x, LLVMValueRef call, int is_gather, const aff *a, unsigned W)
@@ -559,6 +647,8 @@ static LLVMValueRef plain_access(aff_ctx *x, LLVMValueRef call, int is_gather, c
     like_access(call, r, align);
     return cc_build_splat(x->b, r, W, "bcast");
   }
+  if (x->strided) /* access_form checked the stride, the lanes and the type */
+    return strided_access(x, call, is_gather, a, W, small_stride(a->stride, esize));
   if (a->stride != esize)
     return NULL;
   /* An element narrower than its memory (i1 in a byte): a vector of it is
@@ -886,7 +976,11 @@ static aff access_form(aff_ctx *x, LLVMValueRef call, int is_gather, int *plain)
   aff a = analyze(x, ptrs, 0);
   LLVMTypeRef et = LLVMGetElementType(LLVMTypeOf(is_gather ? call : LLVMGetOperand(call, 0)));
   int64_t esize = (int64_t)LLVMABISizeOfType(x->td, et);
-  *plain = a.ok && (a.stride == esize || (all_true(mask) && is_gather && a.stride == 0));
+  if (x->strided) /* (strided_access builds for up to 64 lanes) */
+    *plain = a.ok && small_stride(a.stride, esize) && vec_elems(ptrs) <= 64 &&
+             !(LLVMGetTypeKind(et) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(et) != 8 * esize);
+  else
+    *plain = a.ok && (a.stride == esize || (all_true(mask) && is_gather && a.stride == 0));
   return a;
 }
 
@@ -905,6 +999,8 @@ static int rewrite(aff_ctx *x, LLVMValueRef call, int is_gather, const LLVMValue
   for (unsigned k = 0; k < nassumed && a.guard; k++)
     if (a.guard == assumed[k])
       a.guard = NULL;
+  if (x->strided && !plain)
+    return 0;
   if (!is_gather && a.ok && a.stride == 0 && !a.guard)
     return one_address_scatter(x, call, a.base, W, full);
   if (!plain) {
@@ -946,7 +1042,7 @@ static int rewrite(aff_ctx *x, LLVMValueRef call, int is_gather, const LLVMValue
     LLVMAddIncoming(phi, vals, from, 2);
   }
   /* Where the test fails (a clamp bites), a sparse access still beats the gather. */
-  if (!full && W >= 4 && mask_bound(x, mask, W, 0) * 4 <= W)
+  if (!x->strided && !full && W >= 4 && mask_bound(x, mask, W, 0) * 4 <= W)
     (void)sparse_access(x, call, is_gather, W);
   return 1;
 }
@@ -1759,6 +1855,45 @@ unsigned wg_uniform_gathers(LLVMValueRef fn)
       done += (unsigned)one_address_gather(&x, calls[k], splat_of(LLVMGetOperand(calls[k], 0)), W);
   }
   LLVMDisposeBuilder(x.b);
+  free(calls);
+  return done;
+}
+
+/* After O3, on every work-group function (cc_wg_late_shuffles): the
+ * gathers and scatters of s = 2 to 4 elements' stride as masked loads or
+ * stores and shuffles (see "strides of a few elements" above). */
+unsigned wg_strided_accesses(LLVMValueRef fn)
+{
+  unsigned ninst = 0, ncalls = 0, cap = 0, done = 0;
+  LLVMValueRef *calls = NULL;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      ninst++;
+      if ((is_gather_call(i) || is_scatter_call(i)) && cc_values_push(&calls, &ncalls, &cap, i)) {
+        free(calls);
+        return 0;
+      }
+    }
+  if (!ncalls)
+    return 0;
+  LLVMModuleRef m = LLVMGetGlobalParent(fn);
+  aff_ctx x = {0};
+  x.m = m;
+  x.c = LLVMGetModuleContext(m);
+  x.td = LLVMGetModuleDataLayout(m);
+  x.strided = 1;
+  x.cap = ninst + 16;
+  x.ent = malloc(x.cap * sizeof(*x.ent));
+  x.key = malloc(x.cap * sizeof(*x.key));
+  if (x.ent && x.key && !cc_ptrmap_init(&x.memo, x.cap)) {
+    x.b = LLVMCreateBuilderInContext(x.c);
+    for (unsigned k = 0; k < ncalls; k++)
+      done += (unsigned)rewrite(&x, calls[k], is_gather_call(calls[k]), NULL, 0);
+    LLVMDisposeBuilder(x.b);
+  }
+  cc_ptrmap_free(&x.memo);
+  free(x.ent);
+  free(x.key);
   free(calls);
   return done;
 }

@@ -94,7 +94,7 @@ int cc_wg_late_shuffles(LLVMModuleRef m, LLVMTargetMachineRef tm)
     size_t len;
     const char *name = LLVMGetValueName2(f, &len);
     if (!LLVMIsDeclaration(f) && len > plen && !memcmp(name, LANECL_WG_PREFIX, plen)) {
-      wg_uniform_gathers(f), wg_image_stores(f);
+      wg_uniform_gathers(f), wg_image_stores(f), wg_strided_accesses(f);
       if (wg_rows(f))
         cc_values_push(&rows, &nrows, &caprows, f);
     }
