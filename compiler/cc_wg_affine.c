@@ -411,7 +411,12 @@ static aff analyze_phi(aff_ctx *x, LLVMValueRef v, unsigned depth)
     from[k] = LLVMGetIncomingBlock(v, k);
   }
   if (!ok) {
-    /* Forget what was built on the guess; keep the phi valid (dead code). */
+    /* Forget what was built on the guess, the guess itself included (an
+     * entry made before mark by the start's analysis above: left, a later
+     * question about v read the guess, stride 0, and a store through two
+     * loaded offsets became a store of one lane); keep the phi valid (dead
+     * code). */
+    memo_put(x, v, unknown);
     for (unsigned i = mark; i < x->n; i++)
       x->ent[i] = unknown;
     for (unsigned k = 0; k < n; k++) {

@@ -168,3 +168,53 @@ TEST(wrapping_unsigned_indices_keep_the_loop_as_written)
     free(out), free(a);
   }
 }
+
+/* A phi whose incoming values are both loaded (the offsets a work-item
+ * stores at, read in each arm of a branch) has no lane form.  The phi
+ * analysis (compiler/cc_wg_affine.c analyze_phi) guessed stride 0 for it
+ * while asking its incoming values, and on failure left that guess in its
+ * memo: the next access through the phi read it as one address, and the
+ * third element of each vstore3 (its own scatter) became a store of one
+ * lane.  CTS test_basic vstore_global: int3, uint3, float3, long3, ulong3,
+ * double3 lost their third component in groups of 8 or more. */
+static const char st3_src[] =
+    "kernel void st3(global const int *src, global const uint *off, global int *dst) {\n"
+    "  int t = get_global_id(0);\n"
+    "  if ((t & 3) == 0)\n"
+    "    vstore3(vload3(t >> 2, src + 600), off[t], dst);\n"
+    "  else\n"
+    "    vstore3(vload3(t, src), off[t], dst);\n"
+    "}\n";
+
+TEST(stores_through_offsets_loaded_in_both_arms_keep_every_lane)
+{
+  enum { N = 64 };
+  static int src[800], dst[3 * N + 8];
+  static unsigned off[N];
+  for (int i = 0; i < 800; i++)
+    src[i] = i * 7 + 1;
+  for (int i = 0; i < N; i++)
+    off[i] = (unsigned)((i * 37) % N); /* a permutation: 37 is prime to 64 */
+  static const size_t locals[] = {4, 8, 16, 64};
+  for (int lv = 0; lv < 2; lv++) {
+    wg_prog p;
+    wg_build(st3_src, levels[lv], &p);
+    for (unsigned li = 0; li < sizeof(locals) / sizeof(locals[0]); li++) {
+      memset(dst, 0xff, sizeof(dst));
+      int *ps = src, *pd = dst;
+      unsigned *po = off;
+      void *args[] = {&ps, &po, &pd};
+      wg_range r = range1(N, locals[li], NULL);
+      wg_run(&p, "st3", args, &r);
+      for (int t = 0; t < N; t++)
+        for (int c = 0; c < 3; c++) {
+          int want = (t & 3) == 0 ? src[600 + 3 * (t >> 2) + c] : src[3 * t + c];
+          int got = dst[3 * off[t] + c];
+          if (got != want)
+            tl_fail(__FILE__, __LINE__, "level %d, local %zu: work-item %d element %d = %d, want %d", lv, locals[li], t,
+                    c, got, want);
+        }
+    }
+    wg_free(&p);
+  }
+}
