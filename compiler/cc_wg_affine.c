@@ -599,7 +599,8 @@ static LLVMValueRef strided_access(aff_ctx *x, LLVMValueRef call, int is_gather,
   LLVMValueRef chunk[STRIDE_MAX] = {0}, idx[4 * 64], r = NULL;
   for (unsigned j = 0; j < s; j++) {
     LLVMValueRef off = LLVMConstInt(i64, (unsigned long long)(j * W * esize), 0);
-    LLVMValueRef ptr = j ? LLVMBuildInBoundsGEP2(x->b, i8, a->base, &off, 1, "lanes.chunk") : a->base;
+    /* not inbounds: lane 0, where base points, may be off and outside the buffer */
+    LLVMValueRef ptr = j ? LLVMBuildGEP2(x->b, i8, a->base, &off, 1, "lanes.chunk") : a->base;
     LLVMValueRef cm = chunk_mask(x, mask, W, s, j);
     if (is_gather) {
       LLVMValueRef args[4] = {ptr, al32, cm, LLVMGetUndef(vt)};
@@ -1736,12 +1737,14 @@ static unsigned version_guarded_loops(aff_ctx *x, LLVMValueRef *calls, unsigned 
   return done;
 }
 
-unsigned wg_plain_accesses(LLVMValueRef fn)
+/* The gathers and scatters of fn rewritten (strided: only those of a few
+ * elements' stride; else the outer-loop path's rewrites, loops versioned on
+ * their guards first).  Returns how many. */
+static unsigned rewrite_accesses(LLVMValueRef fn, int strided)
 {
   LLVMModuleRef m = LLVMGetGlobalParent(fn);
   unsigned ninst = 0, ncalls = 0, cap = 0;
   LLVMValueRef *calls = NULL;
-  regather_scalarized(fn);
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
       ninst++;
@@ -1756,13 +1759,15 @@ unsigned wg_plain_accesses(LLVMValueRef fn)
   x.m = m;
   x.c = LLVMGetModuleContext(m);
   x.td = LLVMGetModuleDataLayout(m);
+  x.strided = strided;
   x.cap = ninst + 16;
   x.ent = malloc(x.cap * sizeof(*x.ent));
   x.key = malloc(x.cap * sizeof(*x.key));
   unsigned done = 0;
   if (x.ent && x.key && !cc_ptrmap_init(&x.memo, x.cap)) {
     x.b = LLVMCreateBuilderInContext(x.c);
-    done += version_guarded_loops(&x, calls, ncalls);
+    if (!strided)
+      done += version_guarded_loops(&x, calls, ncalls);
     for (unsigned k = 0; k < ncalls; k++)
       if (calls[k])
         done += (unsigned)rewrite(&x, calls[k], is_gather_call(calls[k]), NULL, 0);
@@ -1773,6 +1778,12 @@ unsigned wg_plain_accesses(LLVMValueRef fn)
   free(x.key);
   free(calls);
   return done;
+}
+
+unsigned wg_plain_accesses(LLVMValueRef fn)
+{
+  regather_scalarized(fn);
+  return rewrite_accesses(fn, 0);
 }
 
 /* ---- uniform values under a mask ----
@@ -1869,36 +1880,5 @@ unsigned wg_uniform_gathers(LLVMValueRef fn)
  * stores and shuffles (see "strides of a few elements" above). */
 unsigned wg_strided_accesses(LLVMValueRef fn)
 {
-  unsigned ninst = 0, ncalls = 0, cap = 0, done = 0;
-  LLVMValueRef *calls = NULL;
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-      ninst++;
-      if ((is_gather_call(i) || is_scatter_call(i)) && cc_values_push(&calls, &ncalls, &cap, i)) {
-        free(calls);
-        return 0;
-      }
-    }
-  if (!ncalls)
-    return 0;
-  LLVMModuleRef m = LLVMGetGlobalParent(fn);
-  aff_ctx x = {0};
-  x.m = m;
-  x.c = LLVMGetModuleContext(m);
-  x.td = LLVMGetModuleDataLayout(m);
-  x.strided = 1;
-  x.cap = ninst + 16;
-  x.ent = malloc(x.cap * sizeof(*x.ent));
-  x.key = malloc(x.cap * sizeof(*x.key));
-  if (x.ent && x.key && !cc_ptrmap_init(&x.memo, x.cap)) {
-    x.b = LLVMCreateBuilderInContext(x.c);
-    for (unsigned k = 0; k < ncalls; k++)
-      done += (unsigned)rewrite(&x, calls[k], is_gather_call(calls[k]), NULL, 0);
-    LLVMDisposeBuilder(x.b);
-  }
-  cc_ptrmap_free(&x.memo);
-  free(x.ent);
-  free(x.key);
-  free(calls);
-  return done;
+  return rewrite_accesses(fn, 1);
 }
