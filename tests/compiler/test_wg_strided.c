@@ -1,9 +1,10 @@
 /* Accesses whose lanes are 2 to 4 elements apart (compiler/cc_wg_affine.c,
  * wg_strided_accesses): a downsampling read in[2 * i], a store to every
- * other element, their 3- and 4-element forms, over 4- and 8-byte types,
+ * other element, their 3- and 4-element forms, over 1- to 8-byte types,
  * under a guard (lanes off) and in 2D with an int index (a no-wrap test in
- * front of the plain path).  The loop vectorizer leaves them as gathers and
- * scatters (a group of one access is not an interleave group); they become
+ * front of the plain path).  The loop vectorizer leaves those of 4- and
+ * 8-byte elements as gathers and scatters (a group of one access is not an
+ * interleave group; 8- and 16-bit lanes it loads one by one); they become
  * masked loads or stores of the span and shuffles, which read and write no
  * element other than the lanes' own.  The results at both levels against C,
  * local sizes with remainders; the elements between the stored ones keep
@@ -32,29 +33,29 @@ static const char strided_src[] =
     "  int x = get_global_id(0), y = get_global_id(1);\n"
     "  o[y * w + x] = b[(2 * y) * (2 * w) + 2 * x]; }\n";
 
-/* (8- and 16-bit elements have no x86 gather: the vectorizer loads their
- * lanes one by one, which stays; down4 and down2c are checked for results) */
-static const char *const gathered[] = {"down2", "down3", "down2d"};
-static const char *const scattered[] = {"up2", "up3"};
+/* Each kernel: the access the vectorizer left and what must replace it.
+ * (8- and 16-bit elements have no x86 gather: the vectorizer loads their
+ * lanes one by one, which stays; down4 and down2c are checked for results.) */
+static const struct {
+  const char *kernel, *gone, *made;
+} rewritten[] = {{"down2", "@llvm.masked.gather", "@llvm.masked.load"},
+                 {"down3", "@llvm.masked.gather", "@llvm.masked.load"},
+                 {"down2d", "@llvm.masked.gather", "@llvm.masked.load"},
+                 {"up2", "@llvm.masked.scatter", "@llvm.masked.store"},
+                 {"up3", "@llvm.masked.scatter", "@llvm.masked.store"}};
 
 TEST(strided_accesses_are_masked_loads_and_stores)
 {
   if (!ct_target_vectorizes(0) || !ct_target_vectorizes(1))
     tl_skip("the target's loop vectorizer makes no gathers or scatters (%u-bit SIMD)", ct_target_simd_bits());
   char *ir = optimized_ir(strided_src);
-  for (unsigned k = 0; k < sizeof(gathered) / sizeof(gathered[0]); k++) {
+  for (unsigned k = 0; k < sizeof(rewritten) / sizeof(rewritten[0]); k++) {
     char fn[64];
-    snprintf(fn, sizeof(fn), "__lanecl_wg_%s", gathered[k]);
-    unsigned g = count_in_function(ir, fn, "@llvm.masked.gather"), l = count_in_function(ir, fn, "@llvm.masked.load");
-    if (g || !l)
-      tl_fail(__FILE__, __LINE__, "%s: %u gathers, %u masked loads", gathered[k], g, l);
-  }
-  for (unsigned k = 0; k < sizeof(scattered) / sizeof(scattered[0]); k++) {
-    char fn[64];
-    snprintf(fn, sizeof(fn), "__lanecl_wg_%s", scattered[k]);
-    unsigned sc = count_in_function(ir, fn, "@llvm.masked.scatter"), st = count_in_function(ir, fn, "@llvm.masked.store");
-    if (sc || !st)
-      tl_fail(__FILE__, __LINE__, "%s: %u scatters, %u masked stores", scattered[k], sc, st);
+    snprintf(fn, sizeof(fn), "__lanecl_wg_%s", rewritten[k].kernel);
+    unsigned left = count_in_function(ir, fn, rewritten[k].gone), made = count_in_function(ir, fn, rewritten[k].made);
+    if (left || !made)
+      tl_fail(__FILE__, __LINE__, "%s: %u %s left, %u %s", rewritten[k].kernel, left, rewritten[k].gone, made,
+              rewritten[k].made);
   }
   /* the int index: masked loads behind the no-wrap test, the gather kept
    * for the lanes that wrap */
