@@ -551,6 +551,28 @@ static int all_true(LLVMValueRef mask)
          LLVMConstIntGetZExtValue(a.base) == 1;
 }
 
+/* A masked load (gather: value is the pass-through) or store (value is the
+ * data) of value's type at ptr under mask, standing for call: its alignment
+ * and metadata. */
+static LLVMValueRef masked_access(aff_ctx *x, LLVMValueRef call, int is_gather, LLVMValueRef ptr, LLVMValueRef mask,
+                                  LLVMValueRef value, const char *name)
+{
+  LLVMTypeRef ot[2] = {LLVMTypeOf(value), LLVMTypeOf(ptr)};
+  LLVMValueRef al32 = LLVMConstInt(LLVMInt32TypeInContext(x->c), access_align(call, is_gather), 0);
+  LLVMValueRef load_args[4] = {ptr, al32, mask, value}, store_args[4] = {value, ptr, al32, mask};
+  LLVMValueRef r = cc_build_intrinsic(x->b, x->m, is_gather ? "llvm.masked.load" : "llvm.masked.store", ot, 2,
+                                      is_gather ? load_args : store_args, 4, is_gather ? name : "");
+  cc_copy_metadata(call, r);
+  return r;
+}
+
+/* An integer element narrower than its memory (i1 in a byte): a vector of
+ * it is bit-packed in memory. */
+static int bit_packed(LLVMTypeRef et, int64_t esize)
+{
+  return LLVMGetTypeKind(et) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(et) != 8 * esize;
+}
+
 /* ---- strides of a few elements ----
  * Lane k at base + k * s elements, s in 2..4 (a downsampling read
  * in[2 * i], a store to every other element): the loop vectorizer makes a
@@ -594,8 +616,6 @@ static LLVMValueRef strided_access(aff_ctx *x, LLVMValueRef call, int is_gather,
   LLVMTypeRef i8 = LLVMInt8TypeInContext(x->c), i32 = LLVMInt32TypeInContext(x->c),
               i64 = LLVMInt64TypeInContext(x->c);
   LLVMValueRef mask = LLVMGetOperand(call, is_gather ? 2 : 3);
-  LLVMValueRef al32 = LLVMConstInt(i32, access_align(call, is_gather), 0);
-  LLVMTypeRef ot[2] = {vt, LLVMTypeOf(a->base)};
   LLVMValueRef chunk[STRIDE_MAX] = {0}, idx[4 * 64], r = NULL;
   for (unsigned j = 0; j < s; j++) {
     LLVMValueRef off = LLVMConstInt(i64, (unsigned long long)(j * W * esize), 0);
@@ -603,9 +623,7 @@ static LLVMValueRef strided_access(aff_ctx *x, LLVMValueRef call, int is_gather,
     LLVMValueRef ptr = j ? LLVMBuildGEP2(x->b, i8, a->base, &off, 1, "lanes.chunk") : a->base;
     LLVMValueRef cm = chunk_mask(x, mask, W, s, j);
     if (is_gather) {
-      LLVMValueRef args[4] = {ptr, al32, cm, LLVMGetUndef(vt)};
-      chunk[j] = cc_build_intrinsic(x->b, x->m, "llvm.masked.load", ot, 2, args, 4, "lanes.chunk");
-      cc_copy_metadata(call, chunk[j]);
+      chunk[j] = masked_access(x, call, 1, ptr, cm, LLVMGetUndef(vt), "lanes.chunk");
     } else {
       /* element p of chunk j: lane (p + j W) / s where that divides */
       for (unsigned p = 0; p < W; p++) {
@@ -613,9 +631,7 @@ static LLVMValueRef strided_access(aff_ctx *x, LLVMValueRef call, int is_gather,
         idx[p] = e % s ? LLVMGetUndef(i32) : LLVMConstInt(i32, e / s, 0);
       }
       LLVMValueRef v = LLVMBuildShuffleVector(x->b, data, LLVMGetUndef(vt), LLVMConstVector(idx, W), "lanes.chunk");
-      LLVMValueRef args[4] = {v, ptr, al32, cm};
-      r = cc_build_intrinsic(x->b, x->m, "llvm.masked.store", ot, 2, args, 4, "");
-      cc_copy_metadata(call, r);
+      r = masked_access(x, call, 0, ptr, cm, v, "");
     }
   }
   if (!is_gather)
@@ -661,21 +677,18 @@ static LLVMValueRef plain_access(aff_ctx *x, LLVMValueRef call, int is_gather, c
    * bit-packed in memory, so the consecutive elements are read and written
    * as bytes (a <16 x i1> load took lane k from bit k of the first two
    * bytes: 16 saved branch conditions became 2). */
-  if (LLVMGetTypeKind(et) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(et) != 8 * esize) {
+  if (bit_packed(et, esize)) {
     LLVMTypeRef mt = LLVMVectorType(LLVMIntTypeInContext(x->c, (unsigned)(8 * esize)), W);
     LLVMValueRef mask = LLVMGetOperand(call, is_gather ? 2 : 3);
-    LLVMValueRef al32 = LLVMConstInt(LLVMInt32TypeInContext(x->c), align, 0);
-    LLVMTypeRef ot[2] = {mt, LLVMTypeOf(a->base)};
     if (is_gather) {
-      LLVMValueRef pass = LLVMBuildZExt(x->b, LLVMGetOperand(call, 3), mt, "");
-      LLVMValueRef args[4] = {a->base, al32, mask, pass};
-      LLVMValueRef wide = all_true(mask) ? LLVMBuildLoad2(x->b, mt, a->base, "lanes.bytes")
-                                         : cc_build_intrinsic(x->b, x->m, "llvm.masked.load", ot, 2, args, 4,
-                                                              "lanes.bytes");
-      if (all_true(mask))
+      LLVMValueRef wide;
+      if (all_true(mask)) {
+        wide = LLVMBuildLoad2(x->b, mt, a->base, "lanes.bytes");
         like_access(call, wide, align);
-      else
-        cc_copy_metadata(call, wide);
+      } else {
+        LLVMValueRef pass = LLVMBuildZExt(x->b, LLVMGetOperand(call, 3), mt, "");
+        wide = masked_access(x, call, 1, a->base, mask, pass, "lanes.bytes");
+      }
       return LLVMBuildTrunc(x->b, wide, vt, "lanes");
     }
     LLVMValueRef bytes = LLVMBuildZExt(x->b, data, mt, "");
@@ -684,27 +697,11 @@ static LLVMValueRef plain_access(aff_ctx *x, LLVMValueRef call, int is_gather, c
       like_access(call, r, align);
       return r;
     }
-    LLVMValueRef args[4] = {bytes, a->base, al32, mask};
-    r = cc_build_intrinsic(x->b, x->m, "llvm.masked.store", ot, 2, args, 4, "");
-    cc_copy_metadata(call, r);
-    return r;
+    return masked_access(x, call, 0, a->base, mask, bytes, "");
   }
   LLVMValueRef mask = LLVMGetOperand(call, is_gather ? 2 : 3);
-  if (!all_true(mask)) {
-    /* Some lanes off: a masked load or store of the consecutive elements. */
-    LLVMTypeRef ot[2] = {vt, LLVMTypeOf(a->base)};
-    LLVMValueRef al32 = LLVMConstInt(LLVMInt32TypeInContext(x->c), align, 0);
-    LLVMValueRef args[4];
-    if (is_gather) {
-      args[0] = a->base, args[1] = al32, args[2] = mask, args[3] = LLVMGetOperand(call, 3);
-    } else {
-      args[0] = data, args[1] = a->base, args[2] = al32, args[3] = mask;
-    }
-    r = cc_build_intrinsic(x->b, x->m, is_gather ? "llvm.masked.load" : "llvm.masked.store", ot, 2, args, 4,
-                           is_gather ? "lanes" : "");
-    cc_copy_metadata(call, r);
-    return r;
-  }
+  if (!all_true(mask)) /* some lanes off: a masked load or store of the consecutive elements */
+    return masked_access(x, call, is_gather, a->base, mask, is_gather ? LLVMGetOperand(call, 3) : data, "lanes");
   r = is_gather ? LLVMBuildLoad2(x->b, vt, a->base, "lanes") : LLVMBuildStore(x->b, data, a->base);
   like_access(call, r, align);
   return r;
@@ -984,7 +981,7 @@ static aff access_form(aff_ctx *x, LLVMValueRef call, int is_gather, int *plain)
   int64_t esize = (int64_t)LLVMABISizeOfType(x->td, et);
   if (x->strided) /* (strided_access builds for up to 64 lanes) */
     *plain = a.ok && small_stride(a.stride, esize) && vec_elems(ptrs) <= 64 &&
-             !(LLVMGetTypeKind(et) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(et) != 8 * esize);
+             !bit_packed(et, esize);
   else
     *plain = a.ok && (a.stride == esize || (all_true(mask) && is_gather && a.stride == 0));
   return a;
