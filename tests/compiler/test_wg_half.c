@@ -119,14 +119,13 @@ static const char hsmall_src[] =
     "}\n";
 
 /* The largest constant N of "%min.iters.check... = icmp ult i64 %..., N" in
- * fn's body; 0 when there is none. */
+ * fn's body; 0 when there is none (no fn: the test fails). */
 __attribute__((noinline)) static unsigned long max_min_iters(const char *ir, const char *fn)
 {
-  char head[128];
-  snprintf(head, sizeof(head), "define void @%s(", fn);
-  const char *f = strstr(ir, head), *end = f ? strstr(f, "\n}\n") : NULL;
+  size_t len;
+  const char *f = function_text(ir, fn, &len), *end = f + len;
   unsigned long most = 0;
-  for (const char *q = f; q && q < end && (q = strstr(q, "%min.iters.check")) && q < end; q++) {
+  for (const char *q = f; (q = strstr(q, "%min.iters.check")) && q < end; q++) {
     const char *eol = strchr(q, '\n'), *comma = eol;
     while (comma > q && *comma != ',')
       comma--;

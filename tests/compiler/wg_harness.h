@@ -159,16 +159,27 @@ __attribute__((unused)) static unsigned count_in(const char *text, size_t len, c
   return n;
 }
 
-/* Occurrences of name in the text of function fn of the IR (not inlined:
- * GCC 12 then warns of a dangling pointer into ir that is not there). */
-__attribute__((noinline, unused)) static unsigned count_in_function(const char *ir, const char *fn, const char *name)
+/* The text of function fn of the IR (from its "define" to its closing
+ * brace, *len bytes); the test fails when there is none.  Its callers are
+ * not inlined: GCC 12 then warns of a dangling pointer into ir that is not
+ * there. */
+__attribute__((unused)) static const char *function_text(const char *ir, const char *fn, size_t *len)
 {
   char def[160];
   snprintf(def, sizeof(def), "define void @%s(", fn);
   const char *body = strstr(ir, def);
   if (!body)
     tl_fail(__FILE__, __LINE__, "no %s in the IR", fn);
-  size_t len = strstr(body, "\n}\n") ? (size_t)(strstr(body, "\n}\n") - body) : strlen(body);
+  const char *end = strstr(body, "\n}\n");
+  *len = end ? (size_t)(end - body) : strlen(body);
+  return body;
+}
+
+/* Occurrences of name in the text of function fn of the IR. */
+__attribute__((noinline, unused)) static unsigned count_in_function(const char *ir, const char *fn, const char *name)
+{
+  size_t len;
+  const char *body = function_text(ir, fn, &len);
   return count_in(body, len, name);
 }
 
@@ -177,14 +188,9 @@ __attribute__((noinline, unused)) static unsigned count_in_function(const char *
 __attribute__((noinline, unused)) static unsigned blocks_without_gathers(const char *ir, const char *fn, const char *label, const char *load,
                                        unsigned loads, unsigned *seen)
 {
-  char def[160], lab[64];
-  snprintf(def, sizeof(def), "define void @%s(", fn);
-  const char *body = strstr(ir, def);
-  if (!body)
-    tl_fail(__FILE__, __LINE__, "no %s in the IR", fn);
-  const char *end = strstr(body, "\n}\n");
-  if (!end)
-    end = body + strlen(body);
+  char lab[64];
+  size_t blen;
+  const char *body = function_text(ir, fn, &blen), *end = body + blen;
   snprintf(lab, sizeof(lab), "\n%s", label);
   unsigned good = 0;
   *seen = 0;
